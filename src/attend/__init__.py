@@ -1,0 +1,47 @@
+"""attend: one attention head from scratch, every number printed and checkable.
+
+The package behind the book. `Head` is the head; `chapter_head()` and `chapter_row()` are the
+chapter's head and its four typed tokens; `Cost` counts the multiply-adds where they happen;
+`Layer` is the earlier volume's neuron layer that a projection is compared with.
+"""
+
+from attend.chronicle import CHAPTER_ENTRY, chronicle_text, entries
+from attend.cost import Cost
+from attend.experiments import ScaleRow, Spread, cost_sweep, crossover, scale_experiment
+from attend.fixtures import D, DK, WK, WQ, WV, chapter_head, chapter_row, chapter_tokens
+from attend.head import Attention, Head
+from attend.mind import Layer
+from attend.softmax import softmax
+from attend.tokenizer import Tokenizer, chronicle_ids, load_tokenizer
+from attend.typed import SLOTS, embed, typed_row, typed_table
+
+__all__ = [
+    "CHAPTER_ENTRY",
+    "DK",
+    "SLOTS",
+    "WK",
+    "WQ",
+    "WV",
+    "Attention",
+    "Cost",
+    "D",
+    "Head",
+    "Layer",
+    "ScaleRow",
+    "Spread",
+    "Tokenizer",
+    "chapter_head",
+    "chapter_row",
+    "chapter_tokens",
+    "chronicle_ids",
+    "chronicle_text",
+    "cost_sweep",
+    "crossover",
+    "embed",
+    "entries",
+    "load_tokenizer",
+    "scale_experiment",
+    "softmax",
+    "typed_row",
+    "typed_table",
+]

@@ -1,0 +1,25 @@
+"""The valley's chronicle: the one real text this book's tokenizer learns from.
+
+It is shipped as package data rather than generated on import, so that the
+tokens printed in the book are tied to a file anyone can open and read;
+``scripts/make_chronicle.py`` says how it was written.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib.resources import files
+
+CHAPTER_ENTRY = "year 40: 235 hobbs standing in The Hollow, 1773 born and 1567 gone"
+"""The entry the attention chapter reads, four tokens of it at a time."""
+
+
+@functools.cache
+def chronicle_text() -> str:
+    """The whole chronicle, read once; every caller slices the same text."""
+    return (files("attend") / "data" / "chronicle.txt").read_text("utf-8")
+
+
+def entries() -> list[str]:
+    """One entry per line, because a line is one place in one year."""
+    return chronicle_text().splitlines()

@@ -1,0 +1,37 @@
+"""The multiply-adds one run of a head did, counted where they happened.
+
+A formula for the work can be wrong in the same way as the reasoning behind it; a counter
+that sits in the loop that does the multiplying cannot. The tests hold these counts against
+the closed form 3·n·D·Dk + 2·n²·Dk, worked out separately.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Cost"]
+
+
+# --8<-- [start:cost]
+@dataclass(frozen=True)
+class Cost:
+    """Multiply-adds of one run, by the step that did them.
+
+    `project` grows in a straight line with the row: three matrices per token. `score` and
+    `mix` grow with its square: every token against every other, once to score and once to mix.
+    """
+
+    tokens: int
+    project: int
+    score: int
+    mix: int
+
+    @property
+    def total(self) -> int:
+        return self.project + self.score + self.mix
+
+    @property
+    def quadratic(self) -> int:
+        """The part that grows with the square of the row."""
+        return self.score + self.mix
+# --8<-- [end:cost]

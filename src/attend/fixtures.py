@@ -1,0 +1,60 @@
+"""The chapter's own numbers: the three matrices and the four tokens they are run on.
+
+Nothing here was learned. The matrices were typed so that the arithmetic has something to
+find, and the book says so wherever it shows them.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from attend.chronicle import CHAPTER_ENTRY
+from attend.head import Head
+from attend.tokenizer import load_tokenizer
+from attend.typed import embed
+
+__all__ = ["D", "DK", "WK", "WQ", "WV", "chapter_head", "chapter_row", "chapter_tokens"]
+
+D = 4  # numbers a token arrives with
+DK = 4  # width of a query, a key and a value
+
+# --8<-- [start:weights]
+# One run of D weights per output slot, read left to right.
+WQ = (
+    0.0, 0.0, 2.0, 0.0,  # query slot 1: twice "carries a count"
+    3.0, 0.0, 0.0, 0.0,  # query slot 2: three times "a bare digit"
+    0.5, 0.0, 0.0, 0.0,  # query slot 3: half of "a bare digit"
+    0.0, 0.5, 0.0, 0.0,  # query slot 4: half of "carries a year"
+)  # fmt: skip
+WK = (
+    1.0, 0.0, 0.0, 0.0,
+    0.0, 1.0, 0.0, 0.0,
+    0.0, 0.0, 1.0, 0.5,
+    0.0, 0.0, 0.0, 1.0,
+)  # fmt: skip
+WV = (
+    1.0, 0.0, 0.0, 0.0,
+    0.0, 1.0, 0.0, 0.0,
+    0.0, 0.0, 1.0, 0.0,
+    0.5, 0.0, 0.0, 1.0,
+)  # fmt: skip
+# --8<-- [end:weights]
+
+
+def chapter_head(scale: bool = True) -> Head:
+    """The head the whole chapter runs: four numbers in, four out, the typed matrices."""
+    return Head(D, DK, WQ, WK, WV, scale=scale)
+
+
+@cache
+def chapter_tokens() -> tuple[int, ...]:
+    """The first four tokens of the chapter's chronicle entry."""
+    return tuple(load_tokenizer().encode(CHAPTER_ENTRY)[:4])
+
+
+def chapter_row() -> npt.NDArray[np.float64]:
+    """The four typed rows the head reads in the chapter."""
+    return embed(chapter_tokens())
