@@ -8,7 +8,7 @@ chapter's head and its four typed tokens; `Cost` counts the multiply-adds where 
 from attend.chronicle import CHAPTER_ENTRY, chronicle_text, entries
 from attend.cost import Cost
 from attend.experiments import ScaleRow, Spread, cost_sweep, crossover, scale_experiment
-from attend.fixtures import D, DK, WK, WQ, WV, chapter_head, chapter_row, chapter_tokens
+from attend.fixtures import DK, WK, WQ, WV, D, chapter_head, chapter_row, chapter_tokens
 from attend.head import Attention, Head
 from attend.mind import Layer
 from attend.softmax import softmax

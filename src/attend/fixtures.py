@@ -16,7 +16,7 @@ from attend.head import Head
 from attend.tokenizer import load_tokenizer
 from attend.typed import embed
 
-__all__ = ["D", "DK", "WK", "WQ", "WV", "chapter_head", "chapter_row", "chapter_tokens"]
+__all__ = ["DK", "WK", "WQ", "WV", "D", "chapter_head", "chapter_row", "chapter_tokens"]
 
 D = 4  # numbers a token arrives with
 DK = 4  # width of a query, a key and a value

@@ -105,7 +105,9 @@ class Head:
             mix += v.size  # n values of dk numbers: n·dk multiply-adds
 
         cost = Cost(tokens=n, project=project_q + project_k + project_v, score=score, mix=mix)
-        return Attention(*_frozen(x, q, k, v, raw, scaled), div, *_frozen(attn, out), cost)
+        for record in (x, q, k, v, raw, scaled, attn, out):
+            record.flags.writeable = False
+        return Attention(x, q, k, v, raw, scaled, div, attn, out, cost)
     # --8<-- [end:attend]
 
     def _row(self, tokens: Sequence[Sequence[float]] | npt.ArrayLike) -> Matrix:
@@ -164,9 +166,3 @@ def _matrix(name: str, numbers: Sequence[float] | npt.ArrayLike, d: int, dk: int
     matrix = flat.reshape(dk, d).copy()
     matrix.flags.writeable = False
     return matrix
-
-
-def _frozen(*arrays: Matrix) -> tuple[Matrix, ...]:
-    for array in arrays:
-        array.flags.writeable = False
-    return arrays

@@ -24,5 +24,6 @@ def softmax(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
     if not np.isfinite(row).all():
         raise ValueError("softmax was handed a score that is not a finite number")
     powers = np.exp(row - row.max(axis=-1, keepdims=True))
-    return powers / powers.sum(axis=-1, keepdims=True)
+    shares: npt.NDArray[np.float64] = powers / powers.sum(axis=-1, keepdims=True)
+    return shares
 # --8<-- [end:softmax]

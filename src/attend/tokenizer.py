@@ -18,6 +18,7 @@ import functools
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 BYTES = 256
 """Ids 0..255 are the lone bytes, each keeping its own value as its id."""
@@ -33,9 +34,7 @@ def _as_chars(data: bytes) -> str:
 
 def _show(piece: bytes) -> str:
     """Quote a piece so merges.txt stays readable whatever bytes it holds."""
-    shown = "".join(
-        chr(b) if 0x20 <= b < 0x7F and b not in b'"\\' else f"\\x{b:02x}" for b in piece
-    )
+    shown = "".join(chr(b) if 0x20 <= b < 0x7F and b not in b'"\\' else f"\\x{b:02x}" for b in piece)
     return f'"{shown}"'
 
 
@@ -58,9 +57,7 @@ class Tokenizer:
             # A merge may only use ids that already exist; that is what makes
             # the table a sequence of steps instead of a set of wishes.
             if not (0 <= left < new_id and 0 <= right < new_id):
-                raise ValueError(
-                    f"merge {new_id} = {left} + {right} uses an id not yet in the table"
-                )
+                raise ValueError(f"merge {new_id} = {left} + {right} uses an id not yet in the table")
             pieces.append(pieces[left] + pieces[right])
             rules.append((chr(left) + chr(right), chr(new_id)))
         object.__setattr__(self, "_pieces", tuple(pieces))
@@ -121,7 +118,7 @@ class Tokenizer:
             # --8<-- [start:count]
             counts: Counter[tuple[str, str]] = Counter()
             for run in runs:
-                counts.update(zip(run, run[1:]))
+                counts.update(pairwise(run))
             # --8<-- [end:count]
             if not counts:
                 break  # every entry is a single token; nothing left to merge
@@ -158,7 +155,8 @@ class Tokenizer:
                 if int(new_id) != expected:
                     raise ValueError(f"expected id {expected}")
             except ValueError as err:
-                raise ValueError(f"merges line {number} is not 'id = left + right': {line!r} ({err})") from None
+                message = f"merges line {number} is not 'id = left + right': {line!r} ({err})"
+                raise ValueError(message) from None
             merges.append(merge)
         return cls(tuple(merges))
 
@@ -172,8 +170,8 @@ def load_tokenizer() -> Tokenizer:
 
 
 @functools.cache
-def chronicle_ids() -> list[int]:
-    """The whole chronicle as ids: the real text the cost rows are cut from."""
+def chronicle_ids() -> tuple[int, ...]:
+    """The whole chronicle as ids: the real text the cost rows are cut from (shared, so a tuple)."""
     from attend.chronicle import chronicle_text
 
-    return load_tokenizer().encode(chronicle_text())
+    return tuple(load_tokenizer().encode(chronicle_text()))

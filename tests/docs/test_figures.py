@@ -1,0 +1,170 @@
+"""The book's pictures plot exactly the numbers the book's tables print.
+
+Each figure in `book/figures.py` returns the data it drew. These tests run the `attend`
+command that prints the matching table (through `attend.cli.main`, the function the command
+calls), read the numbers back out of its text, and hold the figure's data against them at
+the four decimals the table prints. They also check what a reader without sight gets (alt
+text, a title, a caption), that a build draws the same bytes twice, and that each figure
+sits on the page whose table it pictures.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from attend.cli import main  # noqa: E402
+from book import figures  # noqa: E402
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def printed(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """What `attend ARGV...` prints."""
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out
+
+
+def square_block(text: str, caption: str) -> list[list[float]]:
+    """The four rows of numbers under `caption` in a printed square."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith(caption))
+    rows = lines[start + 2 : start + 6]  # the caption, the header, then four token rows
+    return [[float(v) for v in NUMBER.findall(row[28:])] for row in rows]
+
+
+def four(values: list[list[float]]) -> list[list[float]]:
+    return [[round(v, 4) for v in row] for row in values]
+
+
+def test_the_square_figure_plots_the_numbers_attend_square_prints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    text = printed(capsys, "square")
+    data = figures.square_figure().data
+    assert four(data["raw"]) == square_block(text, "each query dotted with each key")
+    assert four(data["scaled"]) == square_block(text, "the same square divided by")
+
+
+def test_the_shares_figure_plots_the_numbers_attend_scores_prints_with_and_without_the_divide(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    data = figures.shares_figure().data
+    divided = square_block(printed(capsys, "scores"), "each row as shares of one")
+    undivided = square_block(printed(capsys, "scores", "--no-scale"), "each row as shares of one")
+    assert four(data["divided"]) == divided
+    assert four(data["undivided"]) == undivided
+
+
+def test_the_shares_figure_shows_rows_two_and_four_identical() -> None:
+    data = figures.shares_figure().data
+    for side in ("divided", "undivided"):
+        assert data[side][1] == data[side][3], side
+
+
+def test_the_scale_figure_plots_the_numbers_the_scale_table_prints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    text = printed(capsys, "scale", "--widths", ",".join(map(str, figures.SCALE_WIDTHS)))
+    table = [
+        [float(v) for v in NUMBER.findall(line)]
+        for line in text.splitlines()
+        if re.match(r"^\s+\d+\s+\d+\.\d{4}", line)
+    ]
+    data = figures.scale_figure().data
+    assert [int(row[0]) for row in table] == data["widths"] == list(figures.SCALE_WIDTHS)
+    for row, divided, undivided in zip(table, data["divided"], data["undivided"], strict=True):
+        assert row[1:] == [round(divided[0], 4), round(divided[1], 4), divided[2],
+                           round(undivided[0], 4), round(undivided[1], 4), undivided[2]]
+
+
+def test_the_cost_figure_plots_the_numbers_the_cost_table_prints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    text = printed(capsys, "cost", "--rows", ",".join(map(str, figures.COST_ROWS)))
+    table = [
+        [int(v) for v in line.split()[:4]]
+        for line in text.splitlines()
+        if re.match(r"^\s+\d+\s+\d+\s+\d+\s+\d+", line)
+    ]
+    data = figures.cost_figure().data
+    assert [tuple(row) for row in table] == data["rows"]
+    assert [row[0] for row in data["rows"]] == list(figures.COST_ROWS)
+    assert data["rows"][0][0] == 4 and data["rows"][-1][0] == 4096
+
+
+def test_the_cost_figure_marks_the_crossover_the_cost_table_names(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    text = printed(capsys, "cost")
+    named = int(re.search(r"at n = (\d+)", text).group(1))  # type: ignore[union-attr]
+    data = figures.cost_figure().data
+    assert data["crossover"] == named == 7
+    tokens, project, pairs = data["at_crossover"]
+    assert tokens == named and pairs > project
+    assert f"n = {named}" in figures.cost_figure().svg
+
+
+ALL = [figures.square_figure, figures.shares_figure, figures.scale_figure, figures.cost_figure]
+
+
+@pytest.mark.parametrize("draw", ALL, ids=lambda f: f.__name__)
+def test_every_figure_carries_alt_text_a_title_and_a_caption(draw: object) -> None:
+    figure = draw()  # type: ignore[operator]
+    html = figure.html()
+    assert html.startswith(f'<figure class="attend-figure" id="figure-{figure.name}">')
+    assert "<figcaption>" in html and figure.caption.strip()
+    svg_open = figure.svg[: figure.svg.index(">") + 1]
+    assert 'role="img"' in svg_open and 'aria-label="' in svg_open
+    assert len(figure.alt) > 80, "alt text should say what the picture shows, not name it"
+    assert "<title>" in figure.svg
+
+
+@pytest.mark.parametrize("draw", ALL, ids=lambda f: f.__name__)
+def test_a_figure_draws_the_same_bytes_every_build(draw: object) -> None:
+    fresh = draw.__wrapped__  # type: ignore[attr-defined]  # around the cache
+    small = {"rows": (4, 8, 16)} if draw is figures.cost_figure else {}  # 4,096 tokens is slow
+    first, second = fresh(**small).svg, fresh(**small).svg
+    assert first == second
+    assert "<dc:date>" not in first and "<metadata>" not in first
+    assert not first.startswith("<?xml"), "inline SVG needs no XML declaration"
+
+
+def test_no_two_figures_share_an_id() -> None:
+    ids = [i for draw in ALL for i in re.findall(r'\bid="([^"]+)"', draw().svg)]
+    assert len(ids) == len(set(ids))
+
+
+# Which page each figure belongs on: the one whose console fence prints its table.
+HOMES = {
+    "square_figure": "$ attend square",
+    "shares_figure": "$ attend scores --no-scale",
+    "scale_figure": "$ attend scale",
+    "cost_figure": "$ attend cost --rows " + ",".join(map(str, figures.COST_ROWS)),
+}
+
+
+def _pages() -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(DOCS.glob("*.md"))}
+
+
+@pytest.mark.parametrize("name", list(HOMES))
+def test_each_figure_sits_on_the_page_that_prints_its_table(name: str) -> None:
+    homes = [page for page, text in _pages().items() if f"{name}()" in text]
+    if not homes:
+        pytest.skip(f"no page embeds {name} yet")  # pages arrive with the chapter (issue 3)
+    assert len(homes) == 1, f"{name} is drawn on more than one page: {homes}"
+    text = _pages()[homes[0]]
+    assert HOMES[name] in text, f"{homes[0]} draws {name} but never prints `{HOMES[name]}`"
+    assert text.index(HOMES[name]) < text.index(f"{name}()"), "the table comes before its picture"
+
+
+def test_no_image_file_is_committed_under_docs() -> None:
+    pictures = [p for p in DOCS.rglob("*") if p.suffix.lower() in
+                {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".ipynb"}]
+    assert not pictures, pictures
