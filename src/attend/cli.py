@@ -7,6 +7,7 @@ tell a reader about our code rather than about what they typed.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
@@ -23,7 +24,8 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose complaints are one line, not a usage block."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"attend: {message}\n")
+        # our own complaints already name their flag; drop argparse's "argument --rows: " before them
+        self.exit(2, f"attend: {re.sub(r'^argument [^:]+: (?=--)', '', message)}\n")
 
 
 def whole_number(flag: str, text: str, least: int = 1) -> int:
@@ -85,8 +87,9 @@ def render(args: argparse.Namespace) -> str:
         case "scale":
             if args.count * max(args.widths) > MAX_DRAWS:
                 raise argparse.ArgumentTypeError(
-                    f"--count {args.count} rows at width {max(args.widths)} would draw more than "
-                    f"{MAX_DRAWS} numbers for each key; ask for fewer rows or narrower keys"
+                    f"--count {args.count} at width {max(args.widths)} would draw "
+                    f"{args.count * max(args.widths)} numbers a query, more than the {MAX_DRAWS} allowed; "
+                    "ask for fewer rows or narrower keys"
                 )
             return report.scale(args.widths, args.count, args.seed)
         case "cost":
