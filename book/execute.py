@@ -32,12 +32,12 @@ from markdown_exec import ExecutionError, base_format
 # tests/docs/test_traps.py fails loudly if a new version moves them.
 from markdown_exec._internal.formatters import python as _python
 from mkdocs.exceptions import PluginError
-from pymdownx.superfences import SuperFencesException
+from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
-__all__ = ["FenceFailed", "Recorder", "RECORDER", "install", "run_transcript"]
+__all__ = ["RECORDER", "FenceError", "Recorder", "install", "run_transcript"]
 
 
-class FenceFailed(SuperFencesException, PluginError):
+class FenceError(SuperFencesException, PluginError):  # type: ignore[misc]
     """A fence on a page raised, or a transcript asked for something other than `attend`.
 
     It is a `SuperFencesException` because SuperFences swallows any other exception a fence
@@ -77,7 +77,7 @@ def _recording(run: Callable[..., str], language: str, record: bool) -> Callable
             output = run(code, **kwargs)
         except ExecutionError as error:
             shown = "\n".join(line for line in str(error).splitlines() if not line.startswith("```"))
-            raise FenceFailed(
+            raise FenceError(
                 f"{_where()}: a {language} fence failed, so the page is not built:\n{shown}"
             ) from error
         if record:
@@ -97,14 +97,14 @@ def run_transcript(code: str) -> str:
             continue
         argv = shlex.split(line)
         if argv[0] != "attend":
-            raise FenceFailed(f"{_where()}: a transcript may only run `attend`, not {line!r}")
+            raise FenceError(f"{_where()}: a transcript may only run `attend`, not {line!r}")
         with contextlib.redirect_stdout(printed):
             try:
                 status = main(argv[1:])
             except SystemExit as stop:  # argparse refusing a flag: a status, not a crash
                 status = stop.code if isinstance(stop.code, int) else 1
         if status != 0:
-            raise FenceFailed(f"{_where()}: `{line}` exited with status {status}")
+            raise FenceError(f"{_where()}: `{line}` exited with status {status}")
     return printed.getvalue()
 
 

@@ -31,14 +31,14 @@ import matplotlib
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import numpy.typing as npt  # noqa: E402
-from matplotlib.axes import Axes  # noqa: E402
-from matplotlib.figure import Figure as MplFigure  # noqa: E402
-from matplotlib.patches import Rectangle  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
+import numpy.typing as npt
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure as MplFigure
+from matplotlib.patches import Rectangle
 
-from attend import (  # noqa: E402
+from attend import (
     chapter_head,
     chapter_row,
     chapter_tokens,
@@ -65,7 +65,7 @@ COST_ROWS = tuple(2**p for p in range(2, 13))  # 4, 8, ..., 4,096 tokens
 DIVIDED, UNDIVIDED = "#1f6feb", "#d1495b"  # one colour per side of the divide, on every figure
 LINEAR, QUADRATIC = "#1f6feb", "#d1495b"
 
-_STYLE: dict[str, Any] = {
+_STYLE: Any = {  # matplotlib rcParams
     "font.family": "sans-serif",
     "font.sans-serif": ["DejaVu Sans"],
     "font.size": 9,
@@ -240,7 +240,7 @@ def cost_figure(rows: Sequence[int] = COST_ROWS) -> Figure:
     ax.set_xlabel("tokens in the row (log scale)")
     ax.set_ylabel("multiply-adds, counted (log scale)")
     ax.set_title("one head's work against the length of the row")
-    ax.legend(frameon=False, loc="upper left")
+    ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(0.12, 1.0))  # clear of n = 7
     last = costs[-1]
     alt = (
         f"A log-log line chart of multiply-adds against tokens, {n[0]:,} to {n[-1]:,}. "

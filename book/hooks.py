@@ -49,6 +49,8 @@ def _shown_path(page: Any, config: Any) -> str:
 
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
     outputs = execute.RECORDER.finish()
+    if not page.file.src_uri.endswith(".md"):
+        return html  # the workbench notebook (mkdocs-jupyter): its numbers are its own cells' output
     path = _shown_path(page, config)
     for key in REQUIRED_META:
         if not str(page.meta.get(key, "")).strip():

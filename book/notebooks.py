@@ -20,6 +20,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -29,6 +30,10 @@ __all__ = ["Cell", "cells_of", "notebook_of"]
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKBENCH = "workbench.py"
+WORKBENCH_DESCRIPTION = (
+    "The chapter's head as a notebook: change the typed table or the three matrices and rerun "
+    "the head, the square, the shares and the cost."
+)
 KERNEL = {"display_name": "Python 3", "language": "python", "name": "python3"}
 
 FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$")
@@ -53,11 +58,12 @@ def cells_of(markdown: str) -> list[Cell]:
     """A page's Markdown cut into cells: executed Python fences become code, the rest prose."""
     cells: list[Cell] = []
     prose: list[str] = []
-    lines = markdown.splitlines()
+    front = re.match(r"^---\n.*?\n---\n", markdown, re.DOTALL)  # YAML front matter, if still there
+    lines = markdown[front.end() if front else 0 :].splitlines()
     i = 0
 
     def flush() -> None:
-        text = "\n".join(prose).strip("\n")
+        text = _admonitions("\n".join(prose)).strip("\n")
         if text.strip():
             cells.append(Cell("markdown", text))
         prose.clear()
@@ -78,8 +84,11 @@ def cells_of(markdown: str) -> list[Cell]:
             body.append(lines[j][len(indent):] if lines[j].startswith(indent) else lines[j].lstrip())
             j += 1
         language = info.lstrip("{.").split()[0].lower() if info else ""
-        code = "\n".join(body)
-        if language in ("python", "py") and EXEC.search(info):
+        code = "\n".join(line.replace("  # markdown-exec: hide", "") for line in body)
+        if language == "console" and EXEC.search(info):
+            flush()
+            cells.append(Cell("code", _commands(code)))
+        elif language in ("python", "py") and EXEC.search(info):
             flush()
             if re.search(r"^\s*(from|import)\s+book\b", code, re.MULTILINE):
                 cells.append(Cell("markdown", "*The page draws a figure here, from the numbers "
@@ -93,6 +102,35 @@ def cells_of(markdown: str) -> list[Cell]:
         i = j + 1
     flush()
     return cells
+
+
+def _commands(transcript: str) -> str:
+    """A console fence's `$ attend ...` lines as calls to the function the command calls."""
+    calls = ["from attend.cli import main", ""]
+    for line in transcript.splitlines():
+        if line.startswith("$ "):
+            argv = shlex.split(line[2:])
+            if argv and argv[0] == "attend":
+                calls.append(f"_ = main({argv[1:]!r})  # $ {shlex.join(argv)}")
+    return "\n".join(calls)
+
+
+def _admonitions(text: str) -> str:
+    """`!!! kind "Title"` blocks as block quotes, which a notebook renders."""
+    out: list[str] = []
+    inside = False
+    for line in text.splitlines():
+        opening = re.match(r"^(!!!|\?\?\?\+?)\s+(\w+)(?:\s+\"([^\"]*)\")?\s*$", line)
+        if opening:
+            out.append(f"> **{opening[3] or opening[2].capitalize()}**")
+            out.append(">")
+            inside = True
+        elif inside and (line.startswith("    ") or not line.strip()):
+            out.append(f"> {line[4:]}" if line.strip() else ">")
+        else:
+            inside = False
+            out.append(line)
+    return "\n".join(out)
 
 
 def notebook_of(cells: list[Cell], title: str, source: str) -> dict[str, Any]:
@@ -137,10 +175,9 @@ def _resolve(line: str) -> str:
         return line
     text = file.read_text(encoding="utf-8")
     if section:
-        part = re.search(
-            rf"^.*--8<-- \[start:{re.escape(section)}\].*\n(?P<body>.*?)^.*--8<-- \[end:{re.escape(section)}\]",
-            text, re.MULTILINE | re.DOTALL,
-        )
+        name = re.escape(section)
+        part = re.search(rf"^[^\n]*--8<-- \[start:{name}\][^\n]*\n(?P<body>.*?)^[^\n]*--8<-- \[end:{name}\]",
+                         text, re.MULTILINE | re.DOTALL)
         if not part:
             return line
         text = part["body"]
@@ -158,6 +195,10 @@ def on_config(config: Any) -> Any:
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     src = page.file.src_uri
+    if src.endswith(WORKBENCH):
+        page.meta.setdefault("title", "The workbench")
+        page.meta.setdefault("description", WORKBENCH_DESCRIPTION)
+        page.meta.setdefault("hide", ["toc"])  # the cells want the width more than a contents list
     if src.endswith(".md"):
         cells = cells_of(markdown)
         if any(c.kind == "code" for c in cells):
@@ -170,7 +211,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
 def on_page_content(content: str, page: Any, config: Any, files: Any) -> str:
     src = page.file.src_uri
     if src.endswith(WORKBENCH):
-        import jupytext
+        import jupytext  # type: ignore[import-untyped]
 
         notebook = jupytext.reads(Path(page.file.abs_src_path).read_text(encoding="utf-8"),
                                   fmt="py:percent")

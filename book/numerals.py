@@ -177,7 +177,9 @@ def prose_lines(page: str) -> list[tuple[int, str]]:
             line = _tex_as_prose(line.replace("$$", "  "))
         for pattern in (_AUTOLINK, _HTML_TAG, _LINK_TARGET, _ATTR_LIST, _FOOTNOTE_REF):
             line = pattern.sub(_blank, line)
-        line = _LIST_MARKER.sub(lambda m: m.group("indent") + " " * (len(m.group(0)) - len(m.group("indent"))), line)
+        line = _LIST_MARKER.sub(
+            lambda m: m.group("indent") + " " * (len(m.group(0)) - len(m.group("indent"))), line
+        )
         line = _ADMONITION.sub(_blank, line)
         out.append((number, line))
     return out
@@ -262,8 +264,9 @@ def equations(page: str) -> list[Equation]:
 
 def _holds(value: float, written: Numeral) -> bool:
     if written.decimals == 0:
-        return math.isclose(value, written.value, rel_tol=0, abs_tol=1e-9)
-    return abs(value - written.value) <= 0.5 * 10 ** -written.decimals + 1e-12
+        return bool(math.isclose(value, written.value, rel_tol=0, abs_tol=1e-9))
+    tolerance: float = 0.5 * 10.0**-written.decimals + 1e-12
+    return abs(value - written.value) <= tolerance
 
 
 def _shown(value: float) -> str:

@@ -29,12 +29,12 @@ import numpy as np
 
 from attend import (
     CHAPTER_ENTRY,
-    D,
     DK,
     SLOTS,
     WK,
     WQ,
     WV,
+    D,
     Head,
     cost_sweep,
     crossover,
@@ -42,7 +42,7 @@ from attend import (
     typed_table,
 )
 
-np.set_printoptions(precision=4, suppress=True, floatmode="fixed")
+np.set_printoptions(precision=4, floatmode="fixed", suppress=True)
 tokenizer = load_tokenizer()
 
 # %% [markdown]
@@ -68,13 +68,13 @@ for n, (token, piece) in enumerate(zip(tokens, labels, strict=True), start=1):
 # `table[tokens[3]] = [1.0, 0.0, 0.0, 0.5]`, and watch rows 2 and 4 of the shares part.
 
 # %%
-table = typed_table().copy()  # one row of four for each of the 512 tokens
-# table[tokens[3]] = [1.0, 0.0, 0.0, 0.5]   # <- try it: token 4 no longer looks like token 2
+table = typed_table().copy()  # a row of four for each token in the table
+# table[tokens[3]] = [1.0, 0.0, 0.0, 0.5]  # try it: token 4 is no longer 2
 
 x = table[tokens]
-print(" " * 26 + "".join(f"{slot:>18}" for slot in SLOTS))
+print(" " * 18 + "".join(f"{slot:>17}" for slot in SLOTS))
 for piece, row in zip(labels, x, strict=True):
-    print(f"  {piece[:22]!r:<24}" + "".join(f"{v:18.2f}" for v in row))
+    print(f"{piece[:16]!r:<18}" + "".join(f"{v:17.2f}" for v in row))
 
 # %% [markdown]
 # ## The three matrices
@@ -115,28 +115,41 @@ print("values\n", run.v)
 short = [f"{n} {p[:12]!r}" for n, p in enumerate(labels, start=1)]
 
 
-def heat(ax, square, title, cmap, vmin=None, vmax=None):
-    ax.imshow(square, cmap=cmap, vmin=vmin, vmax=vmax)
-    ax.set_xticks(range(len(short)), [str(n) for n in range(1, len(short) + 1)])
+def heat(ax, square, title, cmap, lo=None, hi=None):
+    """One square as a heat map, every cell printed to four places."""
+    lo = square.min() if lo is None else lo
+    hi = square.max() if hi is None else hi
+    ax.imshow(square, cmap=cmap, vmin=lo, vmax=hi)
+    numbers = [str(n) for n in range(1, len(short) + 1)]
+    ax.set_xticks(range(len(short)), numbers)
     ax.set_yticks(range(len(short)), short)
     ax.set_title(title)
-    middle = (square.min() + square.max()) / 2 if vmin is None else (vmin + vmax) / 2
-    for i in range(len(square)):
-        for j in range(len(square)):
-            ax.text(j, i, f"{square[i, j]:.4f}", ha="center", va="center", fontsize=8,
-                    color="white" if square[i, j] > middle else "black")
+    for (i, j), value in np.ndenumerate(square):
+        ink = "white" if value > (lo + hi) / 2 else "black"
+        ax.text(j, i, f"{value:.4f}", ha="center", va="center",
+                fontsize=8, color=ink)
 
 
-fig, axes = plt.subplots(1, 3, figsize=(13, 4), layout="constrained")
-heat(axes[0], run.raw, "every query dotted with every key", "magma_r")
-heat(axes[1], run.scaled, f"divided by {run.div:.4f}", "magma_r")
-heat(axes[2], run.attn, "shares of one", "viridis_r", vmin=0.0, vmax=1.0)
+fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4),
+                                  layout="constrained")
+heat(left, run.raw, "every query dotted with every key", "magma_r")
+heat(right, run.scaled, f"divided by {run.div:.4f}", "magma_r")
+plt.show()
+
+# %% [markdown]
+# Each row of the divided square through the softmax: shares that add to one.
+
+# %%
+fig, ax = plt.subplots(figsize=(6, 4), layout="constrained")
+heat(ax, run.attn, "each row as shares of one", "viridis_r", 0.0, 1.0)
 plt.show()
 
 print("each row adds to", run.attn.sum(axis=1))
-print("what each token leaves with\n", run.out)
-same = [(i + 1, j + 1) for i in range(len(x)) for j in range(i + 1, len(x))
-        if np.array_equal(run.attn[i], run.attn[j])]
+print("what each token leaves with")
+print(run.out)
+pairs = range(len(x))
+same = [(i + 1, j + 1) for i in pairs for j in pairs
+        if i < j and np.array_equal(run.attn[i], run.attn[j])]
 print("rows with identical shares:", same or "none")
 
 # %% [markdown]
@@ -145,11 +158,11 @@ print("rows with identical shares:", same or "none")
 # The head counts its multiply-adds where they happen. At this row length:
 
 # %%
-c = run.cost
-print(f"queries, keys and values {c.project:8d}")
-print(f"every query against a key {c.score:7d}")
-print(f"mixing the values        {c.mix:8d}")
-print(f"altogether               {c.total:8d}")
+cost = run.cost
+print(f"queries, keys and values {cost.project:8d}")
+print(f"each query against a key {cost.score:8d}")
+print(f"mixing the values        {cost.mix:8d}")
+print(f"altogether               {cost.total:8d}")
 
 # %% [markdown]
 # And the same head on longer rows cut from the front of the chronicle: the projections
@@ -159,18 +172,19 @@ print(f"altogether               {c.total:8d}")
 # %%
 rows = [4, 8, 16, 32, 64, 128, 256]
 costs = cost_sweep(rows, head=head)
-for cost in costs:
-    print(f"{cost.tokens:6d} tokens  q, k and v {cost.project:8d}  the pairs {cost.quadratic:9d}"
-          f"  altogether {cost.total:9d}")
+print("tokens  q, k and v  the pairs  altogether")
+for c in costs:
+    print(f"{c.tokens:6d} {c.project:11d} {c.quadratic:10d} {c.total:11d}")
 
 n = crossover(head)
 print(f"the pairs overtake the projections at n = {n}")
 
+tokens_ = [c.tokens for c in costs]
 fig, ax = plt.subplots(figsize=(6, 4), layout="constrained")
-ax.loglog([c.tokens for c in costs], [c.project for c in costs], "o-", label="q, k and v", base=2)
-ax.loglog([c.tokens for c in costs], [c.quadratic for c in costs], "s-", label="the pairs", base=2)
+ax.loglog(tokens_, [c.project for c in costs], "o-", label="q, k and v")
+ax.loglog(tokens_, [c.quadratic for c in costs], "s-", label="the pairs")
 ax.axvline(n, color="grey", linestyle="--", linewidth=0.8)
-ax.set_xlabel("tokens")
-ax.set_ylabel("multiply-adds")
+ax.set_xlabel("tokens in the row")
+ax.set_ylabel("multiply-adds, counted")
 ax.legend()
 plt.show()

@@ -76,6 +76,7 @@ class Visit:
     math: list[dict[str, Any]] = field(default_factory=list)
     raw_tex: list[str] = field(default_factory=list)
     figures: list[dict[str, Any]] = field(default_factory=list)
+    notebook: str | None = None  # the page's "download as a notebook" link, if it has one
     images: list[dict[str, Any]] = field(default_factory=list)
     screenshot: Path | None = None
 
@@ -222,7 +223,9 @@ INSPECT = """() => {
     if (node.parentElement.closest('pre, code, script, style, math, svg, .jupyter-wrapper')) continue;
     if (tex.test(node.textContent)) raw.push(node.textContent.trim().slice(0, 80));
   }
-  return {title: document.title, math, figures, images, raw};
+  const notebook = document.querySelector('a.attend-notebook');
+  return {title: document.title, math, figures, images, raw,
+          notebook: notebook ? notebook.href : null};
 }"""
 
 
@@ -258,6 +261,7 @@ def visits(site: Site, browser_context: Any, screenshots: Path) -> dict[str, Vis
         visit.title = found["title"]
         visit.math, visit.figures = found["math"], found["figures"]
         visit.images, visit.raw_tex = found["images"], found["raw"]
+        visit.notebook = found["notebook"]
         name = (path.strip("/").replace("/", "__") or "index").removesuffix(".html")
         visit.screenshot = shots / f"{name}.png"
         page.screenshot(path=str(visit.screenshot), full_page=True)

@@ -13,41 +13,40 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-Site = Visit = Any  # the records conftest.py makes; fixtures hand them over
 
 
-def _failures(visits: dict[str, Visit], attr: str) -> dict[str, list[Any]]:
+def _failures(visits: dict[str, Any], attr: str) -> dict[str, list[Any]]:
     return {path: getattr(v, attr) for path, v in visits.items() if getattr(v, attr)}
 
 
-def test_the_site_has_the_pages_a_reader_follows(site: Site) -> None:
+def test_the_site_has_the_pages_a_reader_follows(site: Any) -> None:
     assert "" in site.pages, "no front page"
     assert "404.html" in site.pages, "no 404 page"
     assert any(p.startswith("workbench") for p in site.pages), "no workbench page"
     assert len(site.pages) >= 4, site.pages
 
 
-def test_every_page_answers(visits: dict[str, Visit]) -> None:
+def test_every_page_answers(visits: dict[str, Any]) -> None:
     wrong = {p: v.status for p, v in visits.items() if v.status != 200}
     assert not wrong, f"pages that did not answer 200: {wrong}"
 
 
-def test_no_page_logs_a_console_error(visits: dict[str, Visit]) -> None:
+def test_no_page_logs_a_console_error(visits: dict[str, Any]) -> None:
     assert not _failures(visits, "console_errors"), _failures(visits, "console_errors")
     assert not _failures(visits, "page_errors"), _failures(visits, "page_errors")
 
 
-def test_no_request_fails_or_goes_missing(visits: dict[str, Visit]) -> None:
+def test_no_request_fails_or_goes_missing(visits: dict[str, Any]) -> None:
     assert not _failures(visits, "failed_requests"), _failures(visits, "failed_requests")
     assert not _failures(visits, "bad_responses"), _failures(visits, "bad_responses")
 
 
-def test_no_request_leaves_the_machine(site: Site, visits: dict[str, Visit]) -> None:
+def test_no_request_leaves_the_machine(site: Any, visits: dict[str, Any]) -> None:
     assert visits, "no page was visited"
     assert not site.outside, f"requests to somewhere other than 127.0.0.1: {sorted(set(site.outside))}"
 
 
-def test_every_formula_is_rendered_as_math(visits: dict[str, Visit]) -> None:
+def test_every_formula_is_rendered_as_math(visits: dict[str, Any]) -> None:
     formulas = sum(len(v.math) for v in visits.values())
     assert formulas > 0, "no page has a single formula rendered as <math>"
     flat = {
@@ -59,7 +58,7 @@ def test_every_formula_is_rendered_as_math(visits: dict[str, Visit]) -> None:
     assert not _failures(visits, "raw_tex"), f"TeX left raw on the page: {_failures(visits, 'raw_tex')}"
 
 
-def test_every_figure_loads_with_a_size_and_alt_text(visits: dict[str, Visit]) -> None:
+def test_every_figure_loads_with_a_size_and_alt_text(visits: dict[str, Any]) -> None:
     figures = [f for v in visits.values() for f in v.figures]
     assert len(figures) >= 4, f"expected the book's four figures, found {len(figures)}"
     bad = {
@@ -74,32 +73,69 @@ def test_every_figure_loads_with_a_size_and_alt_text(visits: dict[str, Visit]) -
 
 
 @pytest.mark.parametrize("figure", ["square", "shares", "scale", "cost"])
-def test_each_figure_is_drawn_on_a_page(figure: str, visits: dict[str, Visit]) -> None:
+def test_each_figure_is_drawn_on_a_page(figure: str, visits: dict[str, Any]) -> None:
     homes = [p for p, v in visits.items() if any(f["id"] == f"figure-{figure}" for f in v.figures)]
     assert homes, f"figure-{figure} is on no page"
 
 
-def test_every_page_is_screenshotted(visits: dict[str, Visit]) -> None:
+def test_every_chapter_page_offers_its_code_as_a_notebook_that_downloads(
+    site: Any, visits: dict[str, Any]
+) -> None:
+    import json
+    import urllib.request
+
+    offered = {p: v.notebook for p, v in visits.items() if v.notebook}
+    assert len(offered) >= 7, f"pages with a notebook to download: {sorted(offered)}"
+    assert any(p.startswith("workbench") for p in offered), "the workbench has no download button"
+    for path, url in offered.items():
+        assert url.startswith(site.url), f"{path}: {url} is not on this site"
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            notebook = json.load(answer)
+        assert notebook["nbformat"] == 4, path
+        assert any(c["cell_type"] == "code" for c in notebook["cells"]), f"{path}: no code cells"
+
+
+def test_every_page_is_screenshotted(visits: dict[str, Any]) -> None:
     missing = [p for p, v in visits.items()
                if v.screenshot is None or not v.screenshot.exists() or v.screenshot.stat().st_size == 0]
     assert not missing, f"no screenshot for {missing}"
 
 
 @pytest.mark.parametrize("term", ["softmax", "positional"])
-def test_search_finds_the_term(term: str, site: Site, browser_context: Any,
+def test_search_finds_the_term(term: str, site: Any, browser_context: Any,
                                screenshots: Path) -> None:
     page = browser_context.new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.goto(site.url, wait_until="networkidle")
-    page.locator("label.md-search__icon, label[for='__search']").first.click()
     box = page.locator("input[data-md-component='search-query']")
-    box.fill(term)
+    box.click()  # the header's search box, as a reader would
+    box.press_sequentially(term, delay=30)
     results = page.locator(".md-search-result__item")
     results.first.wait_for(state="visible", timeout=15_000)
     text = page.locator(".md-search-result").inner_text().lower()
+    found = results.count()
     page.screenshot(path=str(screenshots / f"search-{term}.png"))
     page.close()
-    assert results.count() > 0
+    assert found > 0
     assert term in text, f"search results for {term!r} never mention it: {text[:300]}"
     assert not errors, errors
+
+
+def test_figures_stay_legible_in_the_dark_palette(site: Any, browser_context: Any,
+                                                  visits: dict[str, Any], screenshots: Path) -> None:
+    with_figures = [p for p, v in visits.items() if v.figures]
+    assert with_figures
+    page = browser_context.new_page()
+    page.emulate_media(color_scheme="dark")
+    page.add_init_script("localStorage.clear()")  # forget the palette the light visits stored
+    for path in with_figures:
+        page.goto(site.url + path, wait_until="networkidle")
+        scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+        assert scheme == "slate", f"{path}: the dark palette did not apply ({scheme})"
+        grounds = page.evaluate("""() => [...document.querySelectorAll('figure.attend-figure svg')]
+            .map((svg) => getComputedStyle(svg).backgroundColor)""")
+        assert grounds and all(g == "rgb(255, 255, 255)" for g in grounds), (path, grounds)
+        name = path.strip("/").replace("/", "__") or "index"
+        page.screenshot(path=str(screenshots / f"dark-{name}.png"), full_page=True)
+    page.close()

@@ -17,8 +17,8 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from attend.cli import main  # noqa: E402
-from book import figures  # noqa: E402
+from attend.cli import main
+from book import figures
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -156,8 +156,7 @@ def _pages() -> dict[str, str]:
 @pytest.mark.parametrize("name", list(HOMES))
 def test_each_figure_sits_on_the_page_that_prints_its_table(name: str) -> None:
     homes = [page for page, text in _pages().items() if f"{name}()" in text]
-    if not homes:
-        pytest.skip(f"no page embeds {name} yet")  # pages arrive with the chapter (issue 3)
+    assert homes, f"no page draws {name}"
     assert len(homes) == 1, f"{name} is drawn on more than one page: {homes}"
     text = _pages()[homes[0]]
     assert HOMES[name] in text, f"{homes[0]} draws {name} but never prints `{HOMES[name]}`"

@@ -107,7 +107,9 @@ def test_evaluation_refuses_anything_but_arithmetic() -> None:
 
 
 def test_equations_in_prose_are_found_with_both_sides() -> None:
-    page = "so 3×1 = 3, then 0.5×0.25 = 0.125, and 2 x 32 x 32 x 4 = 8192; key slot 3 is 1×0 + 0.5×0.5 = 0.25.\n"
+    page = (
+        "so 3×1 = 3, then 0.5×0.25 = 0.125, and 2 x 32 x 32 x 4 = 8192; key slot 3 is 1×0 + 0.5×0.5 = 0.25.\n"
+    )
     found = [(e.left, e.right.text, e.value) for e in equations(page)]
     assert found == [
         ("3×1", "3", 3.0),

@@ -1,0 +1,134 @@
+"""Every chapter page's code, as the notebook a reader downloads, runs top to bottom.
+
+`book/notebooks.py` cuts a page into cells at build. These tests hold the cutting to its
+rules on small pages, then cut every real page and run the code cells in order, in one
+namespace, as a kernel would: a page whose notebook would fail for the reader fails here.
+The workbench is run in a real kernel, as the build runs it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from book.notebooks import Cell, cells_of, notebook_of
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+F = "```"
+
+
+def test_prose_and_executed_fences_become_cells_in_page_order() -> None:
+    page = (
+        "# A page\n\nSome prose.\n\n"
+        f'{F}python exec="1" session="p"\nx = 2\nprint(x)\n{F}\n\n'
+        "More prose.\n\n"
+        f'{F}python exec="1" session="p" continuation\nprint(x + 1)\n{F}\n'
+    )
+    assert cells_of(page) == [
+        Cell("markdown", "# A page\n\nSome prose."),
+        Cell("code", "x = 2\nprint(x)"),
+        Cell("markdown", "More prose."),
+        Cell("code", "print(x + 1)"),
+    ]
+
+
+def test_a_transcript_becomes_a_call_to_the_function_the_command_calls() -> None:
+    cells = cells_of(f'{F}console exec="1"\n$ attend scores --no-scale\n{F}\n')
+    assert cells == [Cell("code", "from attend.cli import main\n\n"
+                                  "_ = main(['scores', '--no-scale'])  # $ attend scores --no-scale")]
+
+
+def test_a_figure_fence_becomes_a_note_and_not_code_a_reader_cannot_run() -> None:
+    page = (f'{F}python exec="1" html="1"\n'
+            f"from book.figures import cost_figure\n\nprint(cost_figure().html())\n{F}\n")
+    [cell] = cells_of(page)
+    assert cell.kind == "markdown" and "book/figures.py" in cell.source
+
+
+def test_a_listing_stays_prose_with_its_snippet_resolved_to_the_code() -> None:
+    page = f'{F}python notest title="src/attend/cost.py"\n--8<-- "src/attend/cost.py:cost"\n{F}\n'
+    [cell] = cells_of(page)
+    assert cell.kind == "markdown"
+    assert "class Cost:" in cell.source and "--8<--" not in cell.source
+
+
+def test_hidden_lines_lose_their_marker_and_front_matter_is_dropped() -> None:
+    page = (f"---\ntitle: T\n---\n\n{F}python exec=\"1\"\n"
+            f"assert 1 + 1 == 2  # markdown-exec: hide\n{F}\n")
+    assert cells_of(page) == [Cell("code", "assert 1 + 1 == 2")]
+
+
+def test_an_admonition_becomes_a_block_quote_a_notebook_can_render() -> None:
+    page = '!!! warning "Not built here"\n    The repair has a name.\n\nAfter.\n'
+    [cell] = cells_of(page)
+    assert cell.source == "> **Not built here**\n>\n> The repair has a name.\n>\nAfter."
+
+
+def test_a_notebook_is_nbformat_4_with_a_python_kernel_and_an_opening_note() -> None:
+    notebook = notebook_of([Cell("code", "print(1)")], "A page", "docs/a.md")
+    assert notebook["nbformat"] == 4
+    assert notebook["metadata"]["kernelspec"]["name"] == "python3"
+    first, code = notebook["cells"]
+    assert first["cell_type"] == "markdown" and "docs/a.md" in "".join(first["source"])
+    assert code == {"cell_type": "code", "id": "cell-1", "metadata": {}, "source": ["print(1)"],
+                    "execution_count": None, "outputs": []}
+    json.dumps(notebook)  # writable as it stands
+
+
+CHAPTERS = sorted(
+    p for p in DOCS.glob("*.md") if any(c.kind == "code" for c in cells_of(p.read_text("utf-8")))
+)
+
+
+def test_every_chapter_page_offers_a_notebook() -> None:
+    assert len(CHAPTERS) >= 5, [p.name for p in CHAPTERS]
+
+
+@pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.name)
+def test_a_chapter_page_notebook_runs_top_to_bottom(page: Path) -> None:
+    namespace: dict[str, object] = {"__name__": "__main__"}
+    printed = io.StringIO()
+    for n, cell in enumerate(cells_of(page.read_text("utf-8")), start=1):
+        if cell.kind != "code":
+            continue
+        with contextlib.redirect_stdout(printed):
+            try:
+                exec(compile(cell.source, f"{page.name}, cell {n}", "exec"), namespace)
+            except Exception as problem:  # pragma: no cover - the message is the point
+                pytest.fail(f"{page.name}, cell {n} raised {problem!r}:\n{cell.source}")
+    assert printed.getvalue().strip(), f"{page.name}'s notebook prints nothing"
+
+
+def test_the_workbench_runs_top_to_bottom_in_a_kernel() -> None:
+    jupytext = pytest.importorskip("jupytext")
+    nbclient = pytest.importorskip("nbclient")
+    notebook = jupytext.read(DOCS / "workbench.py")
+    nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3", allow_errors=False).execute()
+    outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    text = "".join(o.get("text", "") for o in outputs)
+    assert "rows with identical shares: [(2, 4)]" in text
+    assert "the pairs overtake the projections at n = 7" in text
+    assert sum("image/png" in o.get("data", {}) for o in outputs) == 3  # square, shares, cost
+
+
+def test_the_workbench_page_loses_nbconverts_mathjax_from_a_cdn() -> None:
+    from book.notebooks import _without_remote_scripts
+
+    page = ('<p>a</p><!-- Load mathjax -->\n<script src="https://cdn.example/mathjax.js"> </script>'
+            "\n<script>init()</script>\n<!-- End of mathjax configuration --><p>b</p>")
+    assert _without_remote_scripts(page) == "<p>a</p><p>b</p>"
+
+
+@pytest.mark.parametrize(
+    ("src", "directory_urls", "folder"),
+    [("score-square.md", True, "score-square"), ("index.md", True, "."),
+     ("workbench.py", True, "workbench"), ("score-square.md", False, ".")],
+)
+def test_a_notebook_lands_beside_its_page(src: str, directory_urls: bool, folder: str) -> None:
+    from book.notebooks import _page_dir
+
+    assert _page_dir(src, directory_urls) == folder

@@ -1,0 +1,73 @@
+"""Every `$ attend …` transcript on a page is the real command's output."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from book.execute import FenceError, run_transcript
+from book.pages import fences, pages
+
+COMMANDS = sorted(
+    {
+        line[2:]
+        for page in pages()
+        for fence in fences(page.read_text(encoding="utf-8"))
+        if fence.language == "console"
+        for line in fence.body.splitlines()
+        if line.startswith("$ ")
+    }
+)
+
+
+def test_the_book_runs_every_mode_of_the_command() -> None:
+    modes = {shlex.split(c)[1] for c in COMMANDS}
+    assert modes == {"row", "weights", "project", "square", "scores", "scale", "cost"}
+    assert {
+        "attend scores --no-scale",
+        "attend scale --widths 64,96,128,160,192",
+        "attend cost --rows 128,256,512,1024",
+    } <= set(COMMANDS)
+
+
+def test_every_transcript_block_is_executed_and_holds_only_prompts() -> None:
+    for page in pages():
+        for fence in fences(page.read_text(encoding="utf-8")):
+            if fence.language == "console":
+                assert fence.executed, f"{page.name}:{fence.line} is a transcript typed by hand"
+                assert all(line.startswith("$ attend ") for line in fence.body.splitlines() if line.strip())
+
+
+@pytest.fixture(scope="module")
+def installed() -> dict[str, str]:
+    """Each command's output from the installed `attend` script, run in parallel."""
+    attend = shutil.which("attend")
+    assert attend is not None, "the attend command is not installed"
+
+    def run(command: str) -> str:
+        done = subprocess.run([attend, *shlex.split(command)[1:]], capture_output=True, text=True, check=True)
+        return done.stdout
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        return dict(zip(COMMANDS, pool.map(run, COMMANDS), strict=True))
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_transcript_shows_what_the_installed_command_prints(
+    command: str, installed: dict[str, str]
+) -> None:
+    assert run_transcript(command) == installed[command]
+
+
+def test_a_transcript_may_run_nothing_but_attend() -> None:
+    with pytest.raises(FenceError, match="may only run `attend`"):
+        run_transcript("rm -rf /tmp/nothing-here")
+
+
+def test_a_transcript_whose_command_fails_stops_the_build() -> None:
+    with pytest.raises(FenceError, match="exited with status 2"):
+        run_transcript("attend cost --rows 0")
