@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import tempfile
+
 import nox
 
 nox.options.default_venv_backend = "venv"
@@ -14,8 +18,8 @@ PYTHON = "3.11"
 def tests(session: nox.Session) -> None:
     """The package's tests, lint and types."""
     session.install("-e", ".[test,docs]")  # the docs' tests and every page's code blocks run here too
-    session.run("ruff", "check", "src", "tests", "scripts", "noxfile.py")
-    session.run("mypy")
+    session.run("ruff", "check", "src", "tests", "scripts", "book", "noxfile.py")
+    session.run("mypy", "src/attend", "book")
     session.run("pytest", *session.posargs)
 
 
@@ -37,12 +41,30 @@ BOOK_ENV = {"NO_MKDOCS_2_WARNING": "1"}
 
 @nox.session(python=PYTHON)
 def docs(session: nox.Session) -> None:
-    """The book: a strict build (any warning, stale number or failing block fails it), then its tests."""
+    """Rebuild the book strict into site/ and run every page's code again as tests.
+
+    The build runs each fence, checks each number in the prose and fails on any warning;
+    pytest runs each fence again with its assertions. Neither needs the other, so they run
+    side by side on the machine's two cores; then the built site itself is checked.
+    """
     session.install("-e", ".[test,docs]")
-    session.run("ruff", "check", "book", "tests/docs")
-    session.run("mypy", "book")
-    session.run("mkdocs", "build", "--strict", "--site-dir", "site", env=BOOK_ENV)
-    session.run("pytest", "tests/docs", "docs", *session.posargs, env={**BOOK_ENV, "BOOK_SITE": "site"})
+    env = {**os.environ, **BOOK_ENV, "PATH": f"{session.bin}{os.pathsep}{os.environ['PATH']}"}
+    with tempfile.TemporaryFile("w+") as log:
+        build = subprocess.Popen(
+            ["mkdocs", "build", "--strict", "--site-dir", "site"],
+            stdout=log, stderr=subprocess.STDOUT, env=env,
+        )
+        try:
+            session.run("pytest", "docs", "-p", "no:cacheprovider", *session.posargs, env=BOOK_ENV)
+        finally:
+            built = build.wait()
+            log.seek(0)
+            session.log(log.read().rstrip())
+    if built != 0:
+        session.error("mkdocs build --strict failed: see its log above")
+    session.run(
+        "pytest", "tests/docs/test_build.py", "-p", "no:cacheprovider", env={**BOOK_ENV, "BOOK_SITE": "site"}
+    )
 
 
 @nox.session(python=PYTHON)
@@ -50,5 +72,6 @@ def serve(session: nox.Session) -> None:
     """A live preview of the book that also rebuilds when the package or the build helpers change."""
     session.install("-e", ".[test,docs]")
     session.run(
-        "mkdocs", "serve", "--strict", "--watch", "src/attend", "--watch", "book", *session.posargs, env=BOOK_ENV
+        "mkdocs", "serve", "--strict", "--watch", "src/attend", "--watch", "book", *session.posargs,
+        env=BOOK_ENV,
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache, partial
 
 import numpy as np
 import numpy.typing as npt
@@ -83,17 +84,27 @@ def chronicle_row(tokens: int) -> npt.NDArray[np.float64]:
 
 
 # --8<-- [start:sweep]
+def counted(head: Head, tokens: int) -> Cost:
+    """What the head's own counters say one run over the front of the chronicle took."""
+    return head.attend(chronicle_row(tokens)).cost
+
+
+@cache
+def chapter_cost(tokens: int) -> Cost:
+    """`counted` for the chapter's head, kept: the book prints and draws the same runs twice."""
+    return counted(chapter_head(), tokens)
+
+
 def cost_sweep(rows: Iterable[int], head: Head | None = None) -> list[Cost]:
-    """The head's counted cost on the front of the chronicle, one run per row length."""
-    head = head or chapter_head()
-    return [head.attend(chronicle_row(n)).cost for n in rows]
+    """The counted cost at each row length, for the chapter's head unless told otherwise."""
+    count = chapter_cost if head is None else partial(counted, head)
+    return [count(n) for n in rows]
 
 
 def crossover(head: Head | None = None) -> int:
     """The shortest row on which the counted pairs outgrow the counted projections."""
-    head = head or chapter_head()
     n = 1
-    while (cost := head.attend(chronicle_row(n)).cost).quadratic <= cost.project:
+    while (cost := cost_sweep([n], head)[0]).quadratic <= cost.project:
         n += 1
     return n
 # --8<-- [end:sweep]

@@ -1,0 +1,72 @@
+"""The chapter's eight tests: each one a sentence the head must keep true.
+
+Kept apart from the property tests so that the book can run exactly these, at build, quickly.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from attend import WK, WQ, WV, Attention, Head, Layer, chapter_head, softmax
+
+
+def test_a_projection_is_a_weighted_sum_and_nothing_else(run: Attention) -> None:
+    for matrix, projected in ((WQ, run.q), (WK, run.k), (WV, run.v)):
+        for t, token in enumerate(run.x.tolist()):
+            by_pencil = [sum(matrix[j * 4 + i] * token[i] for i in range(4)) for j in range(4)]
+            assert projected[t].tolist() == by_pencil
+            assert Layer(4, matrix, (0.0,) * 4).forward(token) == by_pencil
+    assert run.q[1].tolist() == [0, 3, 0.5, 0]
+    assert run.k[1].tolist() == [1, 0, 0, 0]
+    assert run.k[0].tolist() == [0, 1, 0.25, 0.5]
+
+
+def test_every_score_is_a_query_times_a_key_divided_by_two(run: Attention) -> None:
+    assert run.div == 2.0
+    for i in range(4):
+        for j in range(4):
+            dot = sum(a * b for a, b in zip(run.q[i], run.k[j], strict=True))
+            assert run.raw[i, j] == dot
+            assert run.scaled[i, j] == dot / 2
+    assert run.raw[1].tolist() == [3.125, 0, 0.75, 0]
+
+
+def test_every_attention_row_is_shares_of_one(run: Attention) -> None:
+    assert (run.attn > 0).all()
+    assert np.allclose(run.attn.sum(axis=1), 1.0, atol=1e-12)
+    assert round(run.attn[1, 0], 4) == 0.5800
+
+
+def test_two_tokens_with_the_same_numbers_get_the_same_row(run: Attention) -> None:
+    assert np.array_equal(run.attn[1], run.attn[3])
+    assert np.array_equal(run.out[1], run.out[3])
+    assert not np.array_equal(run.attn[0], run.attn[1])
+
+
+def test_the_cost_is_three_projections_and_two_passes(run: Attention) -> None:
+    n, d, dk = 4, 4, 4
+    assert (run.cost.project, run.cost.score, run.cost.mix) == (192, 64, 64)
+    assert run.cost.total == 320 == 3 * n * d * dk + 2 * n * n * dk
+    assert run.cost.quadratic == 128
+
+
+def test_softmax_survives_a_score_nothing_can_raise_e_to() -> None:
+    with np.errstate(over="raise"):
+        shares = softmax([800.0, 0.0, -800.0])
+    assert np.isfinite(shares).all()
+    assert math.isclose(shares.sum(), 1.0)
+    assert shares[0] == 1.0
+
+
+def test_a_matrix_of_the_wrong_size_is_refused() -> None:
+    with pytest.raises(ValueError, match="^Wv holds 3 numbers and a 2 by 2 matrix wants 4$"):
+        Head(2, 2, [1, 0, 0, 1], [1, 0, 0, 1], [1, 0, 0])
+
+
+def test_a_token_of_the_wrong_width_is_refused() -> None:
+    row = [(0, 1, 0, 0.5), (1, 0), (0, 0, 1, 1), (1, 0, 0, 0)]
+    with pytest.raises(ValueError, match="^token 2 of 4 arrives with 2 numbers and the head reads 4$"):
+        chapter_head().attend(row)
