@@ -44,20 +44,27 @@ def plugin(name: str) -> dict[str, Any] | None:
 
 
 def session_calls(name: str) -> list[list[str]]:
-    """The literal arguments of every `session.run(...)` in one nox session."""
+    """The literal arguments of every command one nox session runs.
+
+    That is each `session.run("mkdocs", ...)` and each `subprocess.Popen(["mkdocs", ...])`
+    (the docs session starts its build beside its tests).
+    """
     tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
     calls = []
     for function in ast.walk(tree):
         if isinstance(function, ast.FunctionDef) and function.name == name:
             for node in ast.walk(function):
-                if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "run":
-                    calls.append(
-                        [
-                            a.value
-                            for a in node.args
-                            if isinstance(a, ast.Constant) and isinstance(a.value, str)
-                        ]
-                    )
+                if not isinstance(node, ast.Call):
+                    continue
+                called = getattr(node.func, "attr", "")
+                if called == "Popen" and node.args and isinstance(node.args[0], ast.List):
+                    words = node.args[0].elts
+                elif called == "run":
+                    words = node.args
+                else:
+                    continue
+                literal = [a.value for a in words if isinstance(a, ast.Constant)]
+                calls.append([word for word in literal if isinstance(word, str)])
     return calls
 
 
