@@ -31,7 +31,20 @@ def on_config(config: Any) -> Any:
 
 
 def on_pre_build(config: Any) -> None:
+    forget("attend", "book.figures")
     execute.reset_sessions()
+
+
+def forget(*packages: str) -> None:
+    """Drop modules so the next build imports them as they are on disk now.
+
+    `mkdocs serve` builds again and again in one process; without this a change to
+    `src/attend` would trigger a rebuild that still ran the old code (and its cached counts
+    and figures), and the preview would show numbers the code no longer produces.
+    """
+    for name in list(sys.modules):
+        if any(name == package or name.startswith(f"{package}.") for package in packages):
+            del sys.modules[name]
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:

@@ -221,3 +221,19 @@ def test_pytest_markdown_docs_never_so_much_as_opens_the_workbench(tmp_path: Pat
     assert any(path.endswith(".md") for path in offered), done.stdout + done.stderr
     docs = str(ROOT / "docs") + os.sep
     assert not [path for path in offered if path.startswith(docs) and path.endswith(".py")], offered
+
+
+def test_a_rebuild_under_serve_runs_the_package_as_it_is_now() -> None:
+    """`mkdocs serve` rebuilds in one process: each build must import `attend` afresh."""
+    probe = (
+        "import sys, attend, book.figures\n"
+        "from book.hooks import on_pre_build\n"
+        "on_pre_build(None)\n"
+        "left = sorted(n for n in sys.modules if n.split('.')[0] == 'attend' or n == 'book.figures')\n"
+        "import attend as again\n"
+        "print(left, again is not attend)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == ["[]", "True"]
