@@ -34,7 +34,7 @@ from markdown_exec._internal.formatters import python as _python
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
-__all__ = ["RECORDER", "FenceError", "Recorder", "install", "run_transcript"]
+__all__ = ["RECORDER", "FenceError", "Recorder", "commands", "install", "run_transcript"]
 
 
 class FenceError(SuperFencesException, PluginError):  # type: ignore[misc]
@@ -112,10 +112,15 @@ def _run_console(code: str, **kwargs: Any) -> str:
     return run_transcript(code)
 
 
+def commands(transcript: str) -> list[str]:
+    """The commands of a transcript: each line after a `$ ` prompt, prompt removed."""
+    return [line[2:] for line in transcript.splitlines() if line.startswith("$ ")]
+
+
 def _console_source(code: str) -> tuple[str, str]:
-    """What to run (the lines after a `$ ` prompt) and what to show (the same, prompted)."""
-    commands = [line[2:] for line in code.splitlines() if line.startswith("$ ")]
-    return "\n".join(commands), "\n".join(f"$ {command}" for command in commands)
+    """What to run (the commands) and what to show (the same, prompted)."""
+    run = commands(code)
+    return "\n".join(run), "\n".join(f"$ {command}" for command in run)
 
 
 def _format_python(**kwargs: Any) -> Any:
@@ -124,8 +129,7 @@ def _format_python(**kwargs: Any) -> Any:
 
 
 def _format_console(**kwargs: Any) -> Any:
-    kwargs.setdefault("source", "console")
-    kwargs["source"] = kwargs["source"] or "console"
+    kwargs["source"] = kwargs.get("source") or "console"
     return base_format(
         language="console",
         run=_recording(_run_console, "console", True),

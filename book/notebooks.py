@@ -12,7 +12,7 @@ there on the page: it is drawn by the book's build code, which a downloaded note
 Snippet lines (`--8<-- "file:section"`) inside display-only fences are resolved against the
 repository root, so a reader sees the code the page shows.
 
-The hook also puts the repository root on sys.path, so fences can `import book.figures`.
+Fences are read by `book.pages.fences`, the same reader the book's tests use.
 """
 
 from __future__ import annotations
@@ -26,9 +26,15 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # mkdocs loads this file by path; `book` is its parent package
+    sys.path.insert(0, str(ROOT))
+
+from book.execute import commands  # noqa: E402
+from book.pages import fences  # noqa: E402
+
 __all__ = ["Cell", "cells_of", "notebook_of"]
 
-ROOT = Path(__file__).resolve().parents[1]
 WORKBENCH = "workbench.py"
 WORKBENCH_DESCRIPTION = (
     "The chapter's head as a notebook: change the typed table or the three matrices and rerun "
@@ -36,8 +42,6 @@ WORKBENCH_DESCRIPTION = (
 )
 KERNEL = {"display_name": "Python 3", "language": "python", "name": "python3"}
 
-FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\n`]*)$")
-EXEC = re.compile(r"""\bexec\s*=\s*["']?(on|true|1|yes)["']?""", re.IGNORECASE)
 SNIPPET = re.compile(r"""^(?P<indent>[ \t]*)-{1,}8<-{1,}[ \t]+["'](?P<target>[^"']+)["'][ \t]*$""")
 
 _DOWNLOAD_ICON = (
@@ -56,39 +60,28 @@ class Cell:
 
 def cells_of(markdown: str) -> list[Cell]:
     """A page's Markdown cut into cells: executed Python fences become code, the rest prose."""
+    front = re.match(r"^---\n.*?\n---\n", markdown, re.DOTALL)  # YAML front matter, if still there
+    text = markdown[front.end() if front else 0 :]
+    lines = text.splitlines()
     cells: list[Cell] = []
     prose: list[str] = []
-    front = re.match(r"^---\n.*?\n---\n", markdown, re.DOTALL)  # YAML front matter, if still there
-    lines = markdown[front.end() if front else 0 :].splitlines()
-    i = 0
 
     def flush() -> None:
-        text = _admonitions("\n".join(prose)).strip("\n")
-        if text.strip():
-            cells.append(Cell("markdown", text))
+        shown = _admonitions("\n".join(prose)).strip("\n")
+        if shown.strip():
+            cells.append(Cell("markdown", shown))
         prose.clear()
 
-    while i < len(lines):
-        opening = FENCE.match(lines[i])
-        if not opening:
-            prose.append(lines[i])
-            i += 1
-            continue
-        indent, fence, info = opening["indent"], opening["fence"], opening["info"].strip()
-        body, j = [], i + 1
-        while j < len(lines):
-            closing = FENCE.match(lines[j])
-            if (closing and closing["fence"][0] == fence[0]
-                    and len(closing["fence"]) >= len(fence) and not closing["info"].strip()):
-                break
-            body.append(lines[j][len(indent):] if lines[j].startswith(indent) else lines[j].lstrip())
-            j += 1
-        language = info.lstrip("{.").split()[0].lower() if info else ""
-        code = "\n".join(line.replace("  # markdown-exec: hide", "") for line in body)
-        if language == "console" and EXEC.search(info):
+    after = 0  # the index of the first line not yet placed in a cell
+    for fence in fences(text):
+        prose.extend(lines[after : fence.line - 1])
+        after = fence.end
+        language = fence.language.lstrip("{.").lower()
+        code = fence.body.replace("  # markdown-exec: hide", "")
+        if fence.executed and language == "console":
             flush()
             cells.append(Cell("code", _commands(code)))
-        elif language in ("python", "py") and EXEC.search(info):
+        elif fence.executed and language in ("python", "py"):
             flush()
             if re.search(r"^\s*(from|import)\s+book\b", code, re.MULTILINE):
                 cells.append(Cell("markdown", "*The page draws a figure here, from the numbers "
@@ -97,9 +90,9 @@ def cells_of(markdown: str) -> list[Cell]:
             else:
                 cells.append(Cell("code", code.strip("\n")))
         else:
-            shown = "\n".join(_resolve(line) for line in body)
-            prose.append(f"{fence}{language}\n{shown}\n{fence}")
-        i = j + 1
+            shown = "\n".join(_resolve(line) for line in fence.body.splitlines())
+            prose.append(f"{fence.mark}{language}\n{shown}\n{fence.mark}")
+    prose.extend(lines[after:])
     flush()
     return cells
 
@@ -107,11 +100,10 @@ def cells_of(markdown: str) -> list[Cell]:
 def _commands(transcript: str) -> str:
     """A console fence's `$ attend ...` lines as calls to the function the command calls."""
     calls = ["from attend.cli import main", ""]
-    for line in transcript.splitlines():
-        if line.startswith("$ "):
-            argv = shlex.split(line[2:])
-            if argv and argv[0] == "attend":
-                calls.append(f"_ = main({argv[1:]!r})  # $ {shlex.join(argv)}")
+    for command in commands(transcript):
+        argv = shlex.split(command)
+        if argv and argv[0] == "attend":
+            calls.append(f"_ = main({argv[1:]!r})  # $ {shlex.join(argv)}")
     return "\n".join(calls)
 
 
@@ -187,8 +179,6 @@ def _resolve(line: str) -> str:
 # --- mkdocs events ---------------------------------------------------------------------------
 
 def on_config(config: Any) -> Any:
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))  # so a page's fence can `import book.figures`
     _made.clear()
     return config
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from markdown_exec._internal.formatters import python as _python
 
-from book.execute import run_transcript
+from book.execute import commands, run_transcript
 
 __all__ = ["DOCS", "Fence", "fences", "front_matter", "outputs", "pages"]
 
@@ -33,6 +33,8 @@ class Fence:
     """One fenced block: where it starts, its language, its info words and options, its body."""
 
     line: int = field(compare=False)
+    end: int = field(compare=False)  # the line of its closing mark (one past the page if unclosed)
+    mark: str
     language: str
     words: frozenset[str]
     options: tuple[tuple[str, str], ...]
@@ -41,9 +43,13 @@ class Fence:
     def option(self, key: str) -> str:
         return dict(self.options).get(key, "")
 
+    def switched_on(self, key: str) -> bool:
+        """Whether an option such as `exec="1"` or `html="on"` is set, as markdown-exec reads it."""
+        return self.option(key).lower() not in {"", "0", "no", "off", "false"}
+
     @property
     def executed(self) -> bool:
-        return self.option("exec").lower() not in {"", "0", "no", "off", "false"}
+        return self.switched_on("exec")
 
     @property
     def session(self) -> str:
@@ -78,7 +84,7 @@ def fences(page: str) -> list[Fence]:
         language = tokens[0] if tokens else ""
         options = tuple(tuple(t.split("=", 1)) for t in tokens[1:] if "=" in t)
         words = frozenset(t for t in tokens[1:] if "=" not in t)
-        found.append(Fence(i + 1, language, words, options, "\n".join(body)))  # type: ignore[arg-type]
+        found.append(Fence(i + 1, j + 1, mark, language, words, options, "\n".join(body)))  # type: ignore[arg-type]
         i = j + 1
     return found
 
@@ -112,11 +118,10 @@ def _outputs(executed: tuple[Fence, ...]) -> tuple[str, ...]:
         for fence in executed:
             if fence.language in {"python", "py"}:
                 output = _python._run_python(fence.body, session=session if fence.session else None)
-                if fence.option("html").lower() in {"", "0", "no", "off", "false"}:
+                if not fence.switched_on("html"):
                     printed.append(output)
             elif fence.language == "console":
-                commands = [line[2:] for line in fence.body.splitlines() if line.startswith("$ ")]
-                printed.append(run_transcript("\n".join(commands)))
+                printed.append(run_transcript("\n".join(commands(fence.body))))
     finally:
         _python._sessions_globals.pop(session, None)
     return tuple(printed)

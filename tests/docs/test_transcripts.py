@@ -9,17 +9,16 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from book.execute import FenceError, run_transcript
+from book.execute import FenceError, commands, run_transcript
 from book.pages import fences, pages
 
 COMMANDS = sorted(
     {
-        line[2:]
+        command
         for page in pages()
         for fence in fences(page.read_text(encoding="utf-8"))
         if fence.language == "console"
-        for line in fence.body.splitlines()
-        if line.startswith("$ ")
+        for command in commands(fence.body)
     }
 )
 
