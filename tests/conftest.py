@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from attend import Attention, chapter_head
+from attend import Workings, chapter_head
 
 # The four typed rows of the chapter, written out so the tests do not lean on the tokenizer.
 CHAPTER_ROW = [(0, 1, 0, 0.5), (1, 0, 0, 0), (0, 0, 1, 1), (1, 0, 0, 0)]
 
 
 @pytest.fixture
-def run() -> Attention:
+def run() -> Workings:
     return chapter_head().attend(CHAPTER_ROW)

@@ -10,10 +10,10 @@ import math
 import numpy as np
 import pytest
 
-from attend import WK, WQ, WV, Attention, Head, Layer, chapter_head, softmax
+from attend import WK, WQ, WV, Head, Layer, Workings, chapter_head, softmax
 
 
-def test_a_projection_is_a_weighted_sum_and_nothing_else(run: Attention) -> None:
+def test_a_projection_is_a_weighted_sum_and_nothing_else(run: Workings) -> None:
     for matrix, projected in ((WQ, run.q), (WK, run.k), (WV, run.v)):
         for t, token in enumerate(run.x.tolist()):
             by_pencil = [sum(matrix[j * 4 + i] * token[i] for i in range(4)) for j in range(4)]
@@ -24,7 +24,7 @@ def test_a_projection_is_a_weighted_sum_and_nothing_else(run: Attention) -> None
     assert run.k[0].tolist() == [0, 1, 0.25, 0.5]
 
 
-def test_every_score_is_a_query_times_a_key_divided_by_two(run: Attention) -> None:
+def test_every_score_is_a_query_times_a_key_divided_by_two(run: Workings) -> None:
     assert run.div == 2.0
     for i in range(4):
         for j in range(4):
@@ -34,19 +34,19 @@ def test_every_score_is_a_query_times_a_key_divided_by_two(run: Attention) -> No
     assert run.raw[1].tolist() == [3.125, 0, 0.75, 0]
 
 
-def test_every_attention_row_is_shares_of_one(run: Attention) -> None:
+def test_every_attention_row_is_shares_of_one(run: Workings) -> None:
     assert (run.attn > 0).all()
     assert np.allclose(run.attn.sum(axis=1), 1.0, atol=1e-12)
     assert round(run.attn[1, 0], 4) == 0.5800
 
 
-def test_two_tokens_with_the_same_numbers_get_the_same_row(run: Attention) -> None:
+def test_two_tokens_with_the_same_numbers_get_the_same_row(run: Workings) -> None:
     assert np.array_equal(run.attn[1], run.attn[3])
     assert np.array_equal(run.out[1], run.out[3])
     assert not np.array_equal(run.attn[0], run.attn[1])
 
 
-def test_the_cost_is_three_projections_and_two_passes(run: Attention) -> None:
+def test_the_cost_is_three_projections_and_two_passes(run: Workings) -> None:
     n, d, dk = 4, 4, 4
     assert (run.cost.project, run.cost.score, run.cost.mix) == (192, 64, 64)
     assert run.cost.total == 320 == 3 * n * d * dk + 2 * n * n * dk

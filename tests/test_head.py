@@ -8,14 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from attend import Attention, Head, chapter_head, chapter_row
+from attend import Head, Workings, chapter_head, chapter_row
 
 
 def test_the_chapter_row_is_the_typed_numbers_of_its_four_tokens() -> None:
     assert chapter_row().tolist() == [[0, 1, 0, 0.5], [1, 0, 0, 0], [0, 0, 1, 1], [1, 0, 0, 0]]
 
 
-def test_the_square_is_not_symmetric(run: Attention) -> None:
+def test_the_square_is_not_symmetric(run: Workings) -> None:
     assert run.raw[1, 0] == 3.125
     assert run.raw[0, 1] == 0.0
 
@@ -54,12 +54,12 @@ def test_a_head_of_no_width_is_refused(size: object) -> None:
         Head(size, 1, [], [], [])  # type: ignore[arg-type]
 
 
-def test_an_array_row_reads_the_same_as_a_list_row(run: Attention) -> None:
+def test_an_array_row_reads_the_same_as_a_list_row(run: Workings) -> None:
     again = chapter_head().attend(np.array(run.x))
     assert np.array_equal(again.out, run.out)
 
 
-def test_the_record_cannot_be_written_to(run: Attention) -> None:
+def test_the_record_cannot_be_written_to(run: Workings) -> None:
     with pytest.raises(ValueError):
         run.attn[0, 0] = 1.0
     with pytest.raises(ValueError):

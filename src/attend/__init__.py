@@ -5,15 +5,15 @@ chapter's head and its four typed tokens; `Cost` counts the multiply-adds where 
 `Layer` is the earlier volume's neuron layer that a projection is compared with.
 """
 
+from attend.chapter import DK, WK, WQ, WV, D, chapter_head, chapter_row, chapter_tokens
 from attend.chronicle import CHAPTER_ENTRY, chronicle_text, entries
 from attend.cost import Cost
+from attend.embedding import SLOTS, embed, typed_row, typed_table
 from attend.experiments import ScaleRow, Spread, cost_sweep, crossover, scale_experiment
-from attend.fixtures import DK, WK, WQ, WV, D, chapter_head, chapter_row, chapter_tokens
-from attend.head import Attention, Head
-from attend.mind import Layer
+from attend.head import Head, Workings
+from attend.layer import Layer
 from attend.softmax import softmax
 from attend.tokenizer import Tokenizer, chronicle_ids, load_tokenizer
-from attend.typed import SLOTS, embed, typed_row, typed_table
 
 __all__ = [
     "CHAPTER_ENTRY",
@@ -22,7 +22,6 @@ __all__ = [
     "WK",
     "WQ",
     "WV",
-    "Attention",
     "Cost",
     "D",
     "Head",
@@ -30,6 +29,7 @@ __all__ = [
     "ScaleRow",
     "Spread",
     "Tokenizer",
+    "Workings",
     "chapter_head",
     "chapter_row",
     "chapter_tokens",

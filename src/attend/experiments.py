@@ -15,12 +15,12 @@ from functools import cache, partial
 import numpy as np
 import numpy.typing as npt
 
+from attend.chapter import chapter_head
 from attend.cost import Cost
-from attend.fixtures import chapter_head
+from attend.embedding import embed
 from attend.head import Head
 from attend.softmax import softmax
 from attend.tokenizer import chronicle_ids
-from attend.typed import embed
 
 __all__ = ["ScaleRow", "Spread", "cost_sweep", "crossover", "scale_experiment"]
 

@@ -19,13 +19,13 @@ import numpy.typing as npt
 from attend.cost import Cost
 from attend.softmax import softmax
 
-__all__ = ["Attention", "Head"]
+__all__ = ["Head", "Workings"]
 
 Matrix = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
-class Attention:
+class Workings:
     """Every number one run of a head produced, kept so that each can be printed and checked.
 
     `raw` is every query dotted with every key; `scaled` is the same square after the divide
@@ -77,7 +77,7 @@ class Head:
         return f"Head(d={self.d}, dk={self.dk}, scale={self.scale})"
 
     # --8<-- [start:attend]
-    def attend(self, tokens: Sequence[Sequence[float]] | npt.ArrayLike) -> Attention:
+    def attend(self, tokens: Sequence[Sequence[float]] | npt.ArrayLike) -> Workings:
         """Run the head over one row of tokens and keep every intermediate number."""
         x = self._row(tokens)
         n = len(x)
@@ -107,7 +107,7 @@ class Head:
         cost = Cost(tokens=n, project=project_q + project_k + project_v, score=score, mix=mix)
         for record in (x, q, k, v, raw, scaled, attn, out):
             record.flags.writeable = False
-        return Attention(x, q, k, v, raw, scaled, div, attn, out, cost)
+        return Workings(x, q, k, v, raw, scaled, div, attn, out, cost)
     # --8<-- [end:attend]
 
     def _row(self, tokens: Sequence[Sequence[float]] | npt.ArrayLike) -> Matrix:

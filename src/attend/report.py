@@ -11,13 +11,13 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from attend.chapter import DK, WK, WQ, WV, D, chapter_head, chapter_row, chapter_tokens
 from attend.chronicle import CHAPTER_ENTRY
+from attend.embedding import SLOTS
 from attend.experiments import cost_sweep, crossover, scale_experiment
-from attend.fixtures import DK, WK, WQ, WV, D, chapter_head, chapter_row, chapter_tokens
-from attend.head import Attention
-from attend.mind import Layer
+from attend.head import Workings
+from attend.layer import Layer
 from attend.tokenizer import load_tokenizer
-from attend.typed import SLOTS
 
 __all__ = ["cost", "project", "row", "scale", "scores", "square", "weights"]
 
@@ -43,7 +43,7 @@ def square_table(matrix: npt.NDArray[np.float64], caption: str) -> list[str]:
     return lines
 
 
-def divide_line(run: Attention) -> str:
+def divide_line(run: Workings) -> str:
     if run.div == 1.0:
         return "  the divide  left off: every score is used as it came out"
     return f"  the divide  by {run.div:.4f}, the square root of {run.k.shape[1]}"
@@ -100,7 +100,7 @@ def project() -> str:
     lines += [
         "  token 2's query, worked out two ways",
         f"    {'attend.Head, projecting':<30}{numbers(by_head)}",
-        f"    {'attend.mind.Layer, no biases':<30}{numbers(by_layer)}",
+        f"    {'attend.layer.Layer, no biases':<30}{numbers(by_layer)}",
         f"    {'the same numbers':<30}{str(bool(np.array_equal(by_head, by_layer))).lower():>9}",
     ]
     return "\n".join(lines)

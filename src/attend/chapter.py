@@ -12,9 +12,9 @@ import numpy as np
 import numpy.typing as npt
 
 from attend.chronicle import CHAPTER_ENTRY
+from attend.embedding import embed
 from attend.head import Head
 from attend.tokenizer import load_tokenizer
-from attend.typed import embed
 
 __all__ = ["DK", "WK", "WQ", "WV", "D", "chapter_head", "chapter_row", "chapter_tokens"]
 
