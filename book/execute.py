@@ -71,7 +71,7 @@ def _where() -> str:
     return f"docs/{RECORDER.page}" if RECORDER.page else "a page"
 
 
-def _recording(run: Callable[..., str], language: str, record: bool) -> Callable[..., str]:
+def _recording(run: Callable[..., str], language: str) -> Callable[..., str]:
     def recorded(code: str, **kwargs: Any) -> str:
         try:
             output = run(code, **kwargs)
@@ -80,8 +80,7 @@ def _recording(run: Callable[..., str], language: str, record: bool) -> Callable
             raise FenceError(
                 f"{_where()}: a {language} fence failed, so the page is not built:\n{shown}"
             ) from error
-        if record:
-            RECORDER.add(output)
+        RECORDER.add(output)
         return output
 
     return recorded
@@ -124,15 +123,14 @@ def _console_source(code: str) -> tuple[str, str]:
 
 
 def _format_python(**kwargs: Any) -> Any:
-    record = not kwargs.get("html", False)  # an HTML figure's SVG numbers are drawing, not prose
-    return base_format(language="python", run=_recording(_python._run_python, "python", record), **kwargs)
+    return base_format(language="python", run=_recording(_python._run_python, "python"), **kwargs)
 
 
 def _format_console(**kwargs: Any) -> Any:
     kwargs["source"] = kwargs.get("source") or "console"
     return base_format(
         language="console",
-        run=_recording(_run_console, "console", True),
+        run=_recording(_run_console, "console"),
         transform_source=_console_source,
         **kwargs,
     )

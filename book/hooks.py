@@ -2,9 +2,10 @@
 
 * `on_config` puts the recording formatters into markdown-exec (see `book.execute`);
 * `on_page_markdown` starts recording what the page's code prints;
-* `on_page_content` holds every numeral in the page's prose against those outputs, evaluates
-  the worked equations, and logs one warning per problem (which `mkdocs build --strict`
-  turns into a failed build); then it renders the page's math to MathML.
+* `on_page_content` holds every numeral of the page against the output its ledger binds it to
+  and checks its include lines (`book.verify`), logging one warning per problem, which
+  `mkdocs build --strict` counts and turns into one failed build at the end; then it renders
+  the page's math to MathML.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # mkdocs loads this file by path; `book` is its parent package
     sys.path.insert(0, str(ROOT))
 
-from book import execute, mathml, numerals  # noqa: E402
+from book import execute, mathml, runner, verify  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.book")
 
@@ -52,27 +53,16 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     return markdown
 
 
-def _shown_path(page: Any, config: Any) -> str:
-    source = Path(page.file.abs_src_path)
-    try:
-        return source.relative_to(Path(config.config_file_path).parent).as_posix()
-    except ValueError:
-        return source.as_posix()
-
-
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
-    outputs = execute.RECORDER.finish()
+    printed = execute.RECORDER.finish()
     if not page.file.src_uri.endswith(".md"):
         return html  # the workbench notebook (mkdocs-jupyter): its numbers are its own cells' output
-    path = _shown_path(page, config)
+    source = Path(page.file.abs_src_path)
+    root = Path(config.config_file_path).parent
     for key in REQUIRED_META:
         if not str(page.meta.get(key, "")).strip():
-            log.warning(f"{path}:1: the front matter has no {key}")
-    givens = page.meta.get("givens") or {}
-    if not isinstance(givens, dict):
-        log.warning(f"{path}:1: givens must map each numeral to the reason it is given")
-        givens = {}
-    source = Path(page.file.abs_src_path).read_text(encoding="utf-8")
-    for problem in numerals.check_page(source, outputs, {str(k): str(v) for k, v in givens.items()}):
-        log.warning(problem.render(path))
+            log.warning(f"{page.file.src_uri}:1: the front matter has no {key}")
+    markdown = source.read_text(encoding="utf-8")
+    for problem in verify.page(source, markdown, runner.blocks(markdown, printed), root):
+        log.warning(problem)
     return mathml.render_math(html)
