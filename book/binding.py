@@ -11,7 +11,8 @@ so an edit above it does not disturb it, and says what it quotes:
 
 that is, the second number printed on line 7 of the page's second executed block (whose first
 source line is shown), a line that read as shown when the binding was made. An entry may
-instead declare a `given` with its reason. `block` and `line` may be written as bare numbers by
+instead declare a `given`: the value the numeral must have (`value`) and the reason nothing on
+the page prints it. `block` and `line` may be written as bare numbers by
 hand; `nox -s renumber` fills in the text.
 
 `check` holds a page's numerals against its blocks' output and its ledger and returns every
@@ -85,6 +86,7 @@ class Entry:
     text: str = ""
     field: int | None = None
     given: str | None = None
+    value: str = ""  # what a given numeral must read
 
 
 @dataclass(frozen=True)
@@ -260,6 +262,11 @@ def check(
         elif entry.given is not None:
             if not entry.given.strip():
                 problems.append(Problem(numeral.line, f"{numeral.text} is declared a given without a reason"))
+            elif not entry.value or not numerals.rounds_to(float(entry.value.replace(",", "")), numeral.text):
+                problems.append(
+                    Problem(numeral.line, f"{numeral.text} is written, the ledger gives it as {entry.value or '?'}"
+                            f" ({entry.given})")
+                )
         elif isinstance(quote := resolve(entry, outputs), str):
             problems.append(Problem(numeral.line, f"{numeral.text} quotes nothing now: {quote}"))
         elif not numerals.rounds_to(float(quote.value.replace(",", "")), numeral.text):
@@ -308,6 +315,7 @@ def load_ledger(path: Path) -> list[Entry]:
                 text,
                 item.get("field"),
                 None if given is None else str(given),
+                str(item.get("value", "")),
             )
         )
     return entries
@@ -329,6 +337,7 @@ def dump_ledger(entries: Iterable[Entry], page: str) -> str:
     for entry in entries:
         out.append(f"- at: {_scalar(entry.at)}")
         if entry.given is not None:
+            out.append(f"  value: {_scalar(entry.value)}")
             out.append(f"  given: {_scalar(entry.given)}")
             continue
         out.append(f"  block: {_scalar(f'{entry.block} | {entry.head}' if entry.head else str(entry.block))}")
