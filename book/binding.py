@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -160,11 +161,14 @@ def resolve(entry: Entry, outputs: Outputs) -> Quote | str:
     if entry.block is None or entry.line is None or entry.field is None:
         return "the binding names no block, line and field"
     index = entry.block
-    if entry.head and not (0 < index <= len(outputs.heads) and outputs.heads[index - 1] == entry.head):
+    if entry.head and not (
+        0 < index <= len(outputs.heads) and _shape(outputs.heads[index - 1]) == _shape(entry.head)
+    ):
         same = [i + 1 for i, head in enumerate(outputs.heads) if head == entry.head]
-        if len(same) != 1:
+        alike = [i + 1 for i, head in enumerate(outputs.heads) if _shape(head) == _shape(entry.head)]
+        if len(same) != 1 and len(alike) != 1:
             return f"no block begins `{entry.head}` any more"
-        index = same[0]
+        index = same[0] if len(same) == 1 else alike[0]
     if not 0 < index <= len(outputs.lines):
         return f"the page has no block {index}"
     lines = outputs.lines[index - 1]
@@ -225,7 +229,31 @@ def match(found: Sequence[Numeral], entries: Sequence[Entry]) -> tuple[dict[int,
         if len(hits) == 1:
             pairs[i] = hits[0]
             left.remove(hits[0])
+    for i in wanted:  # last, the entry with the same numeral that shares the most words, if one does
+        if i in pairs:
+            continue
+        words = _tokens(found[i].context)
+        scored = sorted(
+            (
+                (sum((words & _tokens(e.at)).values()), n)
+                for n, e in enumerate(left)
+                if _core(e.at) == _core(found[i].context)
+            ),
+            reverse=True,
+        )
+        if scored and scored[0][0] >= 3 and (len(scored) == 1 or scored[1][0] < scored[0][0]):
+            pairs[i] = left.pop(scored[0][1])
     return pairs, left
+
+
+def _tokens(context: str) -> Counter[str]:
+    return Counter(re.findall(r"\w+|#", _normal(context)))
+
+
+def _core(context: str) -> str:
+    """The bracketed numeral of a context with the characters glued to it, numbers taken out."""
+    found = re.search(r"[\w'’]*\[[^\]]*\][\w'’]*", context)
+    return _normal(found.group(0)) if found else ""
 
 
 def _shown(value: float) -> str:
@@ -264,8 +292,11 @@ def check(
                 problems.append(Problem(numeral.line, f"{numeral.text} is declared a given without a reason"))
             elif not entry.value or not numerals.rounds_to(float(entry.value.replace(",", "")), numeral.text):
                 problems.append(
-                    Problem(numeral.line, f"{numeral.text} is written, the ledger gives it as {entry.value or '?'}"
-                            f" ({entry.given})")
+                    Problem(
+                        numeral.line,
+                        f"{numeral.text} is written, the ledger gives it as {entry.value or '?'}"
+                        f" ({entry.given})",
+                    )
                 )
         elif isinstance(quote := resolve(entry, outputs), str):
             problems.append(Problem(numeral.line, f"{numeral.text} quotes nothing now: {quote}"))

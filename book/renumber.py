@@ -227,7 +227,9 @@ def renumber(
     edits = []
     for i, entry in pairs.items():
         quote = resolve(entry, outputs) if entry.given is None else None
-        if isinstance(quote, Quote) and not numerals.rounds_to(
+        if isinstance(quote, str):
+            report.unbound.append(f"{page}:{found[i].line}: {found[i].text} quotes nothing now: {quote}")
+        elif isinstance(quote, Quote) and not numerals.rounds_to(
             float(quote.value.replace(",", "")), found[i].text
         ):
             edits.append((found[i], restate(quote.value, found[i].text)))

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from book.numerals import check_page
-from book.pages import DOCS, fences, front_matter, outputs, pages
+from book import verify
+from book.pages import DOCS, fences, front_matter, pages
+from book.runner import run_page
 
 PAGES = pages()
 
@@ -17,12 +18,10 @@ def name(page: Path) -> str:
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
-def test_every_numeral_in_the_prose_is_printed_by_the_pages_own_code(page: Path) -> None:
+def test_every_numeral_reads_as_what_its_ledger_binds_it_to_and_every_include_holds(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
-    givens = front_matter(text).get("givens") or {}
-    assert isinstance(givens, dict)
-    problems = check_page(text, outputs(text), {str(k): str(v) for k, v in givens.items()})
-    assert [p.render(name(page)) for p in problems] == []
+    root = DOCS.parent
+    assert verify.page(page, text, run_page(page.relative_to(root), text), root) == []
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
@@ -48,16 +47,6 @@ def test_the_chapter_is_six_pages_in_its_order_between_home_and_contributors() -
         "weights-are-data.md",
         "contributing.md",
     ]
-
-
-def test_the_declared_givens_are_few_and_each_has_a_reason() -> None:
-    givens = {
-        (page.name, key): reason
-        for page in PAGES
-        for key, reason in (front_matter(page.read_text(encoding="utf-8")).get("givens") or {}).items()  # type: ignore[union-attr]
-    }
-    assert len(givens) <= 5, givens
-    assert all(str(reason).strip() for reason in givens.values())
 
 
 def test_every_python_block_imports_from_attend_or_continues_a_page_that_did() -> None:
