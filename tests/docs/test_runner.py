@@ -66,7 +66,8 @@ def test_a_failing_fence_names_the_page_the_line_that_failed_and_the_error() -> 
 def test_a_failed_assertion_shows_the_expression_and_the_values_it_compared() -> None:
     assert failure("assert value * 2 == 5 and value > 0  # markdown-exec: hide") == (
         "docs/p.md:5: the fence at line 3 failed at "
-        "`assert value * 2 == 5 and value > 0  # markdown-exec: hide`: assertion failed: value * 2 == 5 = False, value > 0 = True"
+        "`assert value * 2 == 5 and value > 0  # markdown-exec: hide`: "
+        "assertion failed: value * 2 == 5 = False, value > 0 = True"
     )
     assert failure("assert value + 1 == 4") == (
         "docs/p.md:5: the fence at line 3 failed at `assert value + 1 == 4`: assertion failed: value + 1 = 3"
