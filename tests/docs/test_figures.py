@@ -143,7 +143,7 @@ def test_no_two_figures_share_an_id() -> None:
 # Which page each figure belongs on: the one whose console fence prints its table.
 HOMES = {
     "square_figure": "$ attend square",
-    "shares_figure": "$ attend scores --no-scale",
+    "shares_figure": "chapter_head(scale=False)",  # the undivided shares, printed by a fence
     "scale_figure": "$ attend scale",
     "cost_figure": "$ attend cost --rows " + ",".join(map(str, figures.COST_ROWS)),
 }
