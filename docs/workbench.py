@@ -172,9 +172,9 @@ print(f"altogether               {cost.total:8d}")
 # %%
 rows = [4, 8, 16, 32, 64, 128, 256]
 costs = cost_sweep(rows, head=head)
-print("tokens  q, k and v  the pairs  altogether")
+print("length  projections      pairs  altogether")
 for c in costs:
-    print(f"{c.tokens:6d} {c.project:11d} {c.quadratic:10d} {c.total:11d}")
+    print(f"{c.tokens:6d} {c.project:12d} {c.quadratic:10d} {c.total:11d}")
 
 n = crossover(head)
 print(f"the pairs overtake the projections at n = {n}")
