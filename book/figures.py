@@ -89,12 +89,27 @@ class Figure:
     caption: str
     data: dict[str, Any] = field(repr=False)
 
+    def data_text(self) -> str:
+        """What the picture plotted, as text a check can read: one line per series, every
+        float at four places as the tables print them, so a number in a caption or alt text
+        can be traced to a value the figure drew."""
+        return "\n".join(f"{key}: {_as_text(value)}" for key, value in self.data.items())
+
     def html(self) -> str:
         """The picture as a `<figure>` a page can print straight into its HTML."""
         return (
             f'<figure class="attend-figure" id="figure-{self.name}">\n{self.svg}\n'
             f"<figcaption>{html.escape(self.caption)}</figcaption>\n</figure>"
         )
+
+
+def _as_text(value: Any) -> str:
+    """Nested lists and tuples flattened to one line; floats at four places, the rest as is."""
+    if isinstance(value, (list, tuple)):
+        return " ".join(_as_text(v) for v in value)
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    return str(value)
 
 
 def label(token_id: int, width: int = 14) -> str:

@@ -145,6 +145,24 @@ def test_a_figure_draws_the_same_bytes_every_build(draw: object) -> None:
     assert not first.startswith("<?xml"), "inline SVG needs no XML declaration"
 
 
+@pytest.mark.parametrize("draw", ALL, ids=lambda f: f.__name__)
+def test_a_figures_data_text_holds_every_number_it_plotted_at_four_places(draw: object) -> None:
+    figure = draw()  # type: ignore[operator]
+    text = figure.data_text()
+
+    def numbers(value: object) -> list[str]:
+        if isinstance(value, (list, tuple)):
+            return [n for v in value for n in numbers(v)]
+        if isinstance(value, float):
+            return [f"{value:.4f}"]
+        return [str(value)] if isinstance(value, int) else []
+
+    written = NUMBER.findall(text)
+    for number in numbers(list(figure.data.values())):
+        assert number in written, (figure.name, number)
+    assert not re.search(r"\d\.\d{5,}", text), "a raw float repr leaked into the text"
+
+
 def test_no_two_figures_share_an_id() -> None:
     ids = [i for draw in ALL for i in re.findall(r'\bid="([^"]+)"', draw().svg)]
     assert len(ids) == len(set(ids))
