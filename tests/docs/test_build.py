@@ -110,7 +110,7 @@ def text_of(page_html: str) -> str:
 def test_transcripts_and_blocks_show_their_real_output(site: Path) -> None:
     square = text_of(html(site, "score-square"))
     assert "$ attend scores" in square and "0.5800" in square and "3.1250" in square
-    assert "token 2's scores: [3.125, 0.0, 0.75, 0.0]" in square
+    assert "token 2's scores: (3.1250, 0.0000, 0.7500, 0.0000)" in square
     assert "9728" in text_of(html(site, "longer-rows"))
 
 

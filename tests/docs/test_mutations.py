@@ -18,7 +18,7 @@ MUTATIONS = [
         "score-square.md",
         "The products total 3.125.",
         "The products total 3.126.",
-        "3.126 is written here but nothing on the page computes it (nearest computed: 3.125)",
+        "3.126 is written here but nothing on the page computes it (nearest computed: 3.1250)",
     ),
     (
         "score-square.md",
