@@ -20,7 +20,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
-from book.pages import DOCS
+from attend_book.pages import DOCS
 
 ROOT = DOCS.parent
 PAGES = [
@@ -140,7 +140,8 @@ MINIMAL = textwrap.dedent(
 @pytest.fixture
 def project(tmp_path: Path) -> Iterator[Path]:
     (tmp_path / "docs").mkdir()
-    (tmp_path / "mkdocs.yml").write_text(MINIMAL.format(hooks=ROOT / "book" / "hooks.py"), encoding="utf-8")
+    hooks = ROOT / "book" / "attend_book" / "hooks.py"
+    (tmp_path / "mkdocs.yml").write_text(MINIMAL.format(hooks=hooks), encoding="utf-8")
     yield tmp_path
 
 

@@ -8,9 +8,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from book import execute, hooks
-from book.numerals import check_page
-from book.pages import DOCS, outputs
+from attend_book import execute, hooks
+from attend_book.numerals import check_page
+from attend_book.pages import DOCS, outputs
 
 # (page, the text as it stands, the same text with one number changed, what the report must say)
 MUTATIONS = [

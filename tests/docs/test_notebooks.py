@@ -1,6 +1,6 @@
 """Every chapter page's code, as the notebook a reader downloads, runs top to bottom.
 
-`book/notebooks.py` cuts a page into cells at build. These tests hold the cutting to its
+`book/attend_book/notebooks.py` cuts a page into cells at build. These tests hold the cutting to its
 rules on small pages, then cut every real page and run the code cells in order, in one
 namespace, as a kernel would: a page whose notebook would fail for the reader fails here.
 The workbench is run in a real kernel, as the build runs it.
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from book.notebooks import Cell, cells_of, notebook_of
+from attend_book.notebooks import Cell, cells_of, notebook_of
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 F = "```"
@@ -44,9 +44,9 @@ def test_a_transcript_becomes_a_call_to_the_function_the_command_calls() -> None
 
 def test_a_figure_fence_becomes_a_note_and_not_code_a_reader_cannot_run() -> None:
     page = (f'{F}python exec="1" html="1"\n'
-            f"from book.figures import cost_figure\n\nprint(cost_figure().html())\n{F}\n")
+            f"from attend_book.figures import cost_figure\n\nprint(cost_figure().html())\n{F}\n")
     [cell] = cells_of(page)
-    assert cell.kind == "markdown" and "book/figures.py" in cell.source
+    assert cell.kind == "markdown" and "book/attend_book/figures.py" in cell.source
 
 
 def test_a_listing_stays_prose_with_its_snippet_resolved_to_the_code() -> None:
@@ -116,7 +116,7 @@ def test_the_workbench_runs_top_to_bottom_in_a_kernel() -> None:
 
 
 def test_the_workbench_page_loses_nbconverts_mathjax_from_a_cdn() -> None:
-    from book.notebooks import _without_remote_scripts
+    from attend_book.notebooks import _without_remote_scripts
 
     page = ('<p>a</p><!-- Load mathjax -->\n<script src="https://cdn.example/mathjax.js"> </script>'
             "\n<script>init()</script>\n<!-- End of mathjax configuration --><p>b</p>")
@@ -129,6 +129,6 @@ def test_the_workbench_page_loses_nbconverts_mathjax_from_a_cdn() -> None:
      ("workbench.py", True, "workbench"), ("score-square.md", False, ".")],
 )
 def test_a_notebook_lands_beside_its_page(src: str, directory_urls: bool, folder: str) -> None:
-    from book.notebooks import _page_dir
+    from attend_book.notebooks import _page_dir
 
     assert _page_dir(src, directory_urls) == folder

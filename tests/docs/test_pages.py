@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from book.numerals import check_page
-from book.pages import DOCS, fences, front_matter, outputs, pages
+from attend_book.numerals import check_page
+from attend_book.pages import DOCS, fences, front_matter, outputs, pages
 
 PAGES = pages()
 

@@ -9,8 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from book.execute import FenceError, commands, run_transcript
-from book.pages import fences, pages
+from attend_book.execute import FenceError, commands, run_transcript
+from attend_book.pages import fences, pages
 
 COMMANDS = sorted(
     {

@@ -13,8 +13,8 @@ import markdown
 import pytest
 import yaml
 
-from book import execute
-from book.pages import DOCS, fences, pages
+from attend_book import execute
+from attend_book.pages import DOCS, fences, pages
 
 ROOT = DOCS.parent
 
@@ -226,10 +226,10 @@ def test_pytest_markdown_docs_never_so_much_as_opens_the_workbench(tmp_path: Pat
 def test_a_rebuild_under_serve_runs_the_package_as_it_is_now() -> None:
     """`mkdocs serve` rebuilds in one process: each build must import `attend` afresh."""
     probe = (
-        "import sys, attend, book.figures\n"
-        "from book.hooks import on_pre_build\n"
+        "import sys, attend, attend_book.figures\n"
+        "from attend_book.hooks import on_pre_build\n"
         "on_pre_build(None)\n"
-        "left = sorted(n for n in sys.modules if n.split('.')[0] == 'attend' or n == 'book.figures')\n"
+        "left = sorted(n for n in sys.modules if n.split('.')[0] == 'attend' or n == 'attend_book.figures')\n"
         "import attend as again\n"
         "print(left, again is not attend)\n"
     )

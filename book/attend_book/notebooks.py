@@ -7,12 +7,12 @@ built site as `<page>.ipynb` and a download button is put at the top of the page
 workbench (a jupytext `.py` that mkdocs-jupyter renders) gets the same button for its own
 `.ipynb`. No notebook is committed: they are all made from the sources on every build.
 
-A figure fence (one that imports `book.figures`) is replaced by a line saying a figure sits
+A figure fence (one that imports `attend_book.figures`) is replaced by a line saying a figure sits
 there on the page: it is drawn by the book's build code, which a downloaded notebook lacks.
 Snippet lines (`--8<-- "file:section"`) inside display-only fences are resolved against the
 repository root, so a reader sees the code the page shows.
 
-Fences are read by `book.pages.fences`, the same reader the book's tests use.
+Fences are read by `attend_book.pages.fences`, the same reader the book's tests use.
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # mkdocs loads this file by path; `book` is its parent package
-    sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT / "book") not in sys.path:  # mkdocs loads this file by path
+    sys.path.insert(0, str(ROOT / "book"))
 
-from book.execute import commands  # noqa: E402
-from book.pages import fences  # noqa: E402
+from attend_book.execute import commands  # noqa: E402
+from attend_book.pages import fences  # noqa: E402
 
 __all__ = ["Cell", "cells_of", "notebook_of"]
 
@@ -83,9 +83,9 @@ def cells_of(markdown: str) -> list[Cell]:
             cells.append(Cell("code", _commands(code)))
         elif fence.executed and language in ("python", "py"):
             flush()
-            if re.search(r"^\s*(from|import)\s+book\b", code, re.MULTILINE):
+            if re.search(r"^\s*(from|import)\s+attend_book\b", code, re.MULTILINE):
                 cells.append(Cell("markdown", "*The page draws a figure here, from the numbers "
-                                  "the cells above print; `book/figures.py` in the repository "
+                                  "the cells above print; `book/attend_book/figures.py` in the repository "
                                   "holds the code that draws it.*"))
             else:
                 cells.append(Cell("code", code.strip("\n")))

@@ -1,6 +1,6 @@
 """The mkdocs hooks of the book, listed under `hooks:` in mkdocs.yml.
 
-* `on_config` puts the recording formatters into markdown-exec (see `book.execute`);
+* `on_config` puts the recording formatters into markdown-exec (see `attend_book.execute`);
 * `on_page_markdown` starts recording what the page's code prints;
 * `on_page_content` holds every numeral in the page's prose against those outputs, evaluates
   the worked equations, and logs one warning per problem (which `mkdocs build --strict`
@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # mkdocs loads this file by path; `book` is its parent package
+if str(ROOT) not in sys.path:  # mkdocs loads this file by path
     sys.path.insert(0, str(ROOT))
 
-from book import execute, mathml, numerals  # noqa: E402
+from attend_book import execute, mathml, numerals  # noqa: E402
 
 log = logging.getLogger("mkdocs.plugins.book")
 
@@ -31,7 +31,7 @@ def on_config(config: Any) -> Any:
 
 
 def on_pre_build(config: Any) -> None:
-    forget("attend", "book.figures")
+    forget("attend", "attend_book.figures")
     execute.reset_sessions()
 
 

@@ -17,11 +17,11 @@ from pathlib import Path
 
 from markdown_exec._internal.formatters import python as _python
 
-from book.execute import commands, run_transcript
+from attend_book.execute import commands, run_transcript
 
 __all__ = ["DOCS", "Fence", "fences", "front_matter", "outputs", "pages"]
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 
 _OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,})(?P<info>.*)$")

@@ -9,7 +9,7 @@ against the table `attend` prints, so a picture cannot drift from the page it si
 A page embeds one with a markdown-exec fence:
 
     ```python exec="on" html="1"
-    from book.figures import cost_figure
+    from attend_book.figures import cost_figure
     print(cost_figure().html())
     ```
 
