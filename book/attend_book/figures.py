@@ -47,6 +47,7 @@ from attend import (
     load_tokenizer,
     scale_experiment,
 )
+from attend_book.run import show_figure
 
 __all__ = [
     "COST_ROWS",
@@ -88,8 +89,13 @@ class Figure:
     caption: str
     data: dict[str, Any] = field(repr=False)
 
+    def data_text(self) -> str:
+        """What the picture plots, one `name: values` line each, for its caption to be held to."""
+        return "\n".join(f"{key}: {value}" for key, value in self.data.items())
+
     def html(self) -> str:
         """The picture as a `<figure>` a page can print straight into its HTML."""
+        show_figure(self.data_text())  # the build keeps the data beside the fence's output
         return (
             f'<figure class="attend-figure" id="figure-{self.name}">\n{self.svg}\n'
             f"<figcaption>{html.escape(self.caption)}</figcaption>\n</figure>"

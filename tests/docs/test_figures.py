@@ -15,8 +15,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("matplotlib")
-
 from attend.cli import main
 from attend_book import figures
 
