@@ -1,6 +1,6 @@
 """The book's pictures plot exactly the numbers the book's tables print.
 
-Each figure in `book/figures.py` returns the data it drew. These tests run the `attend`
+Each figure in `book/attend_book/figures.py` returns the data it drew. These tests run the `attend`
 command that prints the matching table (through `attend.cli.main`, the function the command
 calls), read the numbers back out of its text, and hold the figure's data against them at
 the four decimals the table prints. They also check what a reader without sight gets (alt
@@ -15,10 +15,8 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("matplotlib")
-
 from attend.cli import main
-from book import figures
+from attend_book import figures
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
+from tree import DOCS
 
-from book import execute, hooks
-from book.numerals import check_page
-from book.pages import DOCS, outputs
+from attend_book.numerals import check_page
+from attend_book.plugin import BookPlugin
+from attend_book.run import run_page
 
 # (page, the text as it stands, the same text with one number changed, what the report must say)
 MUTATIONS = [
@@ -59,7 +59,8 @@ def reports(mutated: Path) -> dict[str, list[str]]:
     found = {}
     for page in {m[0] for m in MUTATIONS}:
         text = (mutated / page).read_text(encoding="utf-8")
-        found[page] = [p.render(f"docs/{page}") for p in check_page(text, outputs(text))]
+        outputs = [block.text for block in run_page(page, text) if not block.html]
+        found[page] = [p.render(f"docs/{page}") for p in check_page(text, outputs)]
     return found
 
 
@@ -81,23 +82,10 @@ def test_the_copied_pages_report_nothing_but_the_mutations(reports: dict[str, li
     assert sum(len(r) for r in reports.values()) == len(MUTATIONS)
 
 
-def test_the_build_hook_logs_each_problem_as_a_warning(
-    mutated: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    """The same check, through the mkdocs hook: a warning per problem, which --strict counts."""
-    path = mutated / "longer-rows.md"
-    text = path.read_text(encoding="utf-8")
-    page = SimpleNamespace(
-        file=SimpleNamespace(src_uri="longer-rows.md", abs_src_path=str(path)),
-        meta={"title": "t", "description": "d"},
-    )
-    config = SimpleNamespace(config_file_path=str(mutated.parent / "mkdocs.yml"))
-    hooks.on_page_markdown(text, page, config, None)
-    for printed in outputs(text):
-        execute.RECORDER.add(printed)
-    with caplog.at_level("WARNING", logger="mkdocs.plugins.book"):
-        hooks.on_page_content("<p></p>", page, config, None)
-    warnings = [r.getMessage() for r in caplog.records if r.name == "mkdocs.plugins.book"]
-    assert any(w.startswith("docs/longer-rows.md:") and "9729 is written here" in w for w in warnings), (
-        warnings
-    )
+def test_the_plugin_reports_each_problem_naming_page_and_line(mutated: Path) -> None:
+    """The same check, as the build makes it: each line a warning, which --strict counts."""
+    text = (mutated / "longer-rows.md").read_text(encoding="utf-8")
+    blocks = run_page("docs/longer-rows.md", text)
+    meta = {"title": "t", "description": "d"}
+    problems = BookPlugin().check_numbers("docs/longer-rows.md", text, blocks, meta)
+    assert any(p.startswith("docs/longer-rows.md:") and "9729 is written here" in p for p in problems)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from book.numerals import (
+from attend_book.numerals import (
     check_page,
     equations,
     evaluate,

@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tree import DOCS, pages
 
-from book.numerals import check_page
-from book.pages import DOCS, fences, front_matter, outputs, pages
+from attend_book.markdown import fences, front_matter
+from attend_book.plugin import BookPlugin
+from attend_book.run import run_page
 
 PAGES = pages()
 
@@ -17,37 +19,10 @@ def name(page: Path) -> str:
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
-def test_every_numeral_in_the_prose_is_printed_by_the_pages_own_code(page: Path) -> None:
+def test_every_page_passes_the_builds_own_check_of_its_front_matter_and_numbers(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
-    givens = front_matter(text).get("givens") or {}
-    assert isinstance(givens, dict)
-    problems = check_page(text, outputs(text), {str(k): str(v) for k, v in givens.items()})
-    assert [p.render(name(page)) for p in problems] == []
-
-
-@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
-def test_every_page_has_a_title_and_a_description(page: Path) -> None:
-    meta = front_matter(page.read_text(encoding="utf-8"))
-    assert str(meta.get("title", "")).strip(), f"{name(page)} has no title"
-    assert str(meta.get("description", "")).strip(), f"{name(page)} has no description"
-
-
-def test_the_chapter_is_six_pages_in_its_order_between_home_and_contributors() -> None:
-    import yaml
-
-    config = yaml.safe_load((DOCS.parent / "mkdocs.yml").read_text(encoding="utf-8"))
-    chapter = [next(iter(entry.values())) for entry in config["nav"] if isinstance(entry, dict)]
-    chapter = [page for page in chapter if page.endswith(".md")]
-    assert chapter == [
-        "index.md",
-        "bare-digit.md",
-        "three-matrices.md",
-        "score-square.md",
-        "square-root-divide.md",
-        "longer-rows.md",
-        "weights-are-data.md",
-        "contributing.md",
-    ]
+    blocks = run_page(name(page), text)
+    assert BookPlugin().check_numbers(name(page), text, blocks, front_matter(text)) == []
 
 
 def test_the_declared_givens_are_few_and_each_has_a_reason() -> None:

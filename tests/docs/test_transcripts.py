@@ -8,9 +8,10 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from tree import pages
 
-from book.execute import FenceError, commands, run_transcript
-from book.pages import fences, pages
+from attend_book.markdown import fences
+from attend_book.run import FenceError, commands, run_transcript
 
 COMMANDS = sorted(
     {

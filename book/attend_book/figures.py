@@ -9,7 +9,7 @@ against the table `attend` prints, so a picture cannot drift from the page it si
 A page embeds one with a markdown-exec fence:
 
     ```python exec="on" html="1"
-    from book.figures import cost_figure
+    from attend_book.figures import cost_figure
     print(cost_figure().html())
     ```
 
@@ -47,6 +47,7 @@ from attend import (
     load_tokenizer,
     scale_experiment,
 )
+from attend_book.run import show_figure
 
 __all__ = [
     "COST_ROWS",
@@ -97,6 +98,7 @@ class Figure:
 
     def html(self) -> str:
         """The picture as a `<figure>` a page can print straight into its HTML."""
+        show_figure(self.data_text())  # the build keeps the data beside the fence's output
         return (
             f'<figure class="attend-figure" id="figure-{self.name}">\n{self.svg}\n'
             f"<figcaption>{html.escape(self.caption)}</figcaption>\n</figure>"
