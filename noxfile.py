@@ -17,7 +17,8 @@ PYTHON = "3.11"
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """The package's tests, lint and types."""
-    session.install("-e", ".[test,docs]")  # the docs' tests and every page's code blocks run here too
+    # the docs' tests and every page's code blocks run here too
+    session.install("-e", ".[test,docs]", "-e", "./book")
     session.run("ruff", "check", "src", "tests", "scripts", "book", "noxfile.py")
     session.run("mypy", "src/attend", "book")
     session.run("pytest", *session.posargs)
@@ -31,7 +32,7 @@ def browser(session: nox.Session) -> None:
     package drives it. Screenshots of every page land in artifacts/screenshots/.
     """
     session.run("bash", "scripts/install-browser.sh", external=True)
-    session.install("-e", ".[test,docs,browser]")
+    session.install("-e", ".[test,docs,browser]", "-e", "./book")
     session.run("pytest", "tests/browser", "-p", "no:cacheprovider", *session.posargs,
                 env={"ATTEND_BROWSER": "1", "NO_MKDOCS_2_WARNING": "1"})
 
@@ -47,7 +48,7 @@ def docs(session: nox.Session) -> None:
     pytest runs each fence again with its assertions. Neither needs the other, so they run
     side by side on the machine's two cores; then the built site itself is checked.
     """
-    session.install("-e", ".[test,docs]")
+    session.install("-e", ".[test,docs]", "-e", "./book")
     env = {**os.environ, **BOOK_ENV, "PATH": f"{session.bin}{os.pathsep}{os.environ['PATH']}"}
     with tempfile.TemporaryFile("w+") as log:
         build = subprocess.Popen(
@@ -72,7 +73,7 @@ def docs(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def serve(session: nox.Session) -> None:
     """A live preview of the book that also rebuilds when the package or the build helpers change."""
-    session.install("-e", ".[test,docs]")
+    session.install("-e", ".[test,docs]", "-e", "./book")
     session.run(
         "mkdocs", "serve", "--strict", "--watch", "src/attend", "--watch", "book", *session.posargs,
         env=BOOK_ENV,

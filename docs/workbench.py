@@ -56,8 +56,9 @@ text = CHAPTER_ENTRY
 count = 4
 
 tokens = tokenizer.encode(text)[:count]
-labels = [tokenizer.piece(t).decode("utf-8", errors="replace") for t in tokens]
-for n, (token, piece) in enumerate(zip(tokens, labels, strict=True), start=1):
+labels = [tokenizer.piece(t).decode("utf-8", errors="replace")
+          for t in tokens]
+for n, (token, piece) in enumerate(zip(tokens, labels, strict=True), 1):
     print(f"{n:3d}  token {token:4d}  {piece!r}")
 
 # %% [markdown]
@@ -72,9 +73,9 @@ table = typed_table().copy()  # a row of four for each token in the table
 # table[tokens[3]] = [1.0, 0.0, 0.0, 0.5]  # try it: token 4 is no longer 2
 
 x = table[tokens]
-print(" " * 18 + "".join(f"{slot:>17}" for slot in SLOTS))
+print(" " * 12 + "".join(f"{slot:>16}" for slot in SLOTS))
 for piece, row in zip(labels, x, strict=True):
-    print(f"{piece[:16]!r:<18}" + "".join(f"{v:17.2f}" for v in row))
+    print(f"{piece[:9]!r:<12}" + "".join(f"{v:16.2f}" for v in row))
 
 # %% [markdown]
 # ## The three matrices
@@ -172,9 +173,9 @@ print(f"altogether               {cost.total:8d}")
 # %%
 rows = [4, 8, 16, 32, 64, 128, 256]
 costs = cost_sweep(rows, head=head)
-print("tokens  q, k and v  the pairs  altogether")
+print("length  projections      pairs  altogether")
 for c in costs:
-    print(f"{c.tokens:6d} {c.project:11d} {c.quadratic:10d} {c.total:11d}")
+    print(f"{c.tokens:6d} {c.project:12d} {c.quadratic:10d} {c.total:11d}")
 
 n = crossover(head)
 print(f"the pairs overtake the projections at n = {n}")

@@ -7,9 +7,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from book import hooks
-from book.binding import Entry, check, dump_ledger, ledger_path, load_ledger
-from book.runner import Block
+from attend_book import hooks
+from attend_book.binding import Entry, check, dump_ledger, ledger_path, load_ledger
+from attend_book.run import Block
 
 PAGE = """---
 title: t

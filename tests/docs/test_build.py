@@ -19,8 +19,9 @@ import pytest
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
+from tree import DOCS
 
-from book.pages import DOCS
+from attend_book.plugin import BookPlugin
 
 ROOT = DOCS.parent
 PAGES = [
@@ -110,7 +111,7 @@ def text_of(page_html: str) -> str:
 def test_transcripts_and_blocks_show_their_real_output(site: Path) -> None:
     square = text_of(html(site, "score-square"))
     assert "$ attend scores" in square and "0.5800" in square and "3.1250" in square
-    assert "token 2's scores: [3.125, 0.0, 0.75, 0.0]" in square
+    assert "token 2's scores: (3.1250, 0.0000, 0.7500, 0.0000)" in square
     assert "9728" in text_of(html(site, "longer-rows"))
 
 
@@ -126,8 +127,8 @@ MINIMAL = textwrap.dedent(
     """\
     site_name: check
     strict: true
-    hooks: [{hooks}]
     plugins:
+      - attend-book
       - markdown-exec:
           languages: [python, console]
     markdown_extensions:
@@ -140,7 +141,7 @@ MINIMAL = textwrap.dedent(
 @pytest.fixture
 def project(tmp_path: Path) -> Iterator[Path]:
     (tmp_path / "docs").mkdir()
-    (tmp_path / "mkdocs.yml").write_text(MINIMAL.format(hooks=ROOT / "book" / "hooks.py"), encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(MINIMAL, encoding="utf-8")
     yield tmp_path
 
 
@@ -154,7 +155,8 @@ def test_a_block_that_raises_stops_the_build_before_any_page_is_written(
     )
     with caplog.at_level(logging.ERROR), pytest.raises(Abort, match="BuildError"):
         build_site(project / "mkdocs.yml", project / "site")
-    assert "docs/index.md: a python fence failed" in caplog.text and "ValueError: no" in caplog.text
+    assert "docs/index.md:7: a python fence failed at `raise ValueError(\"no\")`" in caplog.text
+    assert "ValueError: no" in caplog.text
     assert not (project / "site" / "index.html").exists()
 
 
@@ -170,3 +172,25 @@ def test_a_stale_number_fails_a_strict_build_naming_page_line_and_number(
         build_site(project / "mkdocs.yml", project / "site")
     expected = "3.126 is written here but nothing on the page computes it (nearest computed: 3.125)"
     assert f"docs/index.md:10: {expected}" in caplog.text
+
+
+def runs_of_a_build(project: Path) -> int:
+    """Build the project; how many pages the plugin really ran (the rest came from its cache)."""
+    config = load_config(str(project / "mkdocs.yml"), site_dir=str(project / "site"))
+    build(config)
+    plugin = config.plugins["attend-book"]
+    assert isinstance(plugin, BookPlugin) and plugin.cache is not None
+    return plugin.cache.runs
+
+
+def test_a_rebuild_runs_only_the_pages_whose_code_changed(project: Path) -> None:
+    page = '---\ntitle: t\ndescription: d\n---\n\n```python exec="1"\nprint(3.125)\n```\n\nIt is 3.125.\n'
+    (project / "docs" / "index.md").write_text(page, encoding="utf-8")
+    (project / "docs" / "other.md").write_text(page.replace("3.125", "0.75"), encoding="utf-8")
+    assert runs_of_a_build(project) == 2
+    assert runs_of_a_build(project) == 0
+    (project / "docs" / "index.md").write_text(page.replace("It is", "Printed, it is"), encoding="utf-8")
+    assert runs_of_a_build(project) == 0
+    (project / "docs" / "index.md").write_text(page.replace("3.125", "3.25"), encoding="utf-8")
+    assert runs_of_a_build(project) == 1
+    assert "3.25" in (project / "site" / "index.html").read_text(encoding="utf-8")

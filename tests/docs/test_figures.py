@@ -1,6 +1,6 @@
 """The book's pictures plot exactly the numbers the book's tables print.
 
-Each figure in `book/figures.py` returns the data it drew. These tests run the `attend`
+Each figure in `book/attend_book/figures.py` returns the data it drew. These tests run the `attend`
 command that prints the matching table (through `attend.cli.main`, the function the command
 calls), read the numbers back out of its text, and hold the figure's data against them at
 the four decimals the table prints. They also check what a reader without sight gets (alt
@@ -15,10 +15,8 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("matplotlib")
-
 from attend.cli import main
-from book import figures
+from attend_book import figures
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -110,7 +108,17 @@ def test_the_cost_figure_marks_the_crossover_the_cost_table_names(
     assert f"n = {named}" in figures.cost_figure().svg
 
 
-ALL = [figures.square_figure, figures.shares_figure, figures.scale_figure, figures.cost_figure]
+
+def test_the_flow_figure_draws_the_shares_and_the_mixed_values_attend_scores_prints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    text = printed(capsys, "scores")
+    data = figures.flow_figure().data
+    assert four(data["attn"]) == square_block(text, "each row as shares of one")
+    assert four(data["out"]) == square_block(text, "the values, mixed in")
+
+ALL = [figures.square_figure, figures.shares_figure, figures.scale_figure, figures.cost_figure,
+       figures.flow_figure]
 
 
 @pytest.mark.parametrize("draw", ALL, ids=lambda f: f.__name__)
@@ -135,6 +143,24 @@ def test_a_figure_draws_the_same_bytes_every_build(draw: object) -> None:
     assert not first.startswith("<?xml"), "inline SVG needs no XML declaration"
 
 
+@pytest.mark.parametrize("draw", ALL, ids=lambda f: f.__name__)
+def test_a_figures_data_text_holds_every_number_it_plotted_at_four_places(draw: object) -> None:
+    figure = draw()  # type: ignore[operator]
+    text = figure.data_text()
+
+    def numbers(value: object) -> list[str]:
+        if isinstance(value, (list, tuple)):
+            return [n for v in value for n in numbers(v)]
+        if isinstance(value, float):
+            return [f"{value:.4f}"]
+        return [str(value)] if isinstance(value, int) else []
+
+    written = NUMBER.findall(text)
+    for number in numbers(list(figure.data.values())):
+        assert number in written, (figure.name, number)
+    assert not re.search(r"\d\.\d{5,}", text), "a raw float repr leaked into the text"
+
+
 def test_no_two_figures_share_an_id() -> None:
     ids = [i for draw in ALL for i in re.findall(r'\bid="([^"]+)"', draw().svg)]
     assert len(ids) == len(set(ids))
@@ -143,7 +169,7 @@ def test_no_two_figures_share_an_id() -> None:
 # Which page each figure belongs on: the one whose console fence prints its table.
 HOMES = {
     "square_figure": "$ attend square",
-    "shares_figure": "$ attend scores --no-scale",
+    "shares_figure": "chapter_head(scale=False)",  # the undivided shares, printed by a fence
     "scale_figure": "$ attend scale",
     "cost_figure": "$ attend cost --rows " + ",".join(map(str, figures.COST_ROWS)),
 }

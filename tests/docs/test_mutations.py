@@ -28,10 +28,10 @@ from pathlib import Path
 import pytest
 
 import attend
-from book import binding, numerals
-from book.binding import Entry
-from book.numerals import Numeral
-from book.runner import Block, run_page
+from attend_book import binding, numerals
+from attend_book.binding import Entry
+from attend_book.numerals import Numeral
+from attend_book.run import Block, run_page
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -205,7 +205,7 @@ def with_weights(
 
 def _figures() -> dict[str, Callable[[], object]]:
     """The book's cached figure functions that a page has drawn, by name."""
-    module = sys.modules.get("book.figures")
+    module = sys.modules.get("attend_book.figures")
     return {
         name: value
         for name, value in (vars(module).items() if module else ())
@@ -271,7 +271,7 @@ def test_each_weight_mutant_fails_the_check_exactly_where_a_quoted_output_moved(
     reached = [name for name, page in book.items() if probe[name] != page.blocks]
     assert reached, "changing every weight changed no page: the mutants are not reaching the package"
     with weights(everything):
-        figures = vars(sys.modules["book.figures"])
+        figures = vars(sys.modules["attend_book.figures"])
         moving = frozenset(name for name, before in drawn.items() if figures[name]() != before)
     mismatches, unmoved, failing = [], [], 0
     for name in MATRICES:

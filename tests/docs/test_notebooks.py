@@ -1,6 +1,6 @@
 """Every chapter page's code, as the notebook a reader downloads, runs top to bottom.
 
-`book/notebooks.py` cuts a page into cells at build. These tests hold the cutting to its
+`book/attend_book/notebooks.py` cuts a page into cells at build. These tests hold the cutting to its
 rules on small pages, then cut every real page and run the code cells in order, in one
 namespace, as a kernel would: a page whose notebook would fail for the reader fails here.
 The workbench is run in a real kernel, as the build runs it.
@@ -14,8 +14,9 @@ import json
 from pathlib import Path
 
 import pytest
+from mkdocs.exceptions import PluginError
 
-from book.notebooks import Cell, cells_of, notebook_of
+from attend_book.notebooks import Cell, cells_of, execute, notebook_of, page_dir, without_remote_scripts
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 F = "```"
@@ -44,9 +45,9 @@ def test_a_transcript_becomes_a_call_to_the_function_the_command_calls() -> None
 
 def test_a_figure_fence_becomes_a_note_and_not_code_a_reader_cannot_run() -> None:
     page = (f'{F}python exec="1" html="1"\n'
-            f"from book.figures import cost_figure\n\nprint(cost_figure().html())\n{F}\n")
+            f"from attend_book.figures import cost_figure\n\nprint(cost_figure().html())\n{F}\n")
     [cell] = cells_of(page)
-    assert cell.kind == "markdown" and "book/figures.py" in cell.source
+    assert cell.kind == "markdown" and "book/attend_book/figures.py" in cell.source
 
 
 def test_a_listing_stays_prose_with_its_snippet_resolved_to_the_code() -> None:
@@ -74,8 +75,7 @@ def test_a_notebook_is_nbformat_4_with_a_python_kernel_and_an_opening_note() -> 
     assert notebook["metadata"]["kernelspec"]["name"] == "python3"
     first, code = notebook["cells"]
     assert first["cell_type"] == "markdown" and "docs/a.md" in "".join(first["source"])
-    assert code == {"cell_type": "code", "id": "cell-1", "metadata": {}, "source": ["print(1)"],
-                    "execution_count": None, "outputs": []}
+    assert (code["cell_type"], code["source"], code["outputs"]) == ("code", "print(1)", [])
     json.dumps(notebook)  # writable as it stands
 
 
@@ -103,24 +103,29 @@ def test_a_chapter_page_notebook_runs_top_to_bottom(page: Path) -> None:
     assert printed.getvalue().strip(), f"{page.name}'s notebook prints nothing"
 
 
-def test_the_workbench_runs_top_to_bottom_in_a_kernel() -> None:
-    jupytext = pytest.importorskip("jupytext")
-    nbclient = pytest.importorskip("nbclient")
-    notebook = jupytext.read(DOCS / "workbench.py")
-    nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3", allow_errors=False).execute()
-    outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.get("outputs", [])]
-    text = "".join(o.get("text", "") for o in outputs)
+def test_the_workbench_runs_top_to_bottom_in_a_kernel(tmp_path: Path) -> None:
+    executed = tmp_path / "workbench.ipynb"
+    execute(DOCS / "workbench.py", executed)
+    notebook = json.loads(executed.read_text(encoding="utf-8"))
+    outputs = [o for c in notebook["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
+    text = "".join("".join(o.get("text", "")) for o in outputs)
     assert "rows with identical shares: [(2, 4)]" in text
     assert "the pairs overtake the projections at n = 7" in text
     assert sum("image/png" in o.get("data", {}) for o in outputs) == 3  # square, shares, cost
 
 
-def test_the_workbench_page_loses_nbconverts_mathjax_from_a_cdn() -> None:
-    from book.notebooks import _without_remote_scripts
+def test_a_workbench_cell_that_raises_stops_the_build(tmp_path: Path) -> None:
+    source = tmp_path / "broken.py"
+    source.write_text("# %%\nprint('fine')\n\n# %%\n1 / 0\n", encoding="utf-8")
+    with pytest.raises(PluginError, match="ZeroDivisionError"):
+        execute(source, tmp_path / "broken.ipynb")
+    assert not (tmp_path / "broken.ipynb").exists()
 
+
+def test_the_workbench_page_loses_nbconverts_mathjax_from_a_cdn() -> None:
     page = ('<p>a</p><!-- Load mathjax -->\n<script src="https://cdn.example/mathjax.js"> </script>'
             "\n<script>init()</script>\n<!-- End of mathjax configuration --><p>b</p>")
-    assert _without_remote_scripts(page) == "<p>a</p><p>b</p>"
+    assert without_remote_scripts(page) == "<p>a</p><p>b</p>"
 
 
 @pytest.mark.parametrize(
@@ -129,6 +134,4 @@ def test_the_workbench_page_loses_nbconverts_mathjax_from_a_cdn() -> None:
      ("workbench.py", True, "workbench"), ("score-square.md", False, ".")],
 )
 def test_a_notebook_lands_beside_its_page(src: str, directory_urls: bool, folder: str) -> None:
-    from book.notebooks import _page_dir
-
-    assert _page_dir(src, directory_urls) == folder
+    assert page_dir(src, directory_urls) == folder

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from book.numerals import evaluate, figure_lines, figure_prose, printed_numbers, read, rounds_to
+from attend_book.numerals import evaluate, figure_lines, figure_prose, printed_numbers, read, rounds_to
 
 
 def written(page: str) -> list[str]:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tree import DOCS, pages
 
-from book import verify
-from book.pages import DOCS, fences, front_matter, pages
-from book.runner import run_page
+from attend_book.markdown import fences, front_matter
+from attend_book.plugin import BookPlugin
+from attend_book.run import run_page
 
 PAGES = pages()
 
@@ -18,35 +19,10 @@ def name(page: Path) -> str:
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
-def test_every_numeral_reads_as_what_its_ledger_binds_it_to_and_every_include_holds(page: Path) -> None:
+def test_every_page_passes_the_builds_own_check_of_its_front_matter_numbers_and_includes(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
-    root = DOCS.parent
-    assert verify.page(page, text, run_page(page.relative_to(root), text), root) == []
-
-
-@pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
-def test_every_page_has_a_title_and_a_description(page: Path) -> None:
-    meta = front_matter(page.read_text(encoding="utf-8"))
-    assert str(meta.get("title", "")).strip(), f"{name(page)} has no title"
-    assert str(meta.get("description", "")).strip(), f"{name(page)} has no description"
-
-
-def test_the_chapter_is_six_pages_in_its_order_between_home_and_contributors() -> None:
-    import yaml
-
-    config = yaml.safe_load((DOCS.parent / "mkdocs.yml").read_text(encoding="utf-8"))
-    chapter = [next(iter(entry.values())) for entry in config["nav"] if isinstance(entry, dict)]
-    chapter = [page for page in chapter if page.endswith(".md")]
-    assert chapter == [
-        "index.md",
-        "bare-digit.md",
-        "three-matrices.md",
-        "score-square.md",
-        "square-root-divide.md",
-        "longer-rows.md",
-        "weights-are-data.md",
-        "contributing.md",
-    ]
+    blocks = run_page(name(page), text)
+    assert BookPlugin().check_numbers(name(page), text, blocks, front_matter(text), DOCS.parent) == []
 
 
 def test_every_python_block_imports_from_attend_or_continues_a_page_that_did() -> None:

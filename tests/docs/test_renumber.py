@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from book import renumber as tool
-from book.binding import Entry, check, dump_ledger, ledger_path, load_ledger
-from book.renumber import renumber, restate
-from book.runner import Block
+from attend_book import renumber as tool
+from attend_book.binding import Entry, check, dump_ledger, ledger_path, load_ledger
+from attend_book.renumber import renumber, restate
+from attend_book.run import Block
 
 PAGE = """---
 title: t

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import markdown
 
-from book.snippets import check
+from attend_book.snippets import check
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = "x = 1\n# --8<-- [start:part]\ny = 2\n# --8<-- [end:part]\nz = 3\n"

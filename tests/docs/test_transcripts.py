@@ -8,9 +8,10 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from tree import pages
 
-from book.execute import FenceError, commands, run_transcript
-from book.pages import fences, pages
+from attend_book.markdown import fences
+from attend_book.run import FenceError, commands, run_transcript
 
 COMMANDS = sorted(
     {
@@ -27,9 +28,8 @@ def test_the_book_runs_every_mode_of_the_command() -> None:
     modes = {shlex.split(c)[1] for c in COMMANDS}
     assert modes == {"row", "weights", "project", "square", "scores", "scale", "cost"}
     assert {
-        "attend scores --no-scale",
         "attend scale --widths 64,96,128,160,192",
-        "attend cost --rows 128,256,512,1024",
+        "attend cost --rows 4,8,16,32,64,128,256,512,1024,2048,4096",
     } <= set(COMMANDS)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import os
 import subprocess
 import sys
@@ -12,9 +11,10 @@ from typing import Any
 import markdown
 import pytest
 import yaml
+from tree import DOCS, pages
 
-from book import execute
-from book.pages import DOCS, fences, pages
+from attend_book.markdown import fences
+from attend_book.run import FenceError
 
 ROOT = DOCS.parent
 
@@ -34,87 +34,44 @@ def extension(name: str) -> dict[str, Any]:
     raise AssertionError(f"{name} is not configured")
 
 
-def plugin(name: str) -> dict[str, Any] | None:
-    for entry in config()["plugins"]:
-        if isinstance(entry, dict) and name in entry:
-            return entry[name] or {}
-        if entry == name:
-            return {}
-    return None
-
-
-def session_calls(name: str) -> list[list[str]]:
-    """The literal arguments of every command one nox session runs.
-
-    That is each `session.run("mkdocs", ...)` and each `subprocess.Popen(["mkdocs", ...])`
-    (the docs session starts its build beside its tests).
-    """
-    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
-    calls = []
-    for function in ast.walk(tree):
-        if isinstance(function, ast.FunctionDef) and function.name == name:
-            for node in ast.walk(function):
-                if not isinstance(node, ast.Call):
-                    continue
-                called = getattr(node.func, "attr", "")
-                if called == "Popen" and node.args and isinstance(node.args[0], ast.List):
-                    words = node.args[0].elts
-                elif called == "run":
-                    words = node.args
-                else:
-                    continue
-                literal = [a.value for a in words if isinstance(a, ast.Constant)]
-                calls.append([word for word in literal if isinstance(word, str)])
-    return calls
-
-
-def test_the_docs_session_builds_strict_and_never_quiet() -> None:
-    builds = [call for call in session_calls("docs") if call[:2] == ["mkdocs", "build"]]
-    assert builds, "nox -s docs runs no mkdocs build"
-    for call in builds:
-        assert "--strict" in call
-        assert not {"-q", "--quiet"} & set(call), "-q drops the warnings --strict counts"
-    assert config().get("strict") is True
+def book_markdown() -> markdown.Markdown:
+    """A Markdown converter with the extensions and settings mkdocs.yml gives the book."""
+    names = [e if isinstance(e, str) else next(iter(e)) for e in config()["markdown_extensions"]]
+    wanted = ("pymdownx.superfences", "pymdownx.snippets")
+    return markdown.Markdown(
+        extensions=[n for n in names if n in wanted],
+        extension_configs={n: extension(n) for n in names if n in wanted},
+    )
 
 
 def test_a_fence_with_an_unknown_word_neither_vanishes_nor_swallows_the_next() -> None:
-    assert extension("pymdownx.superfences").get("relaxed_headers") is True
     page = "```python notest\nfirst = 1\n```\n\n```python\nsecond = 2\n```\n"
-    html = markdown.markdown(
-        page,
-        extensions=["pymdownx.superfences"],
-        extension_configs={"pymdownx.superfences": {"relaxed_headers": True}},
-    )
+    html = book_markdown().convert(page)
     assert html.count("<code>") == 2 and "```" not in html
 
 
-def test_a_fence_that_raises_gets_through_superfences_instead_of_rendering_as_text() -> None:
-    import markdown_exec
-    from pymdownx.superfences import SuperFencesException
+def test_a_snippet_naming_a_missing_file_fails_instead_of_vanishing() -> None:
+    from pymdownx.snippets import SnippetMissingError  # type: ignore[import-untyped]
 
-    assert issubclass(execute.FenceError, SuperFencesException)
-    execute.install()
-    fences_config = [
-        {
-            "name": "python",
-            "class": "python",
-            "validator": markdown_exec.validator,
-            "format": markdown_exec.formatter,
-        }
-    ]
+    with pytest.raises(SnippetMissingError):
+        book_markdown().convert('```python notest\n--8<-- "src/attend/no-such-file.py"\n```\n')
+
+
+def test_a_fence_error_gets_through_superfences_instead_of_rendering_as_text() -> None:
+    """SuperFences renders a fence whose formatter raises as plain text, unless the error is its own."""
+    from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
+
+    def failing(*args: Any, **kwargs: Any) -> str:
+        raise FenceError("docs/p.md:1: a fence failed")
+
+    fences_config = [{"name": "python", "class": "python", "format": failing}]
     md = markdown.Markdown(
         extensions=["pymdownx.superfences"],
-        extension_configs={"pymdownx.superfences": {"custom_fences": fences_config, "relaxed_headers": True}},
+        extension_configs={"pymdownx.superfences": {"custom_fences": fences_config}},
     )
-    with pytest.raises(execute.FenceError, match="ZeroDivisionError"):
-        md.convert('```python exec="1"\n1 / 0\n```\n')
-
-
-def test_markdown_exec_internals_the_book_leans_on_are_still_there() -> None:
-    from markdown_exec._internal.formatters import python
-
-    assert callable(python._run_python)
-    assert isinstance(python._sessions_globals, dict)
+    assert issubclass(FenceError, SuperFencesException)
+    with pytest.raises(FenceError, match="a fence failed"):
+        md.convert("```python\n1 / 0\n```\n")
 
 
 def test_python_files_under_docs_are_not_imported_by_pytest() -> None:
@@ -128,24 +85,6 @@ def test_python_files_under_docs_are_not_imported_by_pytest() -> None:
     collected = [line for line in done.stdout.splitlines() if "::" in line]
     assert collected, done.stdout + done.stderr
     assert all(line.split("::")[0].endswith(".md") for line in collected), collected
-
-
-def test_notebooks_fail_on_errors_and_are_never_served_from_a_stale_cache() -> None:
-    jupyter = plugin("mkdocs-jupyter")
-    if jupyter is None:
-        return
-    assert jupyter.get("allow_errors") is False, "mkdocs-jupyter defaults to allow_errors: true"
-    assert jupyter.get("execute") is True
-    assert jupyter.get("cache") is False, "its cache is keyed on the notebook text, not on src/attend"
-    assert not any(pattern.endswith(".md") for pattern in jupyter.get("include", ["*.md"])), (
-        "mkdocs-jupyter's default include takes *.md pages for notebooks"
-    )
-
-
-def test_markdown_exec_registers_no_language_that_loads_from_a_cdn() -> None:
-    languages = (plugin("markdown-exec") or {}).get("languages")
-    assert languages is not None, "left unset, markdown-exec registers pyodide, which loads from a CDN"
-    assert "pyodide" not in languages
 
 
 def test_an_include_line_never_sits_in_a_block_pytest_would_run() -> None:
@@ -166,11 +105,6 @@ def test_an_include_line_never_sits_in_a_block_pytest_would_run() -> None:
                 )
 
 
-def test_snippets_fail_the_build_when_a_section_is_missing() -> None:
-    snippets = extension("pymdownx.snippets")
-    assert snippets.get("check_paths") is True
-
-
 def test_sessions_and_continuations_agree_on_every_page() -> None:
     """markdown-exec shares state by `session`, pytest-markdown-docs by `continuation`.
 
@@ -189,10 +123,8 @@ def test_sessions_and_continuations_agree_on_every_page() -> None:
             )
 
 
-def test_no_python_file_lives_under_docs_except_notebooks_for_mkdocs_jupyter() -> None:
-    jupyter = plugin("mkdocs-jupyter") or {}
-    notebooks = set(jupyter.get("include", []))
-    strays = [p.name for p in Path(DOCS).rglob("*.py") if p.name not in notebooks]
+def test_no_python_file_lives_under_docs_but_the_workbench() -> None:
+    strays = [p.name for p in DOCS.rglob("*.py") if p.name != "workbench.py"]
     assert strays == [], f"{strays}: build helpers belong in book/, not docs/"
 
 
@@ -223,13 +155,16 @@ def test_pytest_markdown_docs_never_so_much_as_opens_the_workbench(tmp_path: Pat
     assert not [path for path in offered if path.startswith(docs) and path.endswith(".py")], offered
 
 
-def test_a_rebuild_under_serve_runs_the_package_as_it_is_now() -> None:
+def test_a_rebuild_under_serve_runs_the_package_as_it_is_now(tmp_path: Path) -> None:
     """`mkdocs serve` rebuilds in one process: each build must import `attend` afresh."""
     probe = (
-        "import sys, attend, book.figures\n"
-        "from book.hooks import on_pre_build\n"
-        "on_pre_build(None)\n"
-        "left = sorted(n for n in sys.modules if n.split('.')[0] == 'attend' or n == 'book.figures')\n"
+        "import sys, types, attend, attend_book.figures\n"
+        "from attend_book.plugin import BookPlugin\n"
+        f"config = types.SimpleNamespace(config_file_path={str(tmp_path / 'mkdocs.yml')!r})\n"
+        "plugin = BookPlugin()\n"
+        "plugin.load_config({})\n"
+        "plugin.on_pre_build(config=config)\n"
+        "left = sorted(n for n in sys.modules if n.split('.')[0] == 'attend' or n == 'attend_book.figures')\n"
         "import attend as again\n"
         "print(left, again is not attend)\n"
     )

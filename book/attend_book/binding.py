@@ -32,8 +32,9 @@ from typing import Any, Protocol
 
 import yaml  # type: ignore[import-untyped]
 
-from book import numerals
-from book.numerals import Numeral
+from attend_book import numerals
+from attend_book.markdown import fences
+from attend_book.numerals import Numeral
 
 __all__ = [
     "Block",
@@ -54,7 +55,8 @@ __all__ = [
 
 
 class Block(Protocol):
-    """One executed fence as the runner records it (see PLAN.md's contract)."""
+    """One executed fence as `attend_book.run` records it; a figure's also has `html` set and
+    its plotted numbers as `data`."""
 
     @property
     def kind(self) -> str: ...
@@ -125,12 +127,10 @@ def _shape(text: str) -> str:
 
 def _heads(markdown: str) -> dict[int, str]:
     """The first source line of every fence, by the line its opening mark is on."""
-    heads = {}
-    for token in numerals.parser().parse(markdown):
-        if token.type == "fence" and token.map:
-            first = next((line for line in token.content.splitlines() if line.strip()), "")
-            heads[token.map[0] + 1] = _collapse(first)
-    return heads
+    return {
+        fence.line: _collapse(next((line for line in fence.body.splitlines() if line.strip()), ""))
+        for fence in fences(markdown)
+    }
 
 
 def sources(markdown: str, blocks: Sequence[Block]) -> Outputs:
@@ -139,7 +139,7 @@ def sources(markdown: str, blocks: Sequence[Block]) -> Outputs:
     out = Outputs()
     for block in blocks:
         out.heads.append(heads.get(block.line, ""))
-        if "<figure" in block.text and "<svg" in block.text:
+        if getattr(block, "html", False) and "<figure" in block.text:
             data = str(getattr(block, "data", "") or "")
             out.lines.append(numerals.figure_lines(block.text) + data.splitlines())
             out.figures.append((block.line, block.text))

@@ -9,7 +9,7 @@ against the table `attend` prints, so a picture cannot drift from the page it si
 A page embeds one with a markdown-exec fence:
 
     ```python exec="on" html="1"
-    from book.figures import cost_figure
+    from attend_book.figures import cost_figure
     print(cost_figure().html())
     ```
 
@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure as MplFigure
-from matplotlib.patches import Rectangle
+from matplotlib.patches import ConnectionPatch, Rectangle
 
 from attend import (
     chapter_head,
@@ -47,12 +47,14 @@ from attend import (
     load_tokenizer,
     scale_experiment,
 )
+from attend_book.run import show_figure
 
 __all__ = [
     "COST_ROWS",
     "SCALE_WIDTHS",
     "Figure",
     "cost_figure",
+    "flow_figure",
     "label",
     "scale_figure",
     "shares_figure",
@@ -88,12 +90,28 @@ class Figure:
     caption: str
     data: dict[str, Any] = field(repr=False)
 
+    def data_text(self) -> str:
+        """What the picture plotted, as text a check can read: one line per series, every
+        float at four places as the tables print them, so a number in a caption or alt text
+        can be traced to a value the figure drew."""
+        return "\n".join(f"{key}: {_as_text(value)}" for key, value in self.data.items())
+
     def html(self) -> str:
         """The picture as a `<figure>` a page can print straight into its HTML."""
+        show_figure(self.data_text())  # the build keeps the data beside the fence's output
         return (
             f'<figure class="attend-figure" id="figure-{self.name}">\n{self.svg}\n'
             f"<figcaption>{html.escape(self.caption)}</figcaption>\n</figure>"
         )
+
+
+def _as_text(value: Any) -> str:
+    """Nested lists and tuples flattened to one line; floats at four places, the rest as is."""
+    if isinstance(value, (list, tuple)):
+        return " ".join(_as_text(v) for v in value)
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    return str(value)
 
 
 def label(token_id: int, width: int = 14) -> str:
@@ -166,6 +184,7 @@ def scale_figure(widths: Sequence[int] = SCALE_WIDTHS) -> Figure:
     rows = scale_experiment(widths)
     w = [r.width for r in rows]
     fig, (spread, biggest) = _figure(2, width=8.6, height=3.4)
+    spread.set_yscale("log", base=2)  # log-log: growth as √width is a line of slope ½
     for ax in (spread, biggest):
         ax.set_xscale("log", base=2)
         ax.set_xticks(w, [str(x) for x in w])
@@ -175,8 +194,10 @@ def scale_figure(widths: Sequence[int] = SCALE_WIDTHS) -> Figure:
     spread.plot(w, [r.divided.spread for r in rows], "o-", color=DIVIDED,
                 label="divided by √width")
     spread.plot(w, [r.undivided.spread for r in rows], "s--", color=UNDIVIDED,
-                label="the divide left off")
-    spread.set_ylabel("spread of a row (largest − smallest score)")
+                label="the divide left off (slope ½)")
+    levels = [2, 4, 8, 16, 32]
+    spread.set_yticks(levels, [str(y) for y in levels])
+    spread.set_ylabel("spread of a row (log scale)")
     spread.set_title("how far apart a row's scores sit")
     spread.legend(frameon=False)
     biggest.plot(w, [r.divided.biggest for r in rows], "o-", color=DIVIDED,
@@ -190,7 +211,7 @@ def scale_figure(widths: Sequence[int] = SCALE_WIDTHS) -> Figure:
     biggest.legend(frameon=False, loc="lower right")
     first, last = rows[0], rows[-1]
     alt = (
-        "Two line charts against key width on a log scale, "
+        "Two line charts against key width on a log scale, the spread on a log scale too, "
         f"{', '.join(map(str, w))}. Divided by the square root of the width, the spread of a "
         f"row stays near {first.divided.spread:.1f} to {last.divided.spread:.1f} and the "
         f"biggest share near {first.divided.biggest:.2f} to {last.divided.biggest:.2f}. "
@@ -199,9 +220,10 @@ def scale_figure(widths: Sequence[int] = SCALE_WIDTHS) -> Figure:
         f"{first.undivided.biggest:.2f} to {last.undivided.biggest:.2f}."
     )
     caption = (
-        f"The same {1000:,} draws per width, divided and not: with the divide a row's scores "
-        "keep one spread at every width; without it the spread grows as the square root of "
-        "the width and the softmax all but picks one token."
+        f"The same {1000:,} draws per width, divided and not. Left, on log-log axes: with the "
+        "divide a row's scores keep one spread at every width; without it the spread is a "
+        "straight line of slope ½, the square root of the width. Right: without the divide "
+        "the softmax all but picks one token."
     )
     data = {
         "widths": w,
@@ -260,6 +282,83 @@ def cost_figure(rows: Sequence[int] = COST_ROWS) -> Figure:
     }
     return Figure("cost", _svg(fig, "cost", alt), alt, caption, data)
 # --8<-- [end:cost]
+
+
+# --8<-- [start:flow]
+@cache
+def flow_figure() -> Figure:
+    """One real run of the chapter's head drawn as it flows: rows, q/k/v, square, shares, out."""
+    run = chapter_head(scale=True).attend(chapter_row())
+    labels = [label(t, width=8) for t in chapter_tokens()]
+    with plt.rc_context(_STYLE):
+        fig = plt.figure(figsize=(8.6, 4.6), layout="constrained")
+        grid = fig.add_gridspec(3, 5)
+        x = fig.add_subplot(grid[1, 0])
+        q, k, v = (fig.add_subplot(grid[r, 1]) for r in range(3))
+        scores, shares, out = (fig.add_subplot(grid[1, c]) for c in (2, 3, 4))
+    panels = [
+        (x, run.x, "token rows (typed)"),
+        (q, run.q, "queries  x·Wqᵀ"),
+        (k, run.k, "keys  x·Wkᵀ"),
+        (v, run.v, "values  x·Wvᵀ"),
+        (scores, run.scaled, f"scores ÷ {run.div:.0f}"),
+        (shares, run.attn, "shares (softmax)"),
+        (out, run.out, "values mixed"),
+    ]
+    for ax, square, title in panels:
+        _cells(ax, square, title, labels if ax is x else None)
+    arrows = [(x, q), (x, k), (x, v), (q, scores), (k, scores), (scores, shares), (shares, out)]
+    for start, end in arrows:
+        fig.add_artist(ConnectionPatch(
+            xyA=(1.02, 0.5), coordsA=start.transAxes, xyB=(-0.04, 0.5), coordsB=end.transAxes,
+            arrowstyle="->", color="#666666", linewidth=0.8))
+    fig.add_artist(ConnectionPatch(  # the values go round the square, straight to the mixing
+        xyA=(1.02, 0.5), coordsA=v.transAxes, xyB=(0.5, -0.06), coordsB=out.transAxes,
+        arrowstyle="->", color="#666666", linewidth=0.8, connectionstyle="angle,angleA=0,angleB=90"))
+    alt = (
+        "A diagram of one run of the head, left to right, every cell printed. The four typed "
+        "token rows feed three matrices, giving four queries, four keys and four values. "
+        "Queries and keys meet in the 4 by 4 score square, divided by "
+        f"{run.div:.0f}; softmax turns each of its rows into shares, and the shares mix the "
+        f"values. Row 2, the 0, scores {run.scaled[1, 0]:.4f} against token 1, gives it a "
+        f"share of {run.attn[1, 0]:.4f}, and leaves with {run.out[1, 1]:.4f} in its second "
+        "slot, carries a year, where it arrived with 0."
+    )
+    caption = (
+        "The whole head on the chapter's four tokens, drawn from one run: each token row "
+        "becomes a query, a key and a value; every query meets every key in the score square; "
+        "each row of the square becomes shares of one; the shares mix the values. Cells are "
+        "rounded to two places; the tables print four."
+    )
+    data = {
+        "labels": labels,
+        **{name: getattr(run, name).tolist()
+           for name in ("x", "q", "k", "v", "scaled", "attn", "out")},
+    }
+    return Figure("flow", _svg(fig, "flow", alt), alt, caption, data)
+# --8<-- [end:flow]
+
+
+def _cells(ax: Axes, square: npt.NDArray[np.float64], title: str,
+           labels: Sequence[str] | None) -> None:
+    """A small matrix as a grid of pale cells, each value printed to two places."""
+    with plt.rc_context(_STYLE):
+        top = float(np.abs(square).max()) or 1.0
+        ax.imshow(np.abs(square), cmap="Blues", vmin=0.0, vmax=top * 1.6)
+        rows, cols = square.shape
+        for i in range(rows):
+            for j in range(cols):
+                ax.text(j, i, f"{square[i, j]:.2f}", ha="center", va="center", fontsize=6.5)
+        ax.set_xticks([])
+        if labels is None:
+            ax.set_yticks([])
+        else:
+            ax.set_yticks(range(rows), [f"{i + 1} {t}" for i, t in enumerate(labels)],
+                          fontsize=7)
+        ax.tick_params(length=0)
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+        ax.set_title(title, fontsize=8)
 
 
 def _figure(panels: int, width: float, height: float) -> tuple[MplFigure, list[Axes]]:

@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from book import numerals
-from book.binding import (
+from attend_book import numerals
+from attend_book.binding import (
     Entry,
     Outputs,
     Quote,
@@ -37,8 +37,8 @@ from book.binding import (
     resolve,
     sources,
 )
-from book.numerals import Numeral
-from book.runner import Block, FenceRunError, run_page
+from attend_book.numerals import Numeral
+from attend_book.run import Block, FenceError, run_page
 
 __all__ = ["Report", "best", "candidates", "main", "renumber", "restate"]
 
@@ -290,8 +290,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path in _pages(Path(args.docs), args.pages):
         markdown = path.read_text(encoding="utf-8")
         try:
-            blocks = run_page(path, markdown)
-        except FenceRunError as failure:
+            blocks = run_page(path.as_posix(), markdown)
+        except FenceError as failure:
             print(failure, file=sys.stderr)
             status = 1
             continue

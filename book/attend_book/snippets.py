@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from book.binding import Problem
+from attend_book.binding import Problem
 
 __all__ = ["check"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from book import binding, snippets
-from book.binding import Block, Problem
+from attend_book import binding, snippets
+from attend_book.binding import Block, Problem
 
 __all__ = ["page"]
 

@@ -23,13 +23,10 @@ import operator
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
 
-from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from mdit_py_plugins.admon import admon_plugin
-from mdit_py_plugins.dollarmath import dollarmath_plugin
-from mdit_py_plugins.front_matter import front_matter_plugin
+
+from attend_book.markdown import parse
 
 __all__ = [
     "NUMBER",
@@ -41,7 +38,6 @@ __all__ = [
     "evaluate",
     "figure_lines",
     "figure_prose",
-    "parser",
     "printed_numbers",
     "read",
     "rounds_to",
@@ -122,17 +118,6 @@ def rounds_to(value: float, written: str) -> bool:
 def printed_numbers(line: str) -> list[str]:
     """The numbers of one printed line, in order: the fields a numeral can quote."""
     return [m.group(0) for m in PRINTED.finditer(line)]
-
-
-@cache
-def parser() -> MarkdownIt:
-    return (
-        MarkdownIt("commonmark")
-        .enable("table")
-        .use(front_matter_plugin)
-        .use(admon_plugin)
-        .use(dollarmath_plugin)
-    )
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -220,7 +205,7 @@ def _inline(token: Token, passage: _Passage, source: _Source) -> None:
 
 def _passages(markdown: str) -> Iterator[_Passage]:
     source = _Source(markdown)
-    tokens = parser().parse(markdown)
+    tokens = parse(markdown)
     row: _Passage | None = None
     for token in tokens:
         if token.type == "tr_open":

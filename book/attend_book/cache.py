@@ -1,0 +1,113 @@
+"""The execution cache: what a page printed, and the executed workbench, kept between builds.
+
+An entry is found by a key that hashes everything that can change what the code prints: the
+code itself (a page's executed fences, the workbench's text), every file of the package and of
+this plugin (source and data), the versions of every installed distribution and the Python
+that runs them. Prose is not in the key, so a prose edit reruns nothing; anything else reruns
+what it could have changed. A page's blocks are stored without their line numbers, which are
+taken from the page as it is now, so prose added above a fence does not rerun it either.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+
+from attend_book.markdown import fences
+from attend_book.run import LANGUAGES, Block, run_page
+
+__all__ = ["Cache", "fingerprint", "installed_versions", "source_roots"]
+
+
+def installed_versions() -> dict[str, str]:
+    """Every distribution installed beside the build, by name: what the lock file put there."""
+    return {str(d.metadata["Name"]).lower(): d.version for d in importlib.metadata.distributions()}
+
+
+def source_roots() -> list[Path]:
+    """The folders whose files the pages' outputs are made from: the package and this plugin."""
+    spec = importlib.util.find_spec("attend")
+    package = [Path(p) for p in (spec.submodule_search_locations or [])] if spec else []
+    return [*package, Path(__file__).resolve().parent]
+
+
+def fingerprint(roots: Iterable[Path], versions: Mapping[str, str]) -> str:
+    """One hash over every file under `roots`, the distributions' versions and the Python."""
+    digest = hashlib.sha256(sys.version.encode())
+    for root in roots:
+        for file in sorted(root.rglob("*")):
+            if file.is_file() and "__pycache__" not in file.parts:
+                digest.update(f"\0{file.relative_to(root).as_posix()}\0".encode())
+                digest.update(file.read_bytes())
+    for name, version in sorted(versions.items()):
+        digest.update(f"\0{name}=={version}".encode())
+    return digest.hexdigest()
+
+
+def _key(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
+
+
+class Cache:
+    """Entries under `folder`, valid while `environment` (a `fingerprint`) is what it was."""
+
+    def __init__(self, folder: Path, environment: str) -> None:
+        self.folder, self.environment = folder, environment
+        self.used: set[Path] = set()
+        self.runs = 0  # how many pages and notebooks really ran: what the tests watch
+
+    def page(
+        self, path: str, markdown: str, run: Callable[[str, str], list[Block]] = run_page
+    ) -> list[Block]:
+        """The page's blocks: from the cache while its code and the environment stand, else run."""
+        executed = [f for f in fences(markdown) if f.executed and f.language in LANGUAGES]
+        key = _key(self.environment, *(f"{f.language} {f.switched_on('html')}\n{f.body}" for f in executed))
+        entry = self.folder / "pages" / f"{key}.json"
+        self.used.add(entry)
+        if entry.is_file():
+            stored = json.loads(entry.read_text(encoding="utf-8"))
+            return [
+                Block(LANGUAGES[f.language], f.line, s["text"], f.body, s["html"], s["data"])
+                for f, s in zip(executed, stored, strict=True)
+            ]
+        self.runs += 1
+        blocks = run(path, markdown)
+        kept = [{"text": b.text, "html": b.html, "data": b.data} for b in blocks]
+        self._write(entry, lambda target: target.write_text(json.dumps(kept), encoding="utf-8"))
+        return blocks
+
+    def notebook(self, source: Path, execute: Callable[[Path, Path], None]) -> Path:
+        """The notebook `source`, executed by `execute(source, target)` unless it already was."""
+        key = _key(self.environment, source.read_text(encoding="utf-8"))
+        entry = self.folder / "notebooks" / key / f"{source.stem}.ipynb"
+        self.used.add(entry.parent)
+        if not entry.is_file():
+            self.runs += 1
+            self._write(entry, lambda target: execute(source, target))
+        return entry
+
+    def prune(self) -> None:
+        """Drop every entry this build did not use, so the folder holds one build's worth."""
+        for entry in [*self.folder.glob("pages/*.json"), *self.folder.glob("notebooks/*")]:
+            if entry not in self.used:
+                shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+
+    @staticmethod
+    def _write(entry: Path, make: Callable[[Path], object]) -> None:
+        """Make the entry beside its place, then move it in: no half-written entry is ever read."""
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(dir=entry.parent, suffix=entry.suffix)
+        os.close(handle)
+        try:
+            make(Path(name))
+            os.replace(name, entry)
+        finally:
+            Path(name).unlink(missing_ok=True)

@@ -1,0 +1,92 @@
+"""The one Markdown reader of the build: markdown-it-py, the parser pytest-markdown-docs runs on.
+
+Everything that needs a page's fences or its prose lines reads them here, so the build, the
+notebooks, the number check and the tests agree on where a fence starts and what it holds.
+Line numbers are the file's own (1-based): the front matter is blanked, not cut, before parsing.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml  # type: ignore[import-untyped]
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.admon import admon_plugin
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+__all__ = ["Fence", "fences", "front_matter", "parse"]
+
+_FRONT = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+# Admonitions (`!!! note`) and math (`$…$`, `$$`) as mkdocs renders them, so that an indented
+# admonition body is prose and not an indented code block, and TeX is read as math.
+_PARSER = MarkdownIt("commonmark", {"html": True}).enable("table").use(admon_plugin).use(dollarmath_plugin)
+
+
+def _blank_front_matter(text: str) -> str:
+    return _FRONT.sub(lambda m: "\n" * m.group(0).count("\n"), text, count=1)
+
+
+def parse(text: str) -> list[Token]:
+    """The page's block tokens; each `token.map` is `[first line, line after]`, 0-based."""
+    return _PARSER.parse(_blank_front_matter(text))
+
+
+@dataclass(frozen=True)
+class Fence:
+    """One fenced block: where it opens and closes (1-based), its info words, its body."""
+
+    line: int = field(compare=False)
+    end: int = field(compare=False)
+    mark: str
+    language: str
+    words: frozenset[str]
+    options: tuple[tuple[str, str], ...]
+    body: str
+
+    def option(self, key: str) -> str:
+        return dict(self.options).get(key, "")
+
+    def switched_on(self, key: str) -> bool:
+        """Whether an option such as `exec="1"` is set, read as markdown-exec reads it."""
+        return self.option(key).lower() not in {"", "0", "no", "off", "false"}
+
+    @property
+    def executed(self) -> bool:
+        return self.switched_on("exec")
+
+    @property
+    def session(self) -> str:
+        return self.option("session")
+
+
+def fences(text: str) -> list[Fence]:
+    """Every fenced block of a page, outermost only (a fence shown inside a fence is its body)."""
+    found = []
+    for token in parse(text):
+        if token.type != "fence" or token.map is None:
+            continue
+        words = shlex.split(token.info) if token.info.strip() else []
+        options = tuple((k, v) for k, _, v in (w.partition("=") for w in words[1:] if "=" in w))
+        found.append(
+            Fence(
+                line=token.map[0] + 1,
+                end=token.map[1],
+                mark=token.markup,
+                language=words[0] if words else "",
+                words=frozenset(w for w in words[1:] if "=" not in w),
+                options=options,
+                body=token.content.removesuffix("\n"),
+            )
+        )
+    return found
+
+
+def front_matter(text: str) -> dict[str, Any]:
+    """The page's YAML front matter, or an empty mapping."""
+    found = _FRONT.match(text)
+    loaded = yaml.safe_load(found.group(0)[4:-4]) if found else None
+    return loaded if isinstance(loaded, dict) else {}

@@ -1,0 +1,191 @@
+"""Every page's code as a notebook a reader can download and run, made at build.
+
+A page is cut into cells: its prose (with any listing in it, its snippet resolved to the code it
+names) as Markdown cells, each executed fence as a code cell, in page order. A transcript
+becomes calls to `attend.cli.main`; a figure fence becomes a line saying a figure sits there,
+since the code that draws it is the book's, not the package's. The workbench is executed here
+(`execute`) on a cache miss, and the executed notebook is what its page offers.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from mkdocs.exceptions import PluginError
+
+from attend_book.markdown import fences
+from attend_book.run import commands
+
+__all__ = ["Cell", "cells_of", "download_button", "execute", "notebook_of", "page_dir"]
+
+WORKBENCH_DESCRIPTION = (
+    "The chapter's head as a notebook: change the typed table or the three matrices and rerun "
+    "the head, the square, the shares and the cost."
+)
+FIGURE_NOTE = (
+    "*The page draws a figure here, from the numbers the cells above print; "
+    "`book/attend_book/figures.py` in the repository holds the code that draws it.*"
+)
+SNIPPET = re.compile(r"""^(?P<indent>[ \t]*)-+8<-+[ \t]+["'](?P<path>[^"':]+):?(?P<part>[^"']*)["'][ \t]*$""")
+ADMONITION = re.compile(r"^(!!!|\?\?\?\+?)\s+(\w+)(?:\s+\"([^\"]*)\")?\s*$")
+ICON = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" aria-hidden="true">'
+    '<path d="M5 20h14v-2H5m14-9h-4V3H9v6H5l7 7 7-7Z"/></svg>'
+)
+
+
+@dataclass(frozen=True)
+class Cell:
+    kind: str  # "markdown" or "code"
+    source: str
+
+
+def cells_of(markdown: str, root: Path | None = None) -> list[Cell]:
+    """A page cut into cells; snippets in listings are read from `root` (default: here)."""
+    lines = markdown.splitlines()
+    front = re.match(r"\A---\n.*?\n---\n", markdown, re.DOTALL)
+    after = front.group(0).count("\n") if front else 0  # the first line not yet in a cell
+    cells: list[Cell] = []
+    prose: list[str] = []
+
+    def flush() -> None:
+        shown = _admonitions("\n".join(prose)).strip("\n")
+        if shown.strip():
+            cells.append(Cell("markdown", shown))
+        prose.clear()
+
+    for fence in fences(markdown):
+        prose.extend(lines[after : fence.line - 1])
+        after = fence.end
+        code = fence.body.replace("  # markdown-exec: hide", "")
+        if fence.executed and fence.language in ("python", "py", "console"):
+            flush()
+            if fence.language == "console":
+                cells.append(Cell("code", _calls(code)))
+            elif re.search(r"^\s*(from|import)\s+attend_book\b", code, re.MULTILINE):
+                cells.append(Cell("markdown", FIGURE_NOTE))
+            else:
+                cells.append(Cell("code", code.strip("\n")))
+        else:
+            shown = "\n".join(_resolve(line, root or Path.cwd()) for line in fence.body.splitlines())
+            prose.append(f"{fence.mark}{fence.language}\n{shown}\n{fence.mark}")
+    prose.extend(lines[after:])
+    flush()
+    return cells
+
+
+def _calls(transcript: str) -> str:
+    """A transcript's `$ attend ...` lines as calls to the function the command calls."""
+    calls = ["from attend.cli import main", ""]
+    for argv in map(shlex.split, commands(transcript)):
+        calls.append(f"_ = main({argv[1:]!r})  # $ {shlex.join(argv)}")
+    return "\n".join(calls)
+
+
+def _admonitions(text: str) -> str:
+    """`!!! kind "Title"` blocks as block quotes, which a notebook renders."""
+    out: list[str] = []
+    inside = False
+    for line in text.splitlines():
+        if opening := ADMONITION.match(line):
+            out += [f"> **{opening[3] or opening[2].capitalize()}**", ">"]
+            inside = True
+        elif inside and (line.startswith("    ") or not line.strip()):
+            out.append(f"> {line[4:]}" if line.strip() else ">")
+        else:
+            inside = False
+            out.append(line)
+    return "\n".join(out)
+
+
+def _resolve(line: str, root: Path) -> str:
+    """A snippet line as the code it names, or the line itself if it names nothing here."""
+    found = SNIPPET.match(line)
+    file = root / found["path"] if found else None
+    if found is None or file is None or not file.is_file():
+        return line
+    text = file.read_text(encoding="utf-8")
+    if part := re.escape(found["part"]):
+        section = re.search(
+            rf"--8<-- \[start:{part}\][^\n]*\n(.*?)^[^\n]*--8<-- \[end:{part}\]",
+            text,
+            re.MULTILINE | re.DOTALL,
+        )
+        if section is None:
+            return line
+        text = section[1]
+    return "\n".join(found["indent"] + t for t in text.rstrip("\n").splitlines())
+
+
+def notebook_of(cells: list[Cell], title: str, source: str) -> dict[str, Any]:
+    """An nbformat 4 notebook of `cells`, opened by a cell that says where it came from."""
+    import nbformat
+
+    intro = (
+        f"# {title}\n\nThe code of the page `{source}` of *attend*, made into a notebook when the "
+        "book was built. Run it top to bottom with the `attend` package installed (`pip install -e .` "
+        "in the repository): every number it prints is one the page prints."
+    )
+    made = [nbformat.v4.new_markdown_cell(intro)]
+    made += [
+        nbformat.v4.new_code_cell(c.source) if c.kind == "code" else nbformat.v4.new_markdown_cell(c.source)
+        for c in cells
+    ]
+    for n, cell in enumerate(made):
+        cell["id"] = f"cell-{n}"
+    kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    notebook = nbformat.v4.new_notebook(
+        cells=made, metadata={"kernelspec": kernel, "language_info": {"name": "python"}}
+    )
+    return dict(nbformat.from_dict(notebook))
+
+
+def execute(source: Path, target: Path) -> None:
+    """Run a jupytext notebook top to bottom in a fresh kernel and write it, outputs and all."""
+    import jupytext  # type: ignore[import-untyped]
+    import nbclient
+    import nbformat
+
+    notebook = jupytext.read(source)
+    notebook.metadata.pop("jupytext", None)
+    client = nbclient.NotebookClient(
+        notebook,
+        timeout=300,
+        kernel_name="python3",
+        allow_errors=False,
+        resources={"metadata": {"path": str(source.parent)}},
+    )
+    try:
+        client.execute()
+    except nbclient.exceptions.CellExecutionError as error:
+        raise PluginError(f"{source.name}: a cell failed, so the book is not built:\n{error}") from error
+    nbformat.write(notebook, target)
+
+
+def download_button(name: str) -> str:
+    label = html.escape(f"Download this page's code as a notebook ({name})")
+    return (
+        f'<a href="{html.escape(name)}" download class="md-content__button md-icon attend-notebook" '
+        f'title="{label}" aria-label="{label}">{ICON}</a>'
+    )
+
+
+def page_dir(src: str, directory_urls: bool) -> str:
+    """The folder of the built site a page's index.html lands in."""
+    path = PurePosixPath(src)
+    if not directory_urls or path.stem in ("index", "README"):
+        return str(path.parent)
+    return str(path.parent / path.stem)
+
+
+def without_remote_scripts(content: str) -> str:
+    """nbconvert's page loads MathJax from a CDN; the book renders no TeX on that page, and the
+    site asks nothing of the network, so that block goes."""
+    return re.sub(
+        r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", "", content, flags=re.DOTALL
+    )

@@ -1,0 +1,169 @@
+"""The book's mkdocs plugin, `attend-book` under `plugins:` in mkdocs.yml.
+
+For each Markdown page, before it is rendered, the plugin gets the page's blocks (`run.Block`)
+from the execution cache or, when the page's code or anything it runs on changed, by running
+the page (`run.run_page`). markdown-exec then renders each executed fence as usual, through its
+public `base_format`, with a runner that hands over the block already computed for that fence,
+so every fence runs once per change and never twice in a build. After rendering, the page's
+numerals are held against the outputs its ledger binds them to, its math becomes MathML, and a
+button offers its code as a notebook. The workbench (a jupytext notebook that mkdocs-jupyter
+renders) is executed on a cache miss only and mkdocs-jupyter is handed the executed notebook.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import markdown_exec
+from markdown import Markdown  # type: ignore[import-untyped]
+from mkdocs.config import Config
+from mkdocs.config import config_options as c
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+
+from attend_book import mathml, notebooks, verify
+from attend_book.cache import Cache, fingerprint, installed_versions, source_roots
+from attend_book.run import LANGUAGES, Block, FenceError, commands
+
+__all__ = ["BookConfig", "BookPlugin"]
+
+log = get_plugin_logger(__name__)
+
+REQUIRED_META = ("title", "description")
+
+
+class BookConfig(Config):
+    cache_dir = c.Type(str, default=".cache/attend-book")  # beside mkdocs.yml
+    workbench = c.Type(str, default="workbench.py")  # the notebook page, under docs/
+
+
+class BookPlugin(BasePlugin[BookConfig]):
+    """One build's state: the cache, each page's blocks, the notebooks to write."""
+
+    def __init__(self) -> None:
+        self.cache: Cache | None = None
+        self.blocks: dict[str, list[Block]] = {}  # src_uri -> the page's blocks, in page order
+        self.notebooks: dict[str, tuple[str, dict[str, Any] | None]] = {}  # src_uri -> (name, notebook)
+        self.workbench = ""  # the workbench page's src_uri, once it is executed
+        self._page = ""  # the page being rendered, as errors name it
+        self._unshown: list[Block] = []  # its blocks markdown-exec has not asked for yet
+        self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self.root = Path(config.config_file_path).parent
+        for language, kind in LANGUAGES.items():
+            markdown_exec.formatters[language] = functools.partial(self._format, kind)  # type: ignore[assignment]
+        return config
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        # `mkdocs serve` builds again in one process: a page that reruns must run the package as
+        # it is on disk now, not as it was first imported.
+        for name in [n for n in sys.modules if n.partition(".")[0] == "attend" or n == "attend_book.figures"]:
+            del sys.modules[name]
+        folder = Path(config.config_file_path).parent / self.config.cache_dir
+        self.cache = Cache(folder, fingerprint(source_roots(), installed_versions()))
+        self.blocks.clear()
+        self.notebooks.clear()
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        source = files.get_file_from_path(self.config.workbench)
+        if source is not None and source.abs_src_path and self.cache is not None:
+            executed = self.cache.notebook(Path(source.abs_src_path), notebooks.execute)
+            files.remove(source)  # mkdocs-jupyter renders (and offers) the executed notebook instead
+            page = File(executed.name, str(executed.parent), config.site_dir, config.use_directory_urls)
+            files.append(page)
+            self.workbench = page.src_uri
+            self.notebooks[page.src_uri] = (executed.name, None)
+        return files
+
+    def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        src = page.file.src_uri
+        if src == self.workbench:
+            if page.edit_url:  # "edit this page" opens the notebook's source, not what it made
+                page.edit_url = page.edit_url.removesuffix(src) + self.config.workbench
+            page.meta.setdefault("title", "The workbench")
+            page.meta.setdefault("description", notebooks.WORKBENCH_DESCRIPTION)
+            page.meta.setdefault("hide", ["toc"])  # the cells want the width more than a contents list
+        if not src.endswith(".md") or self.cache is None:
+            return markdown
+        source = page.file.content_string  # with its front matter, so lines are the file's
+        self._page = self._shown_path(page, config)
+        self.blocks[src] = self.cache.page(self._page, source)
+        self._unshown = list(self.blocks[src])
+        cells = notebooks.cells_of(source, Path(config.config_file_path).parent)
+        if any(cell.kind == "code" for cell in cells):
+            notebook = notebooks.notebook_of(cells, str(page.title or PurePosixPath(src).stem), f"docs/{src}")
+            self.notebooks[src] = (PurePosixPath(src).stem + ".ipynb", notebook)
+        return markdown
+
+    def _format(self, kind: str, *, code: str, md: Markdown, **options: Any) -> Any:
+        """markdown-exec's formatter for `kind`: show the block the page's run made for this fence."""
+        if not self._unshown or self._unshown[0].code.rstrip("\n") != code.rstrip("\n"):
+            raise FenceError(f"{self._page}: markdown-exec met a fence the book's reader did not:\n{code}")
+        block = self._unshown.pop(0)
+        if kind == "console":
+            options["source"] = options.get("source") or "console"
+            options["transform_source"] = _prompted
+        return markdown_exec.base_format(
+            language=kind, run=lambda *_, **__: block.text, code=code, md=md, **options
+        )
+
+    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        src = page.file.src_uri
+        if src in self.blocks:
+            if self._unshown:
+                log.warning(f"{self._page}:{self._unshown[0].line}: markdown-exec never ran this fence")
+            for problem in self.check_numbers(
+                self._page, page.file.content_string, self.blocks[src], page.meta
+            ):
+                log.warning(problem)
+            html = mathml.render_math(html)
+        if src == self.workbench:
+            html = notebooks.without_remote_scripts(html)
+        if src in self.notebooks:
+            html = notebooks.download_button(self.notebooks[src][0]) + html
+        return html
+
+    def check_numbers(
+        self, path: str, source: str, blocks: list[Block], meta: Mapping[str, Any], root: Path | None = None
+    ) -> list[str]:
+        """Every problem with the page's front matter, its numbers and its include lines, one line
+        each (`attend_book.verify`); `path` is the page's file relative to `root`, mkdocs.yml's folder."""
+        problems = [
+            f"{path}:1: the front matter has no {key}"
+            for key in REQUIRED_META
+            if not str(meta.get(key, "")).strip()
+        ]
+        root = root or self.root
+        return problems + verify.page(root / path, source, blocks, root)
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        site = Path(config.site_dir)
+        for src, (name, notebook) in self.notebooks.items():
+            if notebook is not None:
+                target = site / notebooks.page_dir(src, config.use_directory_urls) / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        if self.cache is not None:
+            self.cache.prune()
+
+    @staticmethod
+    def _shown_path(page: Page, config: MkDocsConfig) -> str:
+        source = Path(page.file.abs_src_path or page.file.src_uri)
+        try:
+            return source.relative_to(Path(config.config_file_path).parent).as_posix()
+        except ValueError:
+            return source.as_posix()
+
+
+def _prompted(code: str) -> tuple[str, str]:
+    """A transcript's commands (what runs) and the same lines prompted (what is shown)."""
+    run = commands(code)
+    return "\n".join(run), "\n".join(f"$ {command}" for command in run)

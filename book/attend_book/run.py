@@ -1,0 +1,151 @@
+"""The runner: a page's executed fences run in order, each one's printed text kept as a `Block`.
+
+One runner serves the build (the plugin hands its blocks to markdown-exec to show), the number
+check, the tests and any tool that needs a page's outputs without mkdocs: `run_page`.
+
+* A `python` fence runs with `exec` in one namespace per page, its standard output captured.
+* A `console` fence is a transcript: each `$ attend …` line calls `attend.cli.main`, the very
+  function the installed command calls, and what it prints is the block's text. Only `attend`
+  may be run.
+* A figure fence (`html="1"`) prints SVG; a `Figure` printed there also hands its plotted data
+  over as text (`Block.data`), so a caption's numbers have something to be held against.
+
+A fence that raises stops everything with a `FenceError` naming the page, the line of the
+fence and the failing line inside it.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import shlex
+import sys
+import traceback
+import types
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+from mkdocs.exceptions import PluginError
+from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
+
+from attend_book.markdown import Fence, fences
+
+__all__ = ["Block", "FenceError", "commands", "run_page", "run_transcript", "show_figure"]
+
+LANGUAGES = {"python": "python", "py": "python", "console": "console"}
+_FIGURES: ContextVar[list[str] | None] = ContextVar("attend_book_figures", default=None)
+
+
+class FenceError(SuperFencesException, PluginError):  # type: ignore[misc]
+    """A fence failed. A `PluginError`, so mkdocs stops with this message and no traceback; a
+    `SuperFencesException`, because SuperFences renders any other error as plain text."""
+
+
+@dataclass(frozen=True)
+class Block:
+    """One executed fence: its kind, the line it opens on, and what the reader sees under it."""
+
+    kind: str  # "python" or "console"
+    line: int  # 1-based line of the opening mark in the .md file
+    text: str  # what it printed (for a transcript, the commands' output without the prompts)
+    code: str = ""  # the fence's body, as the page writes it
+    html: bool = False  # printed straight into the page (a figure), not shown as text
+    data: str | None = None  # a figure's plotted numbers, as text
+
+
+def show_figure(data: str) -> None:
+    """Called by a figure as it is printed into a page: its data joins the fence's block."""
+    shown = _FIGURES.get()
+    if shown is not None:
+        shown.append(data)
+
+
+def commands(transcript: str) -> list[str]:
+    """The commands of a transcript: each line after a `$ ` prompt, prompt removed."""
+    return [line[2:] for line in transcript.splitlines() if line.startswith("$ ")]
+
+
+def run_transcript(code: str, where: str = "a page") -> str:
+    """What each `attend …` line of `code` prints, run in this process, in order."""
+    from attend.cli import main
+
+    printed = io.StringIO()
+    for line in filter(str.strip, code.splitlines()):
+        argv = shlex.split(line)
+        if argv[0] != "attend":
+            raise FenceError(f"{where}: a transcript may only run `attend`, not {line!r}")
+        with contextlib.redirect_stdout(printed):
+            try:
+                status = main(argv[1:])
+            except SystemExit as stop:  # argparse refusing a flag: a status, not a crash
+                status = stop.code if isinstance(stop.code, int) else 1
+        if status != 0:
+            raise FenceError(f"{where}: `{line}` exited with status {status}")
+    return printed.getvalue()
+
+
+def _run_python(fence: Fence, namespace: dict[str, object], path: str) -> tuple[str, str | None]:
+    name = f"<{path}:{fence.line}>"
+    printed, figures = io.StringIO(), _FIGURES.set([])
+    try:
+        with contextlib.redirect_stdout(printed):
+            exec(compile(fence.body, name, "exec"), namespace)
+    except Exception as error:
+        frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == name]
+        inside = (frames[-1].lineno or 1) if frames else 1
+        failing = fence.body.splitlines()[inside - 1].strip()
+        raise FenceError(
+            f"{path}:{fence.line + inside}: a python fence failed at `{failing}`:\n"
+            + "".join(traceback.format_exception_only(error)).rstrip()
+            + (_compared(fence.body, inside, namespace) if isinstance(error, AssertionError) else "")
+        ) from error
+    finally:
+        data = _FIGURES.get()
+        _FIGURES.reset(figures)
+    return printed.getvalue(), "\n".join(data) if data else None
+
+
+def _compared(body: str, line: int, namespace: dict[str, object]) -> str:
+    """What the parts of the assertion that failed on `line` evaluate to, one per line."""
+    tests = [n.test for n in ast.walk(ast.parse(body)) if isinstance(n, ast.Assert) and n.lineno == line]
+    if not tests:
+        return ""
+    test = tests[0]
+    parts: list[ast.expr] = [test]
+    if isinstance(test, ast.Compare):
+        parts = [test.left, *test.comparators]
+    elif isinstance(test, ast.BoolOp):
+        parts = list(test.values)
+    elif isinstance(test, ast.UnaryOp | ast.Call):
+        parts = [test.operand] if isinstance(test, ast.UnaryOp) else [*test.args]
+    shown = []
+    for part in parts:
+        if isinstance(part, ast.Constant):
+            continue
+        try:  # the page's own expression, evaluated again in the page's namespace
+            value: object = eval(compile(ast.Expression(part), "<assert>", "eval"), namespace)
+        except Exception as error:
+            value = error
+        shown.append(f"\n  {ast.unparse(part)} = {value!r:.200}")
+    return "".join(shown)
+
+
+def run_page(path: str, markdown: str) -> list[Block]:
+    """Every executed fence of a page, run in page order; `path` names the page in errors."""
+    module = types.ModuleType(f"attend_book_page_{abs(hash(path))}")
+    sys.modules[module.__name__] = module  # so classes a fence defines know their module
+    blocks = []
+    try:
+        for fence in fences(markdown):
+            kind = LANGUAGES.get(fence.language)
+            if not fence.executed or kind is None:
+                continue
+            if kind == "console":
+                text, data = run_transcript("\n".join(commands(fence.body)), f"{path}:{fence.line}"), None
+            else:
+                text, data = _run_python(fence, module.__dict__, path)
+            blocks.append(Block(kind, fence.line, text, fence.body, fence.switched_on("html"), data))
+    finally:
+        del sys.modules[module.__name__]
+    return blocks

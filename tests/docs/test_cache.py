@@ -1,0 +1,130 @@
+"""The execution cache reuses a page's outputs only while nothing they depend on has changed."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from attend_book.cache import Cache, fingerprint, installed_versions, source_roots
+from attend_book.run import Block, run_page
+
+F = "```"
+PAGE = f'---\ntitle: t\n---\n\nProse.\n\n{F}python exec="1"\nprint(2 + 2)\n{F}\n'
+
+
+class Counting:
+    """`run_page`, counting the pages it really runs."""
+
+    def __init__(self) -> None:
+        self.pages: list[str] = []
+
+    def __call__(self, path: str, markdown: str) -> list[Block]:
+        self.pages.append(path)
+        return run_page(path, markdown)
+
+
+@pytest.fixture
+def run() -> Counting:
+    return Counting()
+
+
+def test_a_page_seen_before_is_not_run_again_and_gives_the_same_blocks(tmp_path: Path, run: Counting) -> None:
+    first = Cache(tmp_path, "env").page("docs/p.md", PAGE, run)
+    again = Cache(tmp_path, "env").page("docs/p.md", PAGE, run)
+    assert run.pages == ["docs/p.md"]
+    assert again == first and again[0].text == "4\n"
+
+
+def test_a_prose_edit_reruns_nothing_and_the_blocks_follow_the_new_lines(
+    tmp_path: Path, run: Counting
+) -> None:
+    Cache(tmp_path, "env").page("docs/p.md", PAGE, run)
+    edited = PAGE.replace("Prose.\n", "Prose, rewritten,\nover three\nlines.\n")
+    [block] = Cache(tmp_path, "env").page("docs/p.md", edited, run)
+    assert run.pages == ["docs/p.md"]
+    assert block.line == 9 and block.text == "4\n"
+
+
+def test_a_code_edit_reruns_the_page(tmp_path: Path, run: Counting) -> None:
+    Cache(tmp_path, "env").page("docs/p.md", PAGE, run)
+    [block] = Cache(tmp_path, "env").page("docs/p.md", PAGE.replace("2 + 2", "2 + 3"), run)
+    assert run.pages == ["docs/p.md", "docs/p.md"] and block.text == "5\n"
+
+
+def test_a_changed_environment_reruns_the_page(tmp_path: Path, run: Counting) -> None:
+    Cache(tmp_path, "env").page("docs/p.md", PAGE, run)
+    Cache(tmp_path, "another env").page("docs/p.md", PAGE, run)
+    assert len(run.pages) == 2
+
+
+@pytest.fixture
+def package(tmp_path: Path) -> Path:
+    root = tmp_path / "attend"
+    (root / "data").mkdir(parents=True)
+    (root / "head.py").write_text("WQ = 0.5\n", encoding="utf-8")
+    (root / "data" / "merges.txt").write_text("a b\n", encoding="utf-8")
+    return root
+
+
+def test_a_changed_package_source_file_changes_the_fingerprint(package: Path) -> None:
+    before = fingerprint([package], {"numpy": "2.3.0"})
+    (package / "head.py").write_text("WQ = 0.6\n", encoding="utf-8")
+    assert fingerprint([package], {"numpy": "2.3.0"}) != before
+
+
+def test_a_changed_package_data_file_or_a_new_file_changes_the_fingerprint(package: Path) -> None:
+    before = fingerprint([package], {})
+    (package / "data" / "merges.txt").write_text("a c\n", encoding="utf-8")
+    changed = fingerprint([package], {})
+    (package / "cost.py").write_text("", encoding="utf-8")
+    assert len({before, changed, fingerprint([package], {})}) == 3
+
+
+def test_a_changed_dependency_version_changes_the_fingerprint(package: Path) -> None:
+    assert fingerprint([package], {"numpy": "2.3.0"}) != fingerprint([package], {"numpy": "2.3.1"})
+
+
+def test_bytecode_and_timestamps_do_not_change_the_fingerprint(package: Path) -> None:
+    before = fingerprint([package], {})
+    (package / "__pycache__").mkdir()
+    (package / "__pycache__" / "head.cpython-311.pyc").write_bytes(b"\0")
+    os.utime(package / "head.py", (0, 0))
+    assert fingerprint([package], {}) == before
+
+
+def test_the_fingerprint_covers_the_package_the_plugin_and_the_installed_versions() -> None:
+    roots = source_roots()
+    assert any((root / "head.py").is_file() for root in roots), roots
+    assert any((root / "plugin.py").is_file() for root in roots), roots
+    versions = installed_versions()
+    assert {"numpy", "mkdocs", "markdown-exec"} <= set(versions)
+
+
+def test_the_workbench_is_executed_once_per_environment(tmp_path: Path) -> None:
+    source = tmp_path / "workbench.py"
+    source.write_text("# %%\nprint(1)\n", encoding="utf-8")
+    executed: list[Path] = []
+
+    def execute(notebook: Path, target: Path) -> None:
+        executed.append(notebook)
+        target.write_text("{}", encoding="utf-8")
+
+    first = Cache(tmp_path / "cache", "env").notebook(source, execute)
+    assert Cache(tmp_path / "cache", "env").notebook(source, execute) == first
+    assert first.name == "workbench.ipynb" and first.read_text(encoding="utf-8") == "{}"
+    Cache(tmp_path / "cache", "another env").notebook(source, execute)
+    source.write_text("# %%\nprint(2)\n", encoding="utf-8")
+    Cache(tmp_path / "cache", "env").notebook(source, execute)
+    assert len(executed) == 3
+
+
+def test_pruning_keeps_only_what_the_last_build_used(tmp_path: Path, run: Counting) -> None:
+    Cache(tmp_path, "old").page("docs/p.md", PAGE, run)
+    cache = Cache(tmp_path, "new")
+    cache.page("docs/p.md", PAGE, run)
+    cache.prune()
+    assert len(list(tmp_path.glob("pages/*.json"))) == 1
+    Cache(tmp_path, "new").page("docs/p.md", PAGE, run)
+    assert len(run.pages) == 2

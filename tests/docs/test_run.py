@@ -1,0 +1,51 @@
+"""The runner the build, the tests and the number check share: `run_page` and its blocks."""
+
+from __future__ import annotations
+
+import pytest
+
+from attend_book.run import Block, FenceError, run_page, run_transcript
+
+F = "```"
+
+
+def test_each_executed_fence_becomes_a_block_with_its_kind_opening_line_and_printed_text() -> None:
+    page = (
+        "---\ntitle: t\n---\n\nProse.\n\n"
+        f'{F}python exec="1" session="p"\nx = 3\nprint(x * 2)\n{F}\n\n'
+        f"{F}python\nprint('not run')\n{F}\n\n"
+        f'{F}console exec="1"\n$ attend weights\n{F}\n'
+    )
+    python, console = run_page("docs/p.md", page)
+    assert (python.kind, python.line, python.text) == ("python", 7, "6\n")
+    assert (console.kind, console.line) == ("console", 16)
+    assert console.text == run_transcript("attend weights") and console.text.strip()
+
+
+def test_a_page_shares_one_namespace_and_pages_share_none() -> None:
+    first = f'{F}python exec="1"\nshared = 5\n{F}\n\n{F}python exec="1"\nprint(shared)\n{F}\n'
+    assert [b.text for b in run_page("docs/a.md", first)] == ["", "5\n"]
+    with pytest.raises(FenceError, match="NameError"):
+        run_page("docs/b.md", f'{F}python exec="1"\nprint(shared)\n{F}\n')
+
+
+def test_a_fence_that_raises_is_named_by_page_line_and_the_failing_line() -> None:
+    page = f'Prose.\n\n{F}python exec="1"\nx = 1\nassert x == 2, "x is not 2"\n{F}\n'
+    with pytest.raises(FenceError) as raised:
+        run_page("docs/p.md", page)
+    message = str(raised.value)
+    assert message.startswith("docs/p.md:5: a python fence failed at `assert x == 2")
+    assert "AssertionError: x is not 2" in message
+
+
+def test_a_figure_fence_keeps_its_html_and_hands_over_the_data_it_plots() -> None:
+    code = "from attend_book.figures import square_figure\n\nprint(square_figure().html())"
+    page = f'{F}python exec="1" html="1"\n{code}\n{F}\n'
+    [block] = run_page("docs/p.md", page)
+    assert block.html and block.text.startswith('<figure class="attend-figure"')
+    assert block.data is not None and block.data.startswith("labels: ")
+    assert "\nraw: " in block.data and "\nscaled: " in block.data
+
+
+def test_a_block_is_plain_data_equal_by_value() -> None:
+    assert Block("python", 3, "1\n") == Block("python", 3, "1\n")
