@@ -50,6 +50,7 @@ __all__ = [
     "match",
     "page_numerals",
     "resolve",
+    "same_words",
     "sources",
 ]
 
@@ -102,6 +103,7 @@ class Quote:
     text: str
     field: int
     value: str
+    found_again: bool = False  # not where the ledger put it: its block or its line had moved
 
     def describe(self) -> str:
         return f'block {self.block} ({self.head}), line {self.line} "{self.text}", field {self.field}'
@@ -198,7 +200,14 @@ def resolve(entry: Entry, outputs: Outputs) -> Quote | str:
         _collapse(lines[number - 1]),
         entry.field,
         fields[entry.field - 1],
+        (index, number) != (entry.block, entry.line),
     )
+
+
+def same_words(numeral: Numeral, entry: Entry) -> bool:
+    """Whether the entry names the numeral by its words as they stand, numbers aside: a pair
+    `match` made on more than that (words that changed around it) may be the wrong one."""
+    return _normal(entry.at) == _normal(numeral.context)
 
 
 def _normal(context: str) -> str:

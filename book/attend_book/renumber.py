@@ -35,6 +35,7 @@ from attend_book.binding import (
     match,
     page_numerals,
     resolve,
+    same_words,
     sources,
 )
 from attend_book.numerals import Numeral
@@ -232,7 +233,15 @@ def renumber(
         elif isinstance(quote, Quote) and not numerals.rounds_to(
             float(quote.value.replace(",", "")), found[i].text
         ):
-            edits.append((found[i], restate(quote.value, found[i].text)))
+            if quote.found_again or not same_words(found[i], entry):
+                # The binding was found again, not where it was made: rewriting prose on a
+                # guess could turn a right number wrong, so a person looks first.
+                report.unbound.append(
+                    f"{page}:{found[i].line}: {found[i].text} reads {quote.value} at {quote.describe()} now, "
+                    f"but its binding had to be found again ({found[i].context}): check it, then rerun"
+                )
+            else:
+                edits.append((found[i], restate(quote.value, found[i].text)))
     markdown = _equations(_rewrite(markdown, edits, report, page), outputs, report, page)
     after = page_numerals(markdown, outputs)
     assert len(after) == len(found), "a rewrite changed how many numerals the page has"
