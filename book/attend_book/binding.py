@@ -299,7 +299,7 @@ def check(
         elif entry.given is not None:
             if not entry.given.strip():
                 problems.append(Problem(numeral.line, f"{numeral.text} is declared a given without a reason"))
-            elif not entry.value or not numerals.rounds_to(float(entry.value.replace(",", "")), numeral.text):
+            elif not entry.value or not numerals.rounds_to(numerals.value_of(entry.value), numeral.text):
                 problems.append(
                     Problem(
                         numeral.line,
@@ -309,7 +309,7 @@ def check(
                 )
         elif isinstance(quote := resolve(entry, outputs), str):
             problems.append(Problem(numeral.line, f"{numeral.text} quotes nothing now: {quote}"))
-        elif not numerals.rounds_to(float(quote.value.replace(",", "")), numeral.text):
+        elif not numerals.rounds_to(numerals.value_of(quote.value), numeral.text):
             problems.append(
                 Problem(
                     numeral.line,

@@ -41,6 +41,7 @@ __all__ = [
     "printed_numbers",
     "read",
     "rounds_to",
+    "value_of",
 ]
 
 # A number as written or printed: thousands may be grouped with commas ("4,096").
@@ -49,8 +50,9 @@ NUMBER = rf"(?:{_DIGITS})(?:\.\d+)?"
 NUMBERS = re.compile(rf"-?{NUMBER}")
 # In prose a numeral is not glued to a word ("float64", "Wq2", "d_k") nor part of a longer
 # number; an ordinal suffix ("800th") and a minus sign after a space or bracket belong to it.
+_FRACTIONS = {"½": 0.5, "¼": 0.25, "¾": 0.75}
 _PROSE = re.compile(
-    rf"(?<![\w.,])(?P<sign>(?<=[\s(\[])[−-])?(?P<number>{NUMBER})(?:st|nd|rd|th)?(?![\w]|[.,]\d)"
+    rf"(?<![\w.,])(?P<sign>(?<=[\s(\[])[−-])?(?P<number>{NUMBER}|[½¼¾])(?:st|nd|rd|th)?(?![\w]|[.,]\d)"
 )
 PRINTED = re.compile(rf"(?<![\w.])-?(?:{NUMBER})(?![\d])")
 _TERM = rf"(?:√\s*)?{NUMBER}²?"
@@ -84,7 +86,7 @@ class Numeral:
 
     @property
     def value(self) -> float:
-        return float(self.text.replace("−", "-").replace(",", ""))
+        return value_of(self.text)
 
     @property
     def decimals(self) -> int:
@@ -99,6 +101,13 @@ class Equation:
     left: str
 
 
+def value_of(text: str) -> float:
+    """The value of a numeral as written: "4,096", "−0.5", "½"."""
+    if text in _FRACTIONS:
+        return _FRACTIONS[text]
+    return float(text.replace("−", "-").replace(",", ""))
+
+
 def decimals(text: str) -> int:
     return len(text.split(".", 1)[1]) if "." in text else 0
 
@@ -108,7 +117,7 @@ def rounds_to(value: float, written: str) -> bool:
 
     A whole number needs a value that is exactly it: "3" does not quote 3.125.
     """
-    number = float(written.replace("−", "-").replace(",", ""))
+    number = value_of(written)
     places = decimals(written)
     if places == 0:
         return math.isclose(value, number, rel_tol=0, abs_tol=1e-9)

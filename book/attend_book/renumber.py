@@ -97,7 +97,7 @@ class Report:
 
 def restate(printed: str, written: str) -> str:
     """`printed` written the way `written` is: its decimals, its minus sign, its grouping."""
-    value = float(printed.replace(",", ""))
+    value = numerals.value_of(printed)
     places = numerals.decimals(written)
     if places == 0 and value != round(value):
         places = numerals.decimals(printed)
@@ -139,7 +139,7 @@ def candidates(
             found = list(numerals.PRINTED.finditer(line))
             fields = [m.group(0) for m in found]
             for f, value in enumerate(fields, 1):
-                if not numerals.rounds_to(float(value.replace(",", "")), numeral.text):
+                if not numerals.rounds_to(numerals.value_of(value), numeral.text):
                     continue
                 extent = 1
                 for step in (-1, 1):
@@ -231,7 +231,7 @@ def renumber(
         if isinstance(quote, str):
             report.unbound.append(f"{page}:{found[i].line}: {found[i].text} quotes nothing now: {quote}")
         elif isinstance(quote, Quote) and not numerals.rounds_to(
-            float(quote.value.replace(",", "")), found[i].text
+            numerals.value_of(quote.value), found[i].text
         ):
             if quote.found_again or not same_words(found[i], entry):
                 # The binding was found again, not where it was made: rewriting prose on a

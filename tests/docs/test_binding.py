@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
 
-import pytest
-
-from attend_book import hooks
 from attend_book.binding import Entry, check, dump_ledger, ledger_path, load_ledger
+from attend_book.plugin import BookPlugin
 from attend_book.run import Block
 
 PAGE = """---
@@ -136,22 +133,18 @@ def test_a_hand_written_binding_of_bare_numbers_is_read(tmp_path: Path) -> None:
     assert (entry.block, entry.head, entry.line, entry.text, entry.field) == (1, "", 2, "", 4)
 
 
-def test_the_build_logs_each_problem_as_one_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    """The check through the mkdocs hook: a warning per problem, which --strict counts."""
+def test_the_builds_check_reports_each_problem_of_a_page_once(tmp_path: Path) -> None:
+    """The same check through the plugin, as the build runs it on a page and its ledger."""
     page_path = tmp_path / "docs" / "p.md"
     page_path.parent.mkdir()
-    page_path.write_text(PAGE.replace("3.125,", "3.126,"), encoding="utf-8")
+    source = PAGE.replace("3.125,", "3.126,")
+    page_path.write_text(source, encoding="utf-8")
     ledger_path(page_path).write_text(dump_ledger(LEDGER, "p.md"), encoding="utf-8")
-    page = SimpleNamespace(
-        file=SimpleNamespace(src_uri="p.md", abs_src_path=str(page_path)),
-        meta={"title": "t", "description": "d"},
+    found = BookPlugin().check_numbers(
+        "docs/p.md", source, [Block("python", 5, OUTPUT)], {"title": "t"}, tmp_path
     )
-    config = SimpleNamespace(config_file_path=str(tmp_path / "mkdocs.yml"))
-    hooks.on_page_markdown(PAGE, page, config, None)
-    hooks.execute.RECORDER.add(OUTPUT)
-    with caplog.at_level("WARNING", logger="mkdocs.plugins.book"):
-        hooks.on_page_content("<p></p>", page, config, None)
-    assert [r.getMessage() for r in caplog.records if r.name == "mkdocs.plugins.book"] == [
+    assert found == [
+        "docs/p.md:1: the front matter has no description",
         'docs/p.md:10: 3.126 is written, 3.1250 is computed now, at block 1 (print("score 3.1250 and share '
-        '0.5800")), line 1 "score 3.1250 and share 0.5800", field 1'
+        '0.5800")), line 1 "score 3.1250 and share 0.5800", field 1',
     ]

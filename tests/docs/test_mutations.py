@@ -78,7 +78,7 @@ def digit_mutant(text: str) -> str:
 
 def _at_precision(value: str, written: str) -> str | None:
     """A printed value written with as many decimals as `written`, or None if it has no such form."""
-    number = float(value.replace(",", ""))
+    number = numerals.value_of(value)
     places = numerals.decimals(written)
     if places == 0 and number != int(number):
         return None
@@ -95,9 +95,9 @@ def swap_mutant(numeral: Numeral, outputs: binding.Outputs) -> str:
         if (text := _at_precision(value, numeral.text)) is not None
     }
     others = sorted(
-        (abs(float(t.replace(",", "")) - numeral.value), t)
+        (abs(numerals.value_of(t) - numeral.value), t)
         for t in printed
-        if not numerals.rounds_to(float(t.replace(",", "")), numeral.text)
+        if not numerals.rounds_to(numerals.value_of(t), numeral.text)
     )
     return others[0][1]
 
@@ -244,7 +244,7 @@ def expected_failures(page: Page, after: list[Block]) -> set[str]:
         key = (entry.block, entry.line, entry.field)
         if entry.given is None and key in moved:
             value = after_fields.get(key)  # type: ignore[arg-type]
-            if value is None or not numerals.rounds_to(float(value.replace(",", "")), found[i].text):
+            if value is None or not numerals.rounds_to(numerals.value_of(value), found[i].text):
                 expected.add(f"{page.name}:{found[i].line}: {found[i].text}")
     return expected
 
