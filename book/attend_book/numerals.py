@@ -4,8 +4,8 @@
 paragraphs, list items, table cells, admonition titles and bodies, link text, image alt text
 and math, each with the line of the source file it sits on, its column there (when the text
 can be found verbatim on that line, so the renumber tool can rewrite it) and the words around
-it. Fences, code spans, raw HTML, front matter and the scripts of TeX are not read: they are
-code or notation, not numbers a reader is told.
+it. Fences, code spans, raw HTML and front matter are not read: they are code, not numbers a
+reader is told.
 
 `figure_prose(html)` and `figure_lines(html)` read a figure fence's output: the alt text and the
 caption are prose, the text drawn inside the SVG is output a numeral can quote.
@@ -62,7 +62,6 @@ _EQUATION = re.compile(
 )
 _ATTR_LIST = re.compile(r"\{\s*[:#.][^}]*\}")
 _SNIPPET = re.compile(r"^\s*-{1,3}8<-{1,3}")
-_TEX_SCRIPT = re.compile(r"[\^_](?:\{[^}]*\}|\\?\w)")
 _TEX_WORD = re.compile(r"\\[A-Za-z]+")
 
 
@@ -134,8 +133,12 @@ def _blank(match: re.Match[str]) -> str:
 
 
 def _tex(tex: str) -> str:
-    """TeX as the prose reads it, the same width: operators spelt out, scripts and commands blank."""
-    tex = _TEX_SCRIPT.sub(_blank, tex)
+    """TeX as the prose reads it, the same width: operators spelt out, commands blank.
+
+    A script is read like the rest: the 1.5625 of $e^{1.5625}$ is a value and the 2 of $n^2$
+    a power, both numbers a reader sees. Its `^`, `_` and braces become spaces.
+    """
+    tex = re.sub(r"[\^_]", " ", tex)
     for word, symbol in ((r"\times", "×"), (r"\cdot", "·"), (r"\div", "÷"), (r"\sqrt", "√")):
         tex = tex.replace(word, symbol.ljust(len(word)))
     return re.sub(r"[{}]", " ", _TEX_WORD.sub(_blank, tex))

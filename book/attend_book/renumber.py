@@ -102,7 +102,9 @@ def restate(printed: str, written: str) -> str:
     if places == 0 and value != round(value):
         places = numerals.decimals(printed)
     text = f"{value:,.{places}f}" if "," in written else f"{value:.{places}f}"
-    if "." in text and not written.endswith("0"):  # written in its shortest form: keep it short
+    if "." in text and not written.endswith("0") and places < 4:
+        # Written short ("3.125", not "3.1250"), so kept short; four places is how the tables
+        # print, and a numeral written to four places keeps them.
         text = text.rstrip("0").rstrip(".")
     return text.replace("-", "−") if written.startswith("−") else text
 
@@ -182,6 +184,7 @@ def best(
 
 def _rewrite(markdown: str, edits: list[tuple[Numeral, str]], report: Report, page: str) -> str:
     lines = markdown.split("\n")
+    changes: list[str] = []
     for numeral, new in sorted(edits, key=lambda e: (e[0].line, e[0].column or 0), reverse=True):
         text = lines[numeral.line - 1]
         column = numeral.column
@@ -192,7 +195,8 @@ def _rewrite(markdown: str, edits: list[tuple[Numeral, str]], report: Report, pa
             )
             continue
         lines[numeral.line - 1] = text[:column] + new + text[column + len(numeral.text) :]
-        report.changes.append(f"{page}:{numeral.line} {numeral.text} → {new}")
+        changes.append(f"{page}:{numeral.line} {numeral.text} → {new}")
+    report.changes += reversed(changes)  # made right to left, so that columns stay true
     return "\n".join(lines)
 
 
@@ -273,6 +277,7 @@ def renumber(
                 f"{': ' + listed if listed else ''}): {numeral.context}"
             )
     ordered = [kept[i] for i in sorted(kept)]
+    report.changes.sort(key=lambda change: int(change.split(" ", 1)[0].rsplit(":", 1)[1]))
     return markdown, ordered, report
 
 

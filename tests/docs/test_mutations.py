@@ -22,7 +22,7 @@ import html as html_lib
 import re
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -71,7 +71,9 @@ def book() -> dict[str, Page]:
 
 
 def digit_mutant(text: str) -> str:
-    """The numeral with its last digit changed: "3.125" → "3.126", "9" → "0"."""
+    """The numeral with its last digit changed: "3.125" → "3.126", "9" → "0", "½" → "¼"."""
+    if not text[-1].isdigit():
+        return "¼" if text == "½" else "½"
     last = max(i for i, c in enumerate(text) if c.isdigit())
     return text[:last] + str((int(text[last]) + 1) % 10) + text[last + 1 :]
 
@@ -122,7 +124,7 @@ def _figure_mutant(block: Block, numeral: Numeral, new: str) -> Block:
     tag = "title" if numeral.passage == "alt text" else "figcaption"
     text = re.sub(rf"(<{tag}>)(.*?)(</{tag}>)", change, block.text, flags=re.DOTALL)
     assert text != block.text, f"the mutant of {numeral.context} was not applied"
-    return Block(block.kind, block.line, text)
+    return replace(block, text=text)
 
 
 def mutated(page: Page, numeral: Numeral, new: str) -> list[str]:
