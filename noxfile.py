@@ -78,3 +78,14 @@ def serve(session: nox.Session) -> None:
         "mkdocs", "serve", "--strict", "--watch", "src/attend", "--watch", "book", *session.posargs,
         env=BOOK_ENV,
     )
+
+
+@nox.session(python=PYTHON)
+def renumber(session: nox.Session) -> None:
+    """Bring every page's numerals back to what the code prints (docs/contributing.md).
+
+    Rewrites each bound numeral whose value moved, at its written precision, binds new numerals
+    whose source is unambiguous, and lists the ones it could not. `-- docs/p.md` for one page.
+    """
+    session.install("-e", ".[test,docs]", "-e", "./book")
+    session.run("python", "-m", "attend_book.renumber", *session.posargs, env=BOOK_ENV)

@@ -91,6 +91,7 @@ class Report:
     """What one run changed and what it left for a person."""
 
     changes: list[str] = field(default_factory=list)
+    bound: list[str] = field(default_factory=list)
     unbound: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
 
@@ -124,9 +125,9 @@ def candidates(
     """Every printed number the numeral could quote, each with its score, best first.
 
     The score, compared in this order: how many of the numerals written in a run with it line
-    up with consecutive printed numbers around the candidate; how many neighbours' quotes sit
-    on the same line; whether the word before it is the word printed before the candidate
-    ("token 3" quoting "token 3"); how many words its context shares with the line and its
+    up with consecutive printed numbers around the candidate; whether the word before it is the
+    word printed before the candidate ("token 3" quoting "token 3"); how many neighbours'
+    quotes sit on the same line; how many words its context shares with the line and its
     block's first line; and, last, how near the block is to it on the page (`blocks` holds
     each block's line).
     """
@@ -155,7 +156,7 @@ def candidates(
                 labelled = int(bool(label) and _word_before(line, found[f - 1].start()) == label)
                 overlap = len(mine & _words(f"{line} {outputs.heads[b - 1]}"))
                 quote = Quote(b, outputs.heads[b - 1], n, " ".join(line.split()), f, value)
-                scored.append(((extent, beside, labelled, overlap, -distance), quote))
+                scored.append(((extent, labelled, beside, overlap, -distance), quote))
     return sorted(scored, key=lambda s: s[0], reverse=True)
 
 
@@ -268,6 +269,7 @@ def renumber(
             ]
             if (quote := best(numeral, outputs, near, lines, guess)) is not None:
                 kept[i] = bound(Entry(numeral.context), quote)
+                report.bound.append(f"{page}:{numeral.line} {numeral.text} bound to {quote.describe()}")
     for i, numeral in enumerate(after):
         if numeral.equation is None and i not in kept:
             options = candidates(numeral, outputs, (), lines)
@@ -318,7 +320,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         text = dump_ledger(entries, path.name)
         if entries and (not ledger.exists() or ledger.read_text(encoding="utf-8") != text):
             ledger.write_text(text, encoding="utf-8")
-        for line in (*report.changes, *report.dropped, *report.unbound):
+        for line in (*report.changes, *report.bound, *report.dropped, *report.unbound):
             print(line)
         if report.unbound:
             status = 1
