@@ -223,13 +223,14 @@ def match(found: Sequence[Numeral], entries: Sequence[Entry]) -> tuple[dict[int,
     left = list(entries)
     wanted = [i for i, n in enumerate(found) if n.equation is None]
     for key in (lambda s: s, _normal):
+        waiting: dict[str, list[Entry]] = {}
+        for entry in left:
+            waiting.setdefault(key(entry.at), []).append(entry)
         for i in wanted:
-            if i in pairs:
-                continue
-            hits = [e for e in left if key(e.at) == key(found[i].context)]
+            hits = waiting.get(key(found[i].context)) if i not in pairs else None
             if hits:
-                pairs[i] = hits[0]
-                left.remove(hits[0])
+                pairs[i] = hits.pop(0)
+                left.remove(pairs[i])
     for i in wanted:
         if i in pairs:
             continue

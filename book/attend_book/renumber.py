@@ -115,8 +115,9 @@ def _words(text: str) -> set[str]:
 
 
 def _word_before(text: str, end: int) -> str:
-    words = _WORD.findall(text[:end][-24:])
-    return words[-1].lower().removesuffix("s") if words else ""
+    """The word right before position `end` ("token" in "token 3"), or "" if something else is."""
+    found = re.search(r"([A-Za-z]{2,})[^\w\n]{0,2}$", text[:end])
+    return found.group(1).lower().removesuffix("s") if found else ""
 
 
 def candidates(
