@@ -6,11 +6,12 @@ so an edit above it does not disturb it, and says what it quotes:
 
     - at: total [3.125]. Token 2's
       block: 2 | from attend import chapter_head, chapter_row
-      line: 7 | "0" 3.1250 0.0000 0.7500 0.0000
+      line: 7 | "0" [3.1250] 0.0000 0.7500
       field: 2
 
 that is, the second number printed on line 7 of the page's second executed block (whose first
-source line is shown), a line that read as shown when the binding was made. An entry may
+source line is shown), which read as shown, with two words either side, when the binding was
+made. An entry may
 instead declare a `given`: the value the numeral must have (`value`) and the reason nothing on
 the page prints it. `block` and `line` may be written as bare numbers by
 hand; `nox -s renumber` fills in the text.
@@ -45,6 +46,7 @@ __all__ = [
     "bound",
     "check",
     "dump_ledger",
+    "excerpt",
     "ledger_path",
     "load_ledger",
     "match",
@@ -176,9 +178,10 @@ def resolve(entry: Entry, outputs: Outputs) -> Quote | str:
     lines = outputs.lines[index - 1]
     number = entry.line
     if entry.text:
+        kept = [excerpt(line, entry.field) or "" for line in lines]
         wanted = _shape(entry.text)
-        fits = [i + 1 for i, line in enumerate(lines) if _shape(line) == wanted]
-        exact = [i for i in fits if _collapse(lines[i - 1]) == entry.text]
+        fits = [i + 1 for i, text in enumerate(kept) if _shape(text) == wanted]
+        exact = [i for i in fits if _collapse(kept[i - 1]) == entry.text]
         if number not in fits:
             if len(exact) == 1:
                 number = exact[0]
@@ -202,6 +205,19 @@ def resolve(entry: Entry, outputs: Outputs) -> Quote | str:
         fields[entry.field - 1],
         (index, number) != (entry.block, entry.line),
     )
+
+
+def excerpt(line: str, field: int) -> str | None:
+    """The quoted number in brackets with two words either side, as the ledger keeps a quoted
+    line: enough to find the line again if it moves, short enough to read at a glance."""
+    found = list(numerals.PRINTED.finditer(line))
+    if not 0 < field <= len(found):
+        return None
+    start, end = found[field - 1].span()
+    before, after = line[:start].split(), line[end:].split()
+    left = "" if line[:start][-1:].isspace() or not before else before.pop()
+    right = "" if line[end:][:1].isspace() or not after else after.pop(0)
+    return " ".join([*before[-2:], f"{left}[{line[start:end]}]{right}", *after[:2]])
 
 
 def same_words(numeral: Numeral, entry: Entry) -> bool:
@@ -389,6 +405,5 @@ def dump_ledger(entries: Iterable[Entry], page: str) -> str:
 
 def bound(entry: Entry, quote: Quote) -> Entry:
     """The entry restated with where its quote is found now."""
-    return replace(
-        entry, block=quote.block, head=quote.head, line=quote.line, text=quote.text, field=quote.field
-    )
+    kept = excerpt(quote.text, quote.field) or quote.text
+    return replace(entry, block=quote.block, head=quote.head, line=quote.line, text=kept, field=quote.field)

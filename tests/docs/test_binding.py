@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from attend_book.binding import Entry, check, dump_ledger, ledger_path, load_ledger
+from attend_book.binding import Entry, check, dump_ledger, excerpt, ledger_path, load_ledger
 from attend_book.plugin import BookPlugin
 from attend_book.run import Block
 
@@ -23,9 +23,9 @@ The score is 3.125, and 0.58 of it goes to token 1.
 OUTPUT = "score 3.1250 and share 0.5800\nrow 2 sums to 1.0000, largest 0.5800 at token 1\n"
 HEAD = 'print("score 3.1250 and share 0.5800")'
 LEDGER = [
-    Entry("The score is [3.125], and", 1, HEAD, 1, "score 3.1250 and share 0.5800", 1),
-    Entry("3.125, and [0.58] of it", 1, HEAD, 1, "score 3.1250 and share 0.5800", 2),
-    Entry("goes to token [1].", 1, HEAD, 2, "row 2 sums to 1.0000, largest 0.5800 at token 1", 4),
+    Entry("The score is [3.125], and", 1, HEAD, 1, "score [3.1250] and share", 1),
+    Entry("3.125, and [0.58] of it", 1, HEAD, 1, "and share [0.5800]", 2),
+    Entry("goes to token [1].", 1, HEAD, 2, "at token [1]", 4),
 ]
 
 
@@ -77,7 +77,7 @@ def test_a_quoted_line_that_moved_is_found_again_by_its_text() -> None:
 def test_a_binding_whose_line_or_block_is_gone_is_reported() -> None:
     assert problems(output="score 3.1250 and share 0.5800\n")[-1] == (
         'docs/p.md:10: 1 quotes nothing now: block 1 (print("score 3.1250 and share 0.5800")) prints '
-        'no line like "row 2 sums to 1.0000, largest 0.5800 at token 1" any more'
+        'no line like "at token [1]" any more'
     )
     gone = [Entry(e.at, 2, "print(1)", e.line, e.text, e.field) for e in LEDGER]
     assert (
@@ -148,3 +148,10 @@ def test_the_builds_check_reports_each_problem_of_a_page_once(tmp_path: Path) ->
         'docs/p.md:10: 3.126 is written, 3.1250 is computed now, at block 1 (print("score 3.1250 and share '
         '0.5800")), line 1 "score 3.1250 and share 0.5800", field 1',
     ]
+
+
+def test_a_quoted_line_is_kept_as_its_number_with_two_words_either_side() -> None:
+    line = "    row 2  sums to 1.0000   its largest share, 0.5800, goes to token 1"
+    assert excerpt(line, 3) == "largest share, [0.5800], goes to"
+    assert excerpt(line, 1) == "row [2] sums to"
+    assert excerpt(line, 9) is None

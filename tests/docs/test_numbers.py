@@ -59,7 +59,12 @@ def test_headings_table_cells_list_items_admonitions_and_alt_text_are_prose() ->
 def test_math_is_prose_and_so_are_its_exponents() -> None:
     page = "Cost $3 \\cdot n \\cdot d_k + 2 \\cdot n^2$, and $e^{1.5625}$.\n\n$$\n\\sqrt{4} = 2\n$$\n"
     assert [(n.line, n.column, n.text) for n in read(page)] == [
-        (1, 6, "3"), (1, 28, "2"), (1, 38, "2"), (1, 50, "1.5625"), (4, 6, "4"), (4, 11, "2")
+        (1, 6, "3"),
+        (1, 28, "2"),
+        (1, 38, "2"),
+        (1, 50, "1.5625"),
+        (4, 6, "4"),
+        (4, 11, "2"),
     ]
 
 
