@@ -71,7 +71,7 @@ class Numeral:
 
     `column` is where the numeral starts on its source line, or None when the text it sits in
     is not on the page verbatim (a figure's caption, text with escapes). `context` is the words
-    around it with the numeral in brackets, `in` names the kind of passage it was read from.
+    around it with the numeral in brackets, `passage` names the kind of passage it was read from.
     """
 
     line: int
