@@ -80,7 +80,7 @@ def serve(session: nox.Session) -> None:
     )
 
 
-@nox.session(python=PYTHON)
+@nox.session(python=PYTHON, default=False)  # it rewrites docs/: only when asked for by name
 def renumber(session: nox.Session) -> None:
     """Bring every page's numerals back to what the code prints (docs/contributing.md).
 
