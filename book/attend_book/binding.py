@@ -11,9 +11,8 @@ so an edit above it does not disturb it, and says what it quotes:
 
 that is, the second number printed on line 7 of the page's second executed block (whose first
 source line is shown), which read as shown, with two words either side, when the binding was
-made. An entry may
-instead declare a `given`: the value the numeral must have (`value`) and the reason nothing on
-the page prints it. `block` and `line` may be written as bare numbers by
+made. An entry may instead declare a `given`: the value the numeral must have (`value`) and the
+reason nothing on the page prints it. `block` and `line` may be written as bare numbers by
 hand; `nox -s renumber` fills in the text.
 
 `check` holds a page's numerals against its blocks' output and its ledger and returns every
