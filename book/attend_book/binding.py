@@ -42,6 +42,7 @@ __all__ = [
     "Outputs",
     "Problem",
     "Quote",
+    "alike",
     "bound",
     "check",
     "dump_ledger",
@@ -219,10 +220,14 @@ def excerpt(line: str, field: int) -> str | None:
     return " ".join([*before[-2:], f"{left}[{line[start:end]}]{right}", *after[:2]])
 
 
-def same_words(numeral: Numeral, entry: Entry) -> bool:
-    """Whether the entry names the numeral by its words as they stand, numbers aside: a pair
-    `match` made on more than that (words that changed around it) may be the wrong one."""
-    return _normal(entry.at) == _normal(numeral.context)
+def same_words(numeral: Numeral, entry: Entry, found: Sequence[Numeral]) -> bool:
+    """Whether the entry names the numeral beyond doubt: by its words exactly, or by its words
+    with numbers aside where no other numeral of the page has those words. A pair `match` made
+    on less (rows of a table read alike once their numbers are set aside) may be the wrong one."""
+    if entry.at == numeral.context:
+        return True
+    mine = _normal(numeral.context)
+    return _normal(entry.at) == mine and sum(_normal(n.context) == mine for n in found) == 1
 
 
 def _normal(context: str) -> str:
@@ -241,11 +246,15 @@ def match(found: Sequence[Numeral], entries: Sequence[Entry]) -> tuple[dict[int,
         waiting: dict[str, list[Entry]] = {}
         for entry in left:
             waiting.setdefault(key(entry.at), []).append(entry)
+        unpaired = Counter(key(found[i].context) for i in wanted if i not in pairs)
         for i in wanted:
-            hits = waiting.get(key(found[i].context)) if i not in pairs else None
-            if hits:
+            mine = key(found[i].context)
+            hits = waiting.get(mine) if i not in pairs else None
+            # Alike words pair in page order, and only when as many entries as numerals have them.
+            if hits and len(hits) == unpaired[mine]:
                 pairs[i] = hits.pop(0)
                 left.remove(pairs[i])
+                unpaired[mine] -= 1
     for i in wanted:
         if i in pairs:
             continue
@@ -400,6 +409,18 @@ def dump_ledger(entries: Iterable[Entry], page: str) -> str:
         out.append(f"  line: {_scalar(f'{entry.line} | {entry.text}' if entry.text else str(entry.line))}")
         out.append(f"  field: {entry.field}")
     return "\n".join(out) + "\n"
+
+
+def alike(entry: Entry, other: Entry) -> bool:
+    """Whether two entries bind the same way and differ, if at all, only in the numbers of their
+    words and quoted text."""
+    return (
+        _normal(entry.at) == _normal(other.at)
+        and _shape(entry.text) == _shape(other.text)
+        and _shape(entry.head) == _shape(other.head)
+        and (entry.block, entry.line, entry.field, entry.given, entry.value)
+        == (other.block, other.line, other.field, other.given, other.value)
+    )
 
 
 def bound(entry: Entry, quote: Quote) -> Entry:

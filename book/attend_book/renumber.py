@@ -28,6 +28,7 @@ from attend_book.binding import (
     Entry,
     Outputs,
     Quote,
+    alike,
     bound,
     dump_ledger,
     ledger_path,
@@ -239,7 +240,7 @@ def renumber(
         elif isinstance(quote, Quote) and not numerals.rounds_to(
             numerals.value_of(quote.value), found[i].text
         ):
-            if quote.found_again or not same_words(found[i], entry):
+            if quote.found_again or not same_words(found[i], entry, found):
                 # The binding was found again, not where it was made: rewriting prose on a
                 # guess could turn a right number wrong, so a person looks first.
                 report.unbound.append(
@@ -254,11 +255,11 @@ def renumber(
     kept: dict[int, Entry] = {}
     for i, entry in pairs.items():
         quote = resolve(entry, outputs) if entry.given is None else None
-        kept[i] = (
-            bound(replace(entry, at=after[i].context), quote)
-            if isinstance(quote, Quote)
-            else replace(entry, at=after[i].context)
-        )
+        fresh = replace(entry, at=after[i].context)
+        fresh = bound(fresh, quote) if isinstance(quote, Quote) else fresh
+        # An entry whose words and place are the same but for numbers is left as it was written:
+        # a value that moved changes the page, not the ledger, so a diff shows only the numerals.
+        kept[i] = entry if alike(entry, fresh) else fresh
     for _ in range(2):  # a second pass can lean on the quotes the first one found
         for i, numeral in enumerate(after):
             if numeral.equation is not None or i in kept:

@@ -130,6 +130,6 @@ def test_the_command_rewrites_pages_and_ledgers_and_says_what_it_did(
     printed = capsys.readouterr().out.splitlines()
     assert printed == [f"{page.as_posix()}:10 0.5 → 0.6"] * 2 + [f"{page.as_posix()}:10 0.125 → 0.15"]
     assert "0.6×0.25 = 0.15." in page.read_text(encoding="utf-8")
-    assert next(e.text for e in load_ledger(ledger_path(page))) == "query [[0.0], 3.0, 0.6,"
+    assert load_ledger(ledger_path(page)) == entries  # a value that moved changes the page only
     assert tool.main(["--docs", str(docs)]) == 0
     assert capsys.readouterr().out == ""
