@@ -57,10 +57,17 @@ def _key(*parts: str) -> str:
 
 
 class Cache:
-    """Entries under `folder`, valid while `environment` (a `fingerprint`) is what it was."""
+    """Entries under `root`, in one folder per `environment` (a `fingerprint`).
 
-    def __init__(self, folder: Path, environment: str) -> None:
-        self.folder, self.environment = folder, environment
+    Several environments share a root (a nox session's and a developer's venv, say), so each
+    keeps its own folder, and only the few most recently used folders are kept.
+    """
+
+    KEEP = 3
+
+    def __init__(self, root: Path, environment: str) -> None:
+        self.root, self.environment = root, environment
+        self.folder = root / "outputs" / environment[:16]
         self.used: set[Path] = set()
         self.runs = 0  # how many pages and notebooks really ran: what the tests watch
 
@@ -95,10 +102,16 @@ class Cache:
         return entry
 
     def prune(self) -> None:
-        """Drop every entry this build did not use, so the folder holds one build's worth."""
+        """Drop what this build did not use from its folder, and all but the newest folders."""
         for entry in [*self.folder.glob("pages/*.json"), *self.folder.glob("notebooks/*")]:
             if entry not in self.used:
                 shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+        if not self.folder.is_dir():
+            return
+        os.utime(self.folder)
+        folders = sorted(self.folder.parent.iterdir(), key=lambda f: f.stat().st_mtime)
+        for old in folders[: -self.KEEP]:
+            shutil.rmtree(old)
 
     @staticmethod
     def _write(entry: Path, make: Callable[[Path], object]) -> None:

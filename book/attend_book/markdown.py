@@ -12,7 +12,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
+import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
