@@ -29,12 +29,21 @@ def tests(session: nox.Session) -> None:
     if session.python != BOOK_PYTHON:
         session.install(*LOCK, "-e", ".[test]")
         session.run(
-            "pytest", "tests", "--ignore=tests/docs", "--ignore=tests/browser",
-            "-p", "no:cacheprovider", "-o", "addopts=-ra", *session.posargs,
+            "pytest",
+            "tests",
+            "--ignore=tests/docs",
+            "--ignore=tests/browser",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "addopts=-ra",
+            *session.posargs,
         )
         return
     session.install(*LOCK, *BOOK)
-    session.run("pytest", "--ignore=tests/docs/test_site.py", "-p", "no:cacheprovider", *session.posargs, env=QUIET)
+    session.run(
+        "pytest", "--ignore=tests/docs/test_site.py", "-p", "no:cacheprovider", *session.posargs, env=QUIET
+    )
 
 
 @nox.session(python=BOOK_PYTHON)
@@ -57,7 +66,12 @@ def docs(session: nox.Session) -> None:
     session.install(*LOCK, *BOOK)
     session.run("mkdocs", "build", "--strict", "--site-dir", "site", env=QUIET)
     session.run(
-        "pytest", "tests/docs/test_site.py", "-p", "no:cacheprovider", "-o", "addopts=",
+        "pytest",
+        "tests/docs/test_site.py",
+        "-p",
+        "no:cacheprovider",
+        "-o",
+        "addopts=",
         env={**QUIET, "BOOK_SITE": "site", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
     )
 
@@ -72,7 +86,13 @@ def browser(session: nox.Session) -> None:
     session.run("bash", "scripts/install-browser.sh", external=True)
     session.install(*LOCK, *BOOK, "-e", ".[browser]")
     session.run(
-        "pytest", "tests/browser", "-p", "no:cacheprovider", "-o", "addopts=-ra", *session.posargs,
+        "pytest",
+        "tests/browser",
+        "-p",
+        "no:cacheprovider",
+        "-o",
+        "addopts=-ra",
+        *session.posargs,
         env={**QUIET, "ATTEND_BROWSER": "1"},
     )
 
@@ -81,13 +101,27 @@ def browser(session: nox.Session) -> None:
 def serve(session: nox.Session) -> None:
     """A live preview that rebuilds on any change to docs/, src/attend or the plugin."""
     session.install(*LOCK, *BOOK)
-    session.run("mkdocs", "serve", "--strict", "--watch", "src/attend", "--watch", "book", *session.posargs, env=QUIET)
+    session.run(
+        "mkdocs", "serve", "--strict", "--watch", "src/attend", "--watch", "book", *session.posargs, env=QUIET
+    )
 
 
 @nox.session(python=BOOK_PYTHON, default=False, reuse_venv=False, venv_backend="venv")  # pip freeze
 def lock(session: nox.Session) -> None:
     """Rewrite constraints.txt: resolve every range afresh and freeze what got installed."""
-    session.install("--upgrade", "--upgrade-strategy", "eager", "-e", ".[test,docs,lint,browser]", "-e", "./book", "nox", "uv")
+    session.install(
+        "--upgrade",
+        "--upgrade-strategy",
+        "eager",
+        "-e",
+        ".[test,docs,lint,browser]",
+        "-e",
+        "./book",
+        "nox",
+        "uv",
+    )
     frozen = session.run("pip", "freeze", "--exclude-editable", silent=True)
-    header = "# Exact versions for every nox session and CI. Made by `nox -s lock`; edit the ranges, not this.\n"
+    header = (
+        "# Exact versions for every nox session and CI. Made by `nox -s lock`; edit the ranges, not this.\n"
+    )
     Path("constraints.txt").write_text(header + str(frozen), encoding="utf-8")
