@@ -32,7 +32,7 @@ def installed_versions() -> dict[str, str]:
     Read from the names of the `*.dist-info` folders on sys.path, which carry both: opening
     each one's metadata would cost more than the rest of a warm build's bookkeeping.
     """
-    found = {}
+    found: dict[str, str] = {}
     for folder in map(Path, sys.path):
         for info in folder.glob("*.dist-info") if folder.is_dir() else ():
             name, _, version = info.name.removesuffix(".dist-info").partition("-")
