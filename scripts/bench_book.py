@@ -70,7 +70,10 @@ def serve_edits(repo: Path, runs: int) -> list[float]:
     url = f"http://127.0.0.1:{port}/{URL_PATH}"
     server = subprocess.Popen(
         [sys.executable, "-m", "nox", "-R", "-s", "serve", "--", "-a", f"127.0.0.1:{port}"],
-        cwd=repo, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        cwd=repo,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     page = repo / PAGE
     original = page.read_text(encoding="utf-8")
@@ -97,7 +100,9 @@ def report(name: str, times: list[float]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--fresh", action="store_true", help="also time a fresh clone's first nox -s docs")
