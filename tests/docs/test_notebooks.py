@@ -75,7 +75,7 @@ def test_a_notebook_is_nbformat_4_with_a_python_kernel_and_an_opening_note() -> 
     assert notebook["metadata"]["kernelspec"]["name"] == "python3"
     first, code = notebook["cells"]
     assert first["cell_type"] == "markdown" and "docs/a.md" in "".join(first["source"])
-    assert (code["cell_type"], code["source"], code["outputs"]) == ("code", "print(1)", [])
+    assert (code["cell_type"], code["source"], code["outputs"]) == ("code", ["print(1)"], [])
     json.dumps(notebook)  # writable as it stands
 
 
