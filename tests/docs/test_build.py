@@ -58,7 +58,7 @@ def test_a_block_that_raises_stops_the_build_before_any_page_is_written(
     )
     with caplog.at_level(logging.ERROR), pytest.raises(Abort, match="BuildError"):
         build_site(project / "mkdocs.yml", project / "site")
-    assert "docs/index.md:7: a python fence failed at `raise ValueError(\"no\")`" in caplog.text
+    assert 'docs/index.md:7: a python fence failed at `raise ValueError("no")`' in caplog.text
     assert "ValueError: no" in caplog.text
     assert not (project / "site" / "index.html").exists()
 
