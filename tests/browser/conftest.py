@@ -178,8 +178,9 @@ def browser_context(site: Site, chromium: str) -> Iterator[Any]:
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB",
-                                      service_workers="block")
+        context = browser.new_context(
+            viewport={"width": 1280, "height": 900}, locale="en-GB", service_workers="block"
+        )
         context.route("**/*", guard)
         context.on("request", lambda r: None if _local(r.url) else site.outside.append(r.url))
         try:
@@ -247,13 +248,17 @@ def visits(site: Site, browser_context: Any, screenshots: Path) -> dict[str, Vis
     for path in site.pages:
         visit = Visit(path)
         page = browser_context.new_page()
-        page.on("console", lambda m, v=visit: v.console_errors.append(m.text)
-                if m.type == "error" else None)
+        page.on("console", lambda m, v=visit: v.console_errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e, v=visit: v.page_errors.append(str(e)))
-        page.on("requestfailed", lambda r, v=visit: v.failed_requests.append(
-            f"{r.url} ({r.failure})"))
-        page.on("response", lambda r, v=visit, p=path: v.bad_responses.append(
-            f"{r.status} {r.url}") if r.status >= 400 and not p.endswith("404.html") else None)
+        page.on("requestfailed", lambda r, v=visit: v.failed_requests.append(f"{r.url} ({r.failure})"))
+        page.on(
+            "response",
+            lambda r, v=visit, p=path: (
+                v.bad_responses.append(f"{r.status} {r.url}")
+                if r.status >= 400 and not p.endswith("404.html")
+                else None
+            ),
+        )
         response = page.goto(site.url + path, wait_until="networkidle")
         visit.status = response.status if response else 0
         page.evaluate("document.fonts.ready")

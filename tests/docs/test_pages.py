@@ -29,7 +29,7 @@ def test_the_declared_givens_are_few_and_each_has_a_reason() -> None:
     givens = {
         (page.name, key): reason
         for page in PAGES
-        for key, reason in (front_matter(page.read_text(encoding="utf-8")).get("givens") or {}).items()  # type: ignore[union-attr]
+        for key, reason in (front_matter(page.read_text(encoding="utf-8")).get("givens") or {}).items()
     }
     assert len(givens) <= 5, givens
     assert all(str(reason).strip() for reason in givens.values())
