@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
+from pathlib import Path
 
 import nox
 
@@ -32,8 +33,31 @@ def browser(session: nox.Session) -> None:
     """
     session.run("bash", "scripts/install-browser.sh", external=True)
     session.install("-e", ".[test,docs,browser]")
+    # BOOK_SITE (a site already built, as CI passes it) is read by tests/browser/conftest.py.
     session.run("pytest", "tests/browser", "-p", "no:cacheprovider", *session.posargs,
                 env={"ATTEND_BROWSER": "1", "NO_MKDOCS_2_WARNING": "1"})
+
+
+@nox.session(python=PYTHON)
+def pdf(session: nox.Session) -> None:
+    """The whole book as one PDF: print print_page/ to site/attend.pdf, then check the PDF.
+
+    The site is the one BOOK_SITE names (CI builds it once, in `docs`), else `site/` is built
+    here. scripts/print_book.py prints it with Debian's headless Chromium and fails if the
+    page asked for anything outside 127.0.0.1; tests/browser/test_pdf.py reads the PDF back.
+    """
+    session.run("bash", "scripts/install-browser.sh", external=True)
+    session.install("-e", ".[test,docs,browser]")
+    site = os.environ.get("BOOK_SITE", "")
+    if not site:
+        site = "site"
+        session.run("mkdocs", "build", "--strict", "--site-dir", site, env=BOOK_ENV)
+    session.run("python", "scripts/print_book.py", site)
+    session.run(
+        "pytest", "tests/browser/test_pdf.py", "-p", "no:cacheprovider", *session.posargs,
+        env={**BOOK_ENV, "ATTEND_BROWSER": "1", "BOOK_SITE": site,
+             "ATTEND_PDF": str(Path(site) / "attend.pdf")},
+    )
 
 
 BOOK_ENV = {"NO_MKDOCS_2_WARNING": "1"}

@@ -100,7 +100,7 @@ class Control:
         if self.kind == "choice":
             radios = "".join(
                 f'<label><input type="radio" name="control-{name}" value="{html.escape(s.value)}"'
-                f' data-control-input{" checked" if i == self.start else ""}> '
+                f" data-control-input{' checked' if i == self.start else ''}> "
                 f"{html.escape(s.value)}</label>"
                 for i, s in enumerate(self.states)
             )
@@ -116,7 +116,7 @@ class Control:
 
 def _ink(colour: str) -> str:
     """Black or white, whichever reads better on `colour` (WCAG relative luminance)."""
-    rgb = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    rgb = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
     lum = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
     return "#000000" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "#ffffff"
@@ -137,7 +137,7 @@ def _heat_table(square: npt.NDArray[np.float64], labels: Sequence[str], caption:
     return (
         f'<table class="attend-heat"><caption>{html.escape(caption)}</caption>'
         f'<thead><tr><th scope="col">query \\ key</th>{head}</tr></thead>'
-        f'<tbody>{"".join(rows)}</tbody></table>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
     )
 
 
@@ -145,11 +145,14 @@ def _table(caption: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -
     head = "".join(f'<th scope="col">{html.escape(h)}</th>' for h in header)
     body = "".join(
         f'<tr><th scope="row">{html.escape(r[0])}</th>'
-        + "".join(f"<td>{html.escape(c)}</td>" for c in r[1:]) + "</tr>"
+        + "".join(f"<td>{html.escape(c)}</td>" for c in r[1:])
+        + "</tr>"
         for r in rows
     )
-    return (f'<table class="attend-readout"><caption>{html.escape(caption)}</caption>'
-            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+    return (
+        f'<table class="attend-readout"><caption>{html.escape(caption)}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    )
 
 
 # --8<-- [start:shares]
@@ -161,9 +164,12 @@ def shares_control() -> Control:
     for divide in (True, False):
         run = chapter_head(scale=divide).attend(chapter_row())
         value, words = ("on", f"divided by {run.div:.0f}") if divide else ("off", "the divide left off")
-        states.append(State(value, f"shares, {words}",
-                            _heat_table(run.attn, labels, f"Each row's shares, {words}")))
+        states.append(
+            State(value, f"shares, {words}", _heat_table(run.attn, labels, f"Each row's shares, {words}"))
+        )
     return Control(shares_figure(), "switch", "Divide each score by √dk", tuple(states))
+
+
 # --8<-- [end:shares]
 
 
@@ -178,10 +184,15 @@ def scale_control(widths: Sequence[int] = CONTROL_WIDTHS) -> Control:
             ("biggest share (mean)", f"{row.divided.biggest:.4f}", f"{row.undivided.biggest:.4f}"),
             ("rows near one token", f"{row.divided.confident}", f"{row.undivided.confident}"),
         ]
-        table = _table(f"Key width {row.width}: the same draws, divided and not",
-                       ("", "divided by √width", "the divide left off"), rows)
+        table = _table(
+            f"Key width {row.width}: the same draws, divided and not",
+            ("", "divided by √width", "the divide left off"),
+            rows,
+        )
         states.append(State(str(row.width), f"key width {row.width}", table))
     return Control(scale_figure(), "choice", "Key width", tuple(states))
+
+
 # --8<-- [end:scale]
 
 
@@ -193,17 +204,26 @@ def cost_control(rows: Sequence[int] = CONTROL_ROWS) -> Control:
     rows = sorted({*rows, where})  # the slider starts where the pairs overtake the projections
     states = []
     for cost in cost_sweep(rows):
-        bigger = ("the pairs" if cost.quadratic > cost.project
-                  else "the projections" if cost.project > cost.quadratic else "neither")
+        bigger = (
+            "the pairs"
+            if cost.quadratic > cost.project
+            else "the projections"
+            if cost.project > cost.quadratic
+            else "neither"
+        )
         table = _table(
             f"One head over {cost.tokens:,} tokens of the chronicle, counted",
             ("", "multiply-adds"),
-            [("q, k and v: the projections", f"{cost.project:,}"),
-             ("the pairs: scores and mixing", f"{cost.quadratic:,}"),
-             ("total", f"{cost.total:,}"),
-             ("the bigger part", bigger)],
+            [
+                ("q, k and v: the projections", f"{cost.project:,}"),
+                ("the pairs: scores and mixing", f"{cost.quadratic:,}"),
+                ("total", f"{cost.total:,}"),
+                ("the bigger part", bigger),
+            ],
         )
         states.append(State(str(cost.tokens), f"n = {cost.tokens:,} tokens", table))
     start = next(i for i, n in enumerate(rows) if n == where)
     return Control(cost_figure(), "slider", "Tokens in the row", tuple(states), start=start)
+
+
 # --8<-- [end:cost]

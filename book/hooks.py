@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from mkdocs.plugins import event_priority
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # mkdocs loads this file by path; `book` is its parent package
     sys.path.insert(0, str(ROOT))
@@ -60,6 +62,9 @@ def _shown_path(page: Any, config: Any) -> str:
         return source.as_posix()
 
 
+# Before every plugin's (priority 0): print-site keeps each page's HTML for the whole-book page
+# as its own on_page_content sees it, so the math must be MathML by then.
+@event_priority(100)
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
     outputs = execute.RECORDER.finish()
     if not page.file.src_uri.endswith(".md"):

@@ -177,16 +177,15 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     """pytest-playwright's launch, on Debian's chromium instead of a downloaded build."""
     path = chromium_path()
     if not Path(path).exists():
-        pytest.fail(f"no Chromium at {path}: run scripts/install-browser.sh (Debian's chromium)",
-                    pytrace=False)
-    return {**browser_type_launch_args, "executable_path": path, "headless": True,
-            "args": CHROMIUM_ARGS}
+        pytest.fail(
+            f"no Chromium at {path}: run scripts/install-browser.sh (Debian's chromium)", pytrace=False
+        )
+    return {**browser_type_launch_args, "executable_path": path, "headless": True, "args": CHROMIUM_ARGS}
 
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    return {**browser_context_args, "viewport": VIEWPORT, "locale": "en-GB",
-            "service_workers": "block"}
+    return {**browser_context_args, "viewport": VIEWPORT, "locale": "en-GB", "service_workers": "block"}
 
 
 def local(url: str) -> bool:
@@ -287,13 +286,17 @@ def visits(site: Site, book_context: Any, screenshots: Path) -> dict[str, Visit]
     for path in site.pages:
         visit = Visit(path)
         page = book_context.new_page()
-        page.on("console", lambda m, v=visit: v.console_errors.append(m.text)
-                if m.type == "error" else None)
+        page.on("console", lambda m, v=visit: v.console_errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e, v=visit: v.page_errors.append(str(e)))
-        page.on("requestfailed", lambda r, v=visit: v.failed_requests.append(
-            f"{r.url} ({r.failure})"))
-        page.on("response", lambda r, v=visit, p=path: v.bad_responses.append(
-            f"{r.status} {r.url}") if r.status >= 400 and not p.endswith("404.html") else None)
+        page.on("requestfailed", lambda r, v=visit: v.failed_requests.append(f"{r.url} ({r.failure})"))
+        page.on(
+            "response",
+            lambda r, v=visit, p=path: (
+                v.bad_responses.append(f"{r.status} {r.url}")
+                if r.status >= 400 and not p.endswith("404.html")
+                else None
+            ),
+        )
         response = page.goto(site.url + path, wait_until="networkidle")
         visit.status = response.status if response else 0
         page.evaluate("document.fonts.ready")

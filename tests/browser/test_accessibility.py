@@ -12,8 +12,7 @@ WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_no_wcag_violation_on_any_page(scheme: str, site: Any,
-                                                 open_context: Any) -> None:
+def test_axe_finds_no_wcag_violation_on_any_page(scheme: str, site: Any, open_context: Any) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
     axe = Axe()
@@ -25,8 +24,10 @@ def test_axe_finds_no_wcag_violation_on_any_page(scheme: str, site: Any,
         page.goto(site.url + path, wait_until="networkidle")
         palette = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
         assert palette == ("slate" if scheme == "dark" else "default"), (path, palette)
-        results = axe.run(page, options={"runOnly": {"type": "tag", "values": WCAG},
-                                         "resultTypes": ["violations", "passes"]})
+        results = axe.run(
+            page,
+            options={"runOnly": {"type": "tag", "values": WCAG}, "resultTypes": ["violations", "passes"]},
+        )
         checked += len(results.response["passes"])
         for rule in results.response["violations"]:
             targets = [" ".join(map(str, n["target"])) for n in rule["nodes"][:5]]

@@ -71,8 +71,14 @@ def test_the_divide_switch_shows_the_heads_shares_with_and_without_it(
 def _scale(width: int) -> list[str]:
     row = scale_experiment([width])[0]
     d, u = row.divided, row.undivided
-    return [f"{d.spread:.4f}", f"{u.spread:.4f}", f"{d.biggest:.4f}", f"{u.biggest:.4f}",
-            str(d.confident), str(u.confident)]
+    return [
+        f"{d.spread:.4f}",
+        f"{u.spread:.4f}",
+        f"{d.biggest:.4f}",
+        f"{u.biggest:.4f}",
+        str(d.confident),
+        str(u.confident),
+    ]
 
 
 def _checked_width(live: Any) -> int:
@@ -106,8 +112,13 @@ def _n(live: Any) -> int:
 
 def _cost(n: int) -> list[str]:
     cost = cost_sweep([n])[0]
-    bigger = ("the pairs" if cost.quadratic > cost.project
-              else "the projections" if cost.project > cost.quadratic else "neither")
+    bigger = (
+        "the pairs"
+        if cost.quadratic > cost.project
+        else "the projections"
+        if cost.project > cost.quadratic
+        else "neither"
+    )
     return [f"{cost.project:,}", f"{cost.quadratic:,}", f"{cost.total:,}", bigger]
 
 

@@ -38,7 +38,10 @@ def test_the_brackets_of_the_attention_formula_stretch_around_the_fraction(
             page.locator(".math-block").first.screenshot(path=str(screenshots / "math-softmax.png"))
     fenced = [(p, f) for p, f in formulas if f["fences"]]
     assert fenced, f"no display formula with a fraction inside stretchy brackets: {formulas}"
-    short = [(p, f) for p, f in fenced
-             if min(f["fences"]) < 1.5 * f["letter"] or min(f["fences"]) < 0.9 * f["fraction"]]
+    short = [
+        (p, f)
+        for p, f in fenced
+        if min(f["fences"]) < 1.5 * f["letter"] or min(f["fences"]) < 0.9 * f["fraction"]
+    ]
     assert not short, f"brackets no taller than the letters beside them: {short}"
     assert (screenshots / "math-softmax.png").stat().st_size > 0

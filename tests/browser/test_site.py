@@ -14,7 +14,6 @@ import pytest
 pytestmark = pytest.mark.browser
 
 
-
 def _failures(visits: dict[str, Any], attr: str) -> dict[str, list[Any]]:
     return {path: getattr(v, attr) for path, v in visits.items() if getattr(v, attr)}
 
@@ -62,8 +61,16 @@ def test_every_figure_loads_with_a_size_and_alt_text(visits: dict[str, Any]) -> 
     figures = [f for v in visits.values() for f in v.figures]
     assert len(figures) >= 4, f"expected the book's four figures, found {len(figures)}"
     bad = {
-        p: [f for f in v.figures if not f["kind"] or f["w"] <= 0 or f["h"] <= 0
-            or not f["loaded"] or not f["alt"].strip() or not f["caption"].strip()]
+        p: [
+            f
+            for f in v.figures
+            if not f["kind"]
+            or f["w"] <= 0
+            or f["h"] <= 0
+            or not f["loaded"]
+            or not f["alt"].strip()
+            or not f["caption"].strip()
+        ]
         for p, v in visits.items()
     }
     bad = {p: figs for p, figs in bad.items() if figs}
@@ -96,8 +103,11 @@ def test_every_chapter_page_offers_its_code_as_a_notebook_that_downloads(
 
 
 def test_every_page_is_screenshotted(visits: dict[str, Any]) -> None:
-    missing = [p for p, v in visits.items()
-               if v.screenshot is None or not v.screenshot.exists() or v.screenshot.stat().st_size == 0]
+    missing = [
+        p
+        for p, v in visits.items()
+        if v.screenshot is None or not v.screenshot.exists() or v.screenshot.stat().st_size == 0
+    ]
     assert not missing, f"no screenshot for {missing}"
 
 
@@ -119,8 +129,9 @@ def test_search_finds_the_term(term: str, site: Any, page: Any, screenshots: Pat
     assert not errors, errors
 
 
-def test_figures_stay_legible_in_the_dark_palette(site: Any, page: Any, visits: dict[str, Any],
-                                                  screenshots: Path) -> None:
+def test_figures_stay_legible_in_the_dark_palette(
+    site: Any, page: Any, visits: dict[str, Any], screenshots: Path
+) -> None:
     with_figures = [p for p, v in visits.items() if v.figures]
     assert with_figures
     page.emulate_media(color_scheme="dark")
