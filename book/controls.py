@@ -204,13 +204,6 @@ def cost_control(rows: Sequence[int] = CONTROL_ROWS) -> Control:
     rows = sorted({*rows, where})  # the slider starts where the pairs overtake the projections
     states = []
     for cost in cost_sweep(rows):
-        bigger = (
-            "the pairs"
-            if cost.quadratic > cost.project
-            else "the projections"
-            if cost.project > cost.quadratic
-            else "neither"
-        )
         table = _table(
             f"One head over {cost.tokens:,} tokens of the chronicle, counted",
             ("", "multiply-adds"),
@@ -218,7 +211,6 @@ def cost_control(rows: Sequence[int] = CONTROL_ROWS) -> Control:
                 ("q, k and v: the projections", f"{cost.project:,}"),
                 ("the pairs: scores and mixing", f"{cost.quadratic:,}"),
                 ("total", f"{cost.total:,}"),
-                ("the bigger part", bigger),
             ],
         )
         states.append(State(str(cost.tokens), f"n = {cost.tokens:,} tokens", table))

@@ -23,6 +23,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 HOST = "127.0.0.1"
@@ -77,31 +78,39 @@ def served(root: Path) -> Iterator[str]:
             server.kill()
 
 
-def _local(url: str) -> bool:
+def is_local(url: str) -> bool:
+    """Whether a request stays on this machine: 127.0.0.1, or data the page already holds."""
     parts = urlsplit(url)
-    return parts.scheme in ("data", "blob", "about") or parts.hostname == HOST
+    return parts.scheme in ("data", "blob", "about", "javascript") or parts.hostname == HOST
 
 
-def print_book(site: Path, out: Path) -> list[str]:
-    """Print `site`'s print_page/ to `out`; return every outside request that was refused."""
-    from playwright.sync_api import Route, sync_playwright
+def refuse_outside(context: Any, outside: list[str]) -> Any:
+    """Refuse every request of a browser context that would leave 127.0.0.1, noting it."""
 
-    if not (site / "print_page" / "index.html").exists():
-        raise FileNotFoundError(f"{site}/print_page/index.html: build the site first (nox -s docs)")
-    outside: list[str] = []
-
-    def guard(route: Route) -> None:
-        if _local(route.request.url):
+    def route(route: Any) -> None:
+        if is_local(route.request.url):
             route.continue_()
         else:
             outside.append(route.request.url)
             route.abort("blockedbyclient")
 
+    context.route("**/*", route)
+    return context
+
+
+def print_book(site: Path, out: Path) -> list[str]:
+    """Print `site`'s print_page/ to `out`; return every outside request that was refused."""
+    from playwright.sync_api import sync_playwright
+
+    if not (site / "print_page" / "index.html").exists():
+        raise FileNotFoundError(f"{site}/print_page/index.html: build the site first (nox -s docs)")
+    outside: list[str] = []
+
     with served(site) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
         try:
             context = browser.new_context(service_workers="block")
-            context.route("**/*", guard)
+            refuse_outside(context, outside)
             page = context.new_page()
             page.goto(url + "print_page/", wait_until="networkidle")
             page.evaluate("document.fonts.ready")

@@ -15,34 +15,22 @@ otherwise `mkdocs build --strict` runs into a temporary folder), ATTEND_CHROMIUM
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 
+# One server, one Chromium command line and one notion of "local" for the tests and the PDF.
+from scripts.print_book import CHROMIUM_ARGS, chromium_path, is_local, refuse_outside, served
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-HOST = "127.0.0.1"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 VIEWPORT = {"width": 1280, "height": 900}
 
 
@@ -124,52 +112,12 @@ def site_pages(root: Path) -> list[str]:
     return pages
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
-@contextlib.contextmanager
-def served(root: Path) -> Iterator[str]:
-    """`root` served by `python -m http.server` on 127.0.0.1 only; yields its address."""
-    port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", HOST, "--directory", str(root)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://{HOST}:{port}/"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with urllib.request.urlopen(url, timeout=1):
-                    break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise RuntimeError(f"the site server on {url} never answered") from None
-                time.sleep(0.1)
-        yield url
-    finally:
-        server.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            server.wait(timeout=10)
-        if server.poll() is None:
-            server.kill()
-
-
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     """The book, built once (or taken from BOOK_SITE) and served on 127.0.0.1."""
     root = given_site() or build_site(tmp_path_factory.mktemp("site"))
     with served(root) as url:
         yield Site(root=root, url=url, pages=site_pages(root))
-
-
-def chromium_path() -> str:
-    """Debian's chromium, or the one ATTEND_CHROMIUM names."""
-    return os.environ.get("ATTEND_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
 
 @pytest.fixture(scope="session")
@@ -188,25 +136,10 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     return {**browser_context_args, "viewport": VIEWPORT, "locale": "en-GB", "service_workers": "block"}
 
 
-def local(url: str) -> bool:
-    parts = urlsplit(url)
-    if parts.scheme in ("data", "blob", "about", "javascript"):
-        return True
-    return parts.hostname == HOST
-
-
 def guard(context: Any, outside: list[str]) -> Any:
     """Refuse every request of `context` that would leave 127.0.0.1, noting it in `outside`."""
-
-    def route(route: Any) -> None:
-        if local(route.request.url):
-            route.continue_()
-        else:
-            outside.append(route.request.url)
-            route.abort("blockedbyclient")
-
-    context.route("**/*", route)
-    context.on("request", lambda r: None if local(r.url) else outside.append(r.url))
+    refuse_outside(context, outside)
+    context.on("request", lambda r: None if is_local(r.url) else outside.append(r.url))
     return context
 
 

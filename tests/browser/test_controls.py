@@ -112,14 +112,7 @@ def _n(live: Any) -> int:
 
 def _cost(n: int) -> list[str]:
     cost = cost_sweep([n])[0]
-    bigger = (
-        "the pairs"
-        if cost.quadratic > cost.project
-        else "the projections"
-        if cost.project > cost.quadratic
-        else "neither"
-    )
-    return [f"{cost.project:,}", f"{cost.quadratic:,}", f"{cost.total:,}", bigger]
+    return [f"{cost.project:,}", f"{cost.quadratic:,}", f"{cost.total:,}"]
 
 
 def test_the_row_length_slider_shows_the_counted_cost_at_that_length(

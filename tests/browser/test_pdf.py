@@ -8,7 +8,6 @@ under test, where the home page's link expects it.
 from __future__ import annotations
 
 import html
-import importlib.util
 import os
 import re
 from pathlib import Path
@@ -16,17 +15,9 @@ from typing import Any
 
 import pytest
 
+from scripts.print_book import PDF_NAME, print_book
+
 pytestmark = pytest.mark.browser
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _printer() -> Any:
-    spec = importlib.util.spec_from_file_location("print_book", ROOT / "scripts" / "print_book.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
@@ -34,8 +25,8 @@ def pdf(site: Any) -> Path:
     given = os.environ.get("ATTEND_PDF")
     if given:
         return Path(given)
-    out = site.root / _printer().PDF_NAME
-    outside = _printer().print_book(site.root, out)
+    out = site.root / PDF_NAME
+    outside = print_book(site.root, out)
     assert not outside, f"printing asked for {outside}"
     return out
 
