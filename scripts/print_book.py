@@ -98,35 +98,44 @@ def refuse_outside(context: Any, outside: list[str]) -> Any:
     return context
 
 
+def print_pdf(browser: Any, url: str, out: Path) -> list[str]:
+    """Print the print page of the site at `url` to `out` with `browser` (a Playwright Browser).
+
+    Returns every request that would have left 127.0.0.1; each was refused.
+    """
+    outside: list[str] = []
+    context = refuse_outside(browser.new_context(service_workers="block"), outside)
+    try:
+        page = context.new_page()
+        page.goto(url + "print_page/", wait_until="networkidle")
+        page.evaluate("document.fonts.ready")
+        page.emulate_media(media="print")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        page.pdf(
+            path=str(out),
+            format="A4",
+            print_background=True,
+            margin={"top": "16mm", "bottom": "18mm", "left": "14mm", "right": "14mm"},
+            outline=True,
+            tagged=True,
+        )  # print-site's stylesheet numbers the pages
+    finally:
+        context.close()
+    return outside
+
+
 def print_book(site: Path, out: Path) -> list[str]:
-    """Print `site`'s print_page/ to `out`; return every outside request that was refused."""
+    """Serve `site`, print its print_page/ to `out` in a Chromium of its own; see `print_pdf`."""
     from playwright.sync_api import sync_playwright
 
     if not (site / "print_page" / "index.html").exists():
         raise FileNotFoundError(f"{site}/print_page/index.html: build the site first (nox -s docs)")
-    outside: list[str] = []
-
     with served(site) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
         try:
-            context = browser.new_context(service_workers="block")
-            refuse_outside(context, outside)
-            page = context.new_page()
-            page.goto(url + "print_page/", wait_until="networkidle")
-            page.evaluate("document.fonts.ready")
-            page.emulate_media(media="print")
-            out.parent.mkdir(parents=True, exist_ok=True)
-            page.pdf(
-                path=str(out),
-                format="A4",
-                print_background=True,
-                margin={"top": "16mm", "bottom": "18mm", "left": "14mm", "right": "14mm"},
-                outline=True,
-                tagged=True,
-            )  # print-site's stylesheet numbers the pages
+            return print_pdf(browser, url, out)
         finally:
             browser.close()
-    return outside
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,18 +15,18 @@ from typing import Any
 
 import pytest
 
-from scripts.print_book import PDF_NAME, print_book
+from scripts.print_book import PDF_NAME, print_pdf
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def pdf(site: Any) -> Path:
+def pdf(site: Any, browser: Any) -> Path:
     given = os.environ.get("ATTEND_PDF")
     if given:
         return Path(given)
     out = site.root / PDF_NAME
-    outside = print_book(site.root, out)
+    outside = print_pdf(browser, site.url, out)
     assert not outside, f"printing asked for {outside}"
     return out
 
