@@ -8,11 +8,13 @@ it computes nothing, so a number on screen is always one the package produced, a
 is fetched from anywhere. Without JavaScript the live part stays hidden and the page shows
 the static figure, complete, as before (and so does the printed book).
 
-A page embeds one exactly as it embeds a figure:
+A page embeds one by handing the figure to `driven`:
 
     ```python exec="on" html="1"
-    from book.controls import cost_control
-    print(cost_control().html())
+    from book.controls import driven
+    from book.figures import cost_figure
+
+    print(driven(cost_figure()).html())
     ```
 """
 
@@ -30,16 +32,19 @@ from matplotlib import colormaps
 from matplotlib.colors import to_hex
 
 from attend import chapter_head, chapter_row, chapter_tokens, cost_sweep, crossover, scale_experiment
-from book.figures import Figure, cost_figure, label, scale_figure, shares_figure
+from book.figures import Figure, label
 
 __all__ = [
     "CONTROL_ROWS",
     "CONTROL_WIDTHS",
+    "DRIVES",
     "Control",
+    "Drive",
     "State",
-    "cost_control",
-    "scale_control",
-    "shares_control",
+    "cost_drive",
+    "driven",
+    "scale_drive",
+    "shares_drive",
 ]
 
 CONTROL_WIDTHS = tuple(2**p for p in range(2, 10))  # 4, 8, ..., 512: key widths to pick from
@@ -155,27 +160,31 @@ def _table(caption: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -
     )
 
 
-# --8<-- [start:shares]
+@dataclass(frozen=True)
+class Drive:
+    """How one figure is driven: the kind of control, its words, and every state it can take."""
+
+    kind: Kind
+    legend: str
+    states: tuple[State, ...]
+    start: int = 0
+
+
 @cache
-def shares_control() -> Control:
+def shares_drive() -> Drive:
     """The shares heat map with a switch for the divide by √dk, both states run by the head."""
     labels = [label(t) for t in chapter_tokens()]
     states = []
     for divide in (True, False):
         run = chapter_head(scale=divide).attend(chapter_row())
         value, words = ("on", f"divided by {run.div:.0f}") if divide else ("off", "the divide left off")
-        states.append(
-            State(value, f"shares, {words}", _heat_table(run.attn, labels, f"Each row's shares, {words}"))
-        )
-    return Control(shares_figure(), "switch", "Divide each score by √dk", tuple(states))
+        table = _heat_table(run.attn, labels, f"Each row's shares, {words}")
+        states.append(State(value, f"shares, {words}", table))
+    return Drive("switch", "Divide each score by √dk", tuple(states))
 
 
-# --8<-- [end:shares]
-
-
-# --8<-- [start:scale]
 @cache
-def scale_control(widths: Sequence[int] = CONTROL_WIDTHS) -> Control:
+def scale_drive(widths: Sequence[int] = CONTROL_WIDTHS) -> Drive:
     """The divide experiment at one key width at a time, the reader's choice of width."""
     states = []
     for row in scale_experiment(widths):
@@ -190,15 +199,11 @@ def scale_control(widths: Sequence[int] = CONTROL_WIDTHS) -> Control:
             rows,
         )
         states.append(State(str(row.width), f"key width {row.width}", table))
-    return Control(scale_figure(), "choice", "Key width", tuple(states))
+    return Drive("choice", "Key width", tuple(states))
 
 
-# --8<-- [end:scale]
-
-
-# --8<-- [start:cost]
 @cache
-def cost_control(rows: Sequence[int] = CONTROL_ROWS) -> Control:
+def cost_drive(rows: Sequence[int] = CONTROL_ROWS) -> Drive:
     """The counted cost at one row length at a time, the length on a slider."""
     where = crossover()
     rows = sorted({*rows, where})  # the slider starts where the pairs overtake the projections
@@ -214,8 +219,16 @@ def cost_control(rows: Sequence[int] = CONTROL_ROWS) -> Control:
             ],
         )
         states.append(State(str(cost.tokens), f"n = {cost.tokens:,} tokens", table))
-    start = next(i for i, n in enumerate(rows) if n == where)
-    return Control(cost_figure(), "slider", "Tokens in the row", tuple(states), start=start)
+    start = rows.index(where)
+    return Drive("slider", "Tokens in the row", tuple(states), start=start)
 
 
-# --8<-- [end:cost]
+DRIVES = {"shares": shares_drive, "scale": scale_drive, "cost": cost_drive}
+
+
+def driven(figure: Figure) -> Control:
+    """`figure` (from `book.figures`) with the control that drives it, for a page to print."""
+    if figure.name not in DRIVES:
+        raise KeyError(f"figure-{figure.name} has no control; these do: {', '.join(DRIVES)}")
+    drive = DRIVES[figure.name]()
+    return Control(figure, drive.kind, drive.legend, drive.states, drive.start)
