@@ -153,3 +153,12 @@ def test_without_javascript_each_driven_figure_is_still_a_whole_static_figure(
         assert fig.locator("svg").first.is_visible(), figure
         assert fig.locator("figcaption").inner_text().strip(), figure
         assert not fig.locator(".attend-control").is_visible(), f"{figure}: a dead control is shown"
+
+
+def test_the_controls_script_computes_nothing_and_fetches_nothing() -> None:
+    script = Path(__file__).resolve().parents[2] / "docs" / "javascripts" / "controls.js"
+    code = "\n".join(line.split("//")[0] for line in script.read_text(encoding="utf-8").splitlines())
+    code = re.sub(r'"[^"\n]*"|\'[^\'\n]*\'', '""', code)  # selectors and names are not sums
+    arithmetic = re.findall(r"[\w)\]]\s*[-+*/%]=?\s*[\w(]|\+\+|--|Math\.|parseFloat|Number\(", code)
+    assert not arithmetic, f"controls.js does arithmetic: {arithmetic}"
+    assert not re.search(r"fetch\(|XMLHttpRequest|import\(|https?:", code), "controls.js fetches"
