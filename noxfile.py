@@ -6,6 +6,7 @@ rewrites constraints.txt from the newest versions the ranges in the two pyprojec
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import nox
@@ -125,3 +126,30 @@ def lock(session: nox.Session) -> None:
         "# Exact versions for every nox session and CI. Made by `nox -s lock`; edit the ranges, not this.\n"
     )
     Path("constraints.txt").write_text(header + str(frozen), encoding="utf-8")
+
+
+@nox.session(python=BOOK_PYTHON)
+def pdf(session: nox.Session) -> None:
+    """The whole book as one PDF: print print_page/ to site/attend.pdf, then check the PDF.
+
+    The site is the one BOOK_SITE names (CI builds it once, in `docs`), else site/ is built
+    here. scripts/print_book.py prints it with Debian's headless Chromium and fails if the
+    page asked for anything outside 127.0.0.1; tests/browser/test_pdf.py reads the PDF back.
+    """
+    session.run("bash", "scripts/install-browser.sh", external=True)
+    session.install(*LOCK, *BOOK, "-e", ".[browser]")
+    site = os.environ.get("BOOK_SITE", "")
+    if not site:
+        site = "site"
+        session.run("mkdocs", "build", "--strict", "--site-dir", site, env=QUIET)
+    session.run("python", "scripts/print_book.py", site)
+    session.run(
+        "pytest",
+        "tests/browser/test_pdf.py",
+        "-p",
+        "no:cacheprovider",
+        "-o",
+        "addopts=-ra",
+        *session.posargs,
+        env={**QUIET, "ATTEND_BROWSER": "1", "BOOK_SITE": site, "ATTEND_PDF": str(Path(site) / "attend.pdf")},
+    )

@@ -201,10 +201,10 @@ def scale_figure(widths: Sequence[int] = SCALE_WIDTHS) -> Figure:
         ax.minorticks_off()
         ax.set_xlabel("key width (log scale)")
         ax.grid(True, color="#e5e5e5", linewidth=0.6)
-    spread.plot(w, [r.divided.spread for r in rows], "o-", color=DIVIDED,
-                label="divided by √width")
-    spread.plot(w, [r.undivided.spread for r in rows], "s--", color=UNDIVIDED,
-                label="the divide left off (slope ½)")
+    spread.plot(w, [r.divided.spread for r in rows], "o-", color=DIVIDED, label="divided by √width")
+    spread.plot(
+        w, [r.undivided.spread for r in rows], "s--", color=UNDIVIDED, label="the divide left off (slope ½)"
+    )
     levels = [2, 4, 8, 16, 32]
     spread.set_yticks(levels, [str(y) for y in levels])
     spread.set_ylabel("spread of a row (log scale)")
@@ -329,12 +329,29 @@ def flow_figure() -> Figure:
         _cells(ax, square, title, labels if ax is x else None)
     arrows = [(x, q), (x, k), (x, v), (q, scores), (k, scores), (scores, shares), (shares, out)]
     for start, end in arrows:
-        fig.add_artist(ConnectionPatch(
-            xyA=(1.02, 0.5), coordsA=start.transAxes, xyB=(-0.04, 0.5), coordsB=end.transAxes,
-            arrowstyle="->", color="#666666", linewidth=0.8))
-    fig.add_artist(ConnectionPatch(  # the values go round the square, straight to the mixing
-        xyA=(1.02, 0.5), coordsA=v.transAxes, xyB=(0.5, -0.06), coordsB=out.transAxes,
-        arrowstyle="->", color="#666666", linewidth=0.8, connectionstyle="angle,angleA=0,angleB=90"))
+        fig.add_artist(
+            ConnectionPatch(
+                xyA=(1.02, 0.5),
+                coordsA=start.transAxes,
+                xyB=(-0.04, 0.5),
+                coordsB=end.transAxes,
+                arrowstyle="->",
+                color="#666666",
+                linewidth=0.8,
+            )
+        )
+    fig.add_artist(
+        ConnectionPatch(  # the values go round the square, straight to the mixing
+            xyA=(1.02, 0.5),
+            coordsA=v.transAxes,
+            xyB=(0.5, -0.06),
+            coordsB=out.transAxes,
+            arrowstyle="->",
+            color="#666666",
+            linewidth=0.8,
+            connectionstyle="angle,angleA=0,angleB=90",
+        )
+    )
     alt = (
         "A diagram of one run of the head, left to right, every cell printed. The four typed "
         "token rows feed three matrices, giving four queries, four keys and four values. "
@@ -352,15 +369,15 @@ def flow_figure() -> Figure:
     )
     data = {
         "labels": labels,
-        **{name: getattr(run, name).tolist()
-           for name in ("x", "q", "k", "v", "scaled", "attn", "out")},
+        **{name: getattr(run, name).tolist() for name in ("x", "q", "k", "v", "scaled", "attn", "out")},
     }
     return Figure("flow", _svg(fig, "flow", alt), alt, caption, data)
+
+
 # --8<-- [end:flow]
 
 
-def _cells(ax: Axes, square: npt.NDArray[np.float64], title: str,
-           labels: Sequence[str] | None) -> None:
+def _cells(ax: Axes, square: npt.NDArray[np.float64], title: str, labels: Sequence[str] | None) -> None:
     """A small matrix as a grid of pale cells, each value printed to two places."""
     with plt.rc_context(_STYLE):
         top = float(np.abs(square).max()) or 1.0
@@ -373,8 +390,7 @@ def _cells(ax: Axes, square: npt.NDArray[np.float64], title: str,
         if labels is None:
             ax.set_yticks([])
         else:
-            ax.set_yticks(range(rows), [f"{i + 1} {t}" for i, t in enumerate(labels)],
-                          fontsize=7)
+            ax.set_yticks(range(rows), [f"{i + 1} {t}" for i, t in enumerate(labels)], fontsize=7)
         ax.tick_params(length=0)
         for spine in ax.spines.values():
             spine.set_visible(False)

@@ -26,7 +26,7 @@ from markdown import Markdown
 from mkdocs.config import Config
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
@@ -122,6 +122,9 @@ class BookPlugin(BasePlugin[BookConfig]):
             language=kind, run=lambda *_, **__: block.text, code=code, md=md, **options
         )
 
+    # Ahead of every other plugin (priority 0): print-site keeps each page's HTML for the whole-book
+    # page as its own on_page_content sees it, so the math must be MathML by then.
+    @event_priority(100)
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         src = page.file.src_uri
         if src in self.blocks:

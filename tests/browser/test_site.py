@@ -112,8 +112,7 @@ def test_every_page_is_screenshotted(visits: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("term", ["softmax", "positional"])
-def test_search_finds_the_term(term: str, site: Any, browser_context: Any, screenshots: Path) -> None:
-    page = browser_context.new_page()
+def test_search_finds_the_term(term: str, site: Any, page: Any, screenshots: Path) -> None:
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.goto(site.url, wait_until="networkidle")
@@ -125,18 +124,16 @@ def test_search_finds_the_term(term: str, site: Any, browser_context: Any, scree
     text = page.locator(".md-search-result").inner_text().lower()
     found = results.count()
     page.screenshot(path=str(screenshots / f"search-{term}.png"))
-    page.close()
     assert found > 0
     assert term in text, f"search results for {term!r} never mention it: {text[:300]}"
     assert not errors, errors
 
 
 def test_figures_stay_legible_in_the_dark_palette(
-    site: Any, browser_context: Any, visits: dict[str, Any], screenshots: Path
+    site: Any, page: Any, visits: dict[str, Any], screenshots: Path
 ) -> None:
     with_figures = [p for p, v in visits.items() if v.figures]
     assert with_figures
-    page = browser_context.new_page()
     page.emulate_media(color_scheme="dark")
     page.add_init_script("localStorage.clear()")  # forget the palette the light visits stored
     for path in with_figures:
@@ -148,4 +145,3 @@ def test_figures_stay_legible_in_the_dark_palette(
         assert grounds and all(g == "rgb(255, 255, 255)" for g in grounds), (path, grounds)
         name = path.strip("/").replace("/", "__") or "index"
         page.screenshot(path=str(screenshots / f"dark-{name}.png"), full_page=True)
-    page.close()

@@ -114,7 +114,6 @@ def test_the_cost_figure_marks_the_crossover_the_cost_table_names(
     assert f"n = {named}" in figures.cost_figure().svg
 
 
-
 def test_the_flow_figure_draws_the_shares_and_the_mixed_values_attend_scores_prints(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -123,8 +122,14 @@ def test_the_flow_figure_draws_the_shares_and_the_mixed_values_attend_scores_pri
     assert four(data["attn"]) == square_block(text, "each row as shares of one")
     assert four(data["out"]) == square_block(text, "the values, mixed in")
 
-ALL = [figures.square_figure, figures.shares_figure, figures.scale_figure, figures.cost_figure,
-       figures.flow_figure]
+
+ALL = [
+    figures.square_figure,
+    figures.shares_figure,
+    figures.scale_figure,
+    figures.cost_figure,
+    figures.flow_figure,
+]
 
 
 @pytest.mark.parametrize("draw", ALL, ids=lambda f: f.__name__)

@@ -10,7 +10,7 @@ from typing import Any
 
 import markdown
 import pytest
-import yaml
+from mkdocs.utils.yaml import yaml_load
 from tree import DOCS, pages
 
 from attend_book.markdown import fences
@@ -20,7 +20,7 @@ ROOT = DOCS.parent
 
 
 def config() -> dict[str, Any]:
-    loaded = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    loaded = yaml_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))  # knows !ENV
     assert isinstance(loaded, dict)
     return loaded
 
