@@ -34,6 +34,7 @@ def tests(session: nox.Session) -> None:
             "tests",
             "--ignore=tests/docs",
             "--ignore=tests/browser",
+            "--ignore=tests/publish",
             "-p",
             "no:cacheprovider",
             "-o",
