@@ -1,91 +1,167 @@
-"""Contributor sessions: `nox -s tests` runs everything that checks the code and the book."""
+"""Contributor sessions. Each installs with `-c constraints.txt`, the exact versions CI runs.
+
+`nox` alone runs lint, the package's tests on every Python and the book; `nox -s lock`
+rewrites constraints.txt from the newest versions the ranges in the two pyproject files allow.
+"""
 
 from __future__ import annotations
 
 import os
-import subprocess
-import tempfile
+from pathlib import Path
 
 import nox
 
-nox.options.default_venv_backend = "venv"
+nox.options.default_venv_backend = "uv|venv"  # uv when installed (CI installs it): much faster installs
 nox.options.reuse_existing_virtualenvs = True
+nox.options.sessions = ["lint", "tests", "docs"]
 
-PYTHON = "3.11"
+PYTHONS = ["3.11", "3.12", "3.13"]
+BOOK_PYTHON = "3.11"  # the book is built and checked on one Python; the package is tested on all
+LOCK = ("-c", "constraints.txt")
+BOOK = ("-e", ".[test,docs]", "-e", "./book")  # the package, the plugin, the fence tests
+QUIET = {"NO_MKDOCS_2_WARNING": "1"}
+LINTED = ("src", "book", "tests", "scripts", "noxfile.py")
 
 
-@nox.session(python=PYTHON)
+@nox.session(python=PYTHONS)
 def tests(session: nox.Session) -> None:
-    """The package's tests, lint and types."""
-    # the docs' tests and every page's code blocks run here too
-    session.install("-e", ".[test,docs]", "-e", "./book")
-    session.run("ruff", "check", "src", "tests", "scripts", "book", "noxfile.py")
-    session.run("mypy", "src/attend", "book")
-    session.run("pytest", *session.posargs)
+    """Every test. The package's on each Python; on the book's Python also every page's fences
+    (pytest-markdown-docs) and the book's own tests, but not the built site's: `docs` has those."""
+    if session.python != BOOK_PYTHON:
+        session.install(*LOCK, "-e", ".[test]")
+        session.run(
+            "pytest",
+            "tests",
+            "--ignore=tests/docs",
+            "--ignore=tests/browser",
+            "--ignore=tests/publish",
+            "-p",
+            "no:cacheprovider",
+            "-o",
+            "addopts=-ra",
+            *session.posargs,
+        )
+        return
+    session.install(*LOCK, *BOOK)
+    session.run(
+        "pytest", "--ignore=tests/docs/test_site.py", "-p", "no:cacheprovider", *session.posargs, env=QUIET
+    )
 
 
-@nox.session(python=PYTHON)
+@nox.session(python=BOOK_PYTHON)
+def lint(session: nox.Session) -> None:
+    """ruff's lint and format check, and mypy (strict) over the package, the plugin and the tests."""
+    session.install(*LOCK, "-e", ".[test,docs,lint,browser]", "-e", "./book")
+    session.run("ruff", "check", *LINTED)
+    session.run("ruff", "format", "--check", *LINTED)
+    session.run("mypy")
+
+
+@nox.session(python=BOOK_PYTHON)
+def docs(session: nox.Session) -> None:
+    """Build the book strict into site/, then check the built site.
+
+    The build runs each page's code (or takes its output from .cache/attend-book while nothing
+    it depends on changed), checks every number in the prose and fails on any warning. The
+    site checks load no pytest plugin; `nox -s browser` may then open the same site/.
+    """
+    session.install(*LOCK, *BOOK)
+    session.run("mkdocs", "build", "--strict", "--site-dir", "site", env=QUIET)
+    session.run(
+        "pytest",
+        "tests/docs/test_site.py",
+        "-p",
+        "no:cacheprovider",
+        "-o",
+        "addopts=",
+        env={**QUIET, "BOOK_SITE": "site", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+    )
+
+
+@nox.session(python=BOOK_PYTHON)
 def browser(session: nox.Session) -> None:
-    """Build the book, serve it on 127.0.0.1 and open every page in headless Chromium.
+    """Open every page of the built book in headless Chromium (Debian's, installed if missing).
 
-    Chromium is Debian's (scripts/install-browser.sh installs it once); Playwright's Python
-    package drives it. Screenshots of every page land in artifacts/screenshots/.
+    With ATTEND_SITE set (CI sets it to the site/ that `nox -s docs` built) that site is
+    opened; otherwise the test builds one. Screenshots land in artifacts/screenshots/.
     """
     session.run("bash", "scripts/install-browser.sh", external=True)
-    session.install("-e", ".[test,docs,browser]", "-e", "./book")
-    session.run("pytest", "tests/browser", "-p", "no:cacheprovider", *session.posargs,
-                env={"ATTEND_BROWSER": "1", "NO_MKDOCS_2_WARNING": "1"})
-
-
-BOOK_ENV = {"NO_MKDOCS_2_WARNING": "1"}
-
-
-@nox.session(python=PYTHON)
-def docs(session: nox.Session) -> None:
-    """Rebuild the book strict into site/ and run every page's code again as tests.
-
-    The build runs each fence, checks each number in the prose and fails on any warning;
-    pytest runs each fence again with its assertions. Neither needs the other, so they run
-    side by side on the machine's two cores; then the built site itself is checked.
-    """
-    session.install("-e", ".[test,docs]", "-e", "./book")
-    env = {**os.environ, **BOOK_ENV, "PATH": f"{session.bin}{os.pathsep}{os.environ['PATH']}"}
-    with tempfile.TemporaryFile("w+") as log:
-        build = subprocess.Popen(
-            ["mkdocs", "build", "--strict", "--site-dir", "site"],
-            stdout=log, stderr=subprocess.STDOUT, env=env,
-        )
-        try:
-            session.run("pytest", "docs", "-p", "no:cacheprovider", *session.posargs, env=BOOK_ENV)
-        finally:
-            built = build.wait()
-            log.seek(0)
-            session.log(log.read().rstrip())
-    if built != 0:
-        session.error("mkdocs build --strict failed: see its log above")
-    # The built site's own checks need no pytest plugin; loading none saves two seconds here.
+    session.install(*LOCK, *BOOK, "-e", ".[browser]")
     session.run(
-        "pytest", "tests/docs/test_build.py", "-p", "no:cacheprovider", "-o", "addopts=",
-        env={**BOOK_ENV, "BOOK_SITE": "site", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+        "pytest",
+        "tests/browser",
+        "-p",
+        "no:cacheprovider",
+        "-o",
+        "addopts=-ra",
+        *session.posargs,
+        env={**QUIET, "ATTEND_BROWSER": "1"},
     )
 
 
-@nox.session(python=PYTHON)
+@nox.session(python=BOOK_PYTHON)
 def serve(session: nox.Session) -> None:
-    """A live preview of the book that also rebuilds when the package or the build helpers change."""
-    session.install("-e", ".[test,docs]", "-e", "./book")
+    """A live preview that rebuilds on any change to docs/, src/attend or the plugin."""
+    session.install(*LOCK, *BOOK)
     session.run(
-        "mkdocs", "serve", "--strict", "--watch", "src/attend", "--watch", "book", *session.posargs,
-        env=BOOK_ENV,
+        "mkdocs", "serve", "--strict", "--watch", "src/attend", "--watch", "book", *session.posargs, env=QUIET
     )
 
 
-@nox.session(python=PYTHON, default=False)  # it rewrites docs/: only when asked for by name
+@nox.session(python=BOOK_PYTHON, default=False, reuse_venv=False, venv_backend="venv")  # pip freeze
+def lock(session: nox.Session) -> None:
+    """Rewrite constraints.txt: resolve every range afresh and freeze what got installed."""
+    session.install(
+        "--upgrade",
+        "--upgrade-strategy",
+        "eager",
+        "-e",
+        ".[test,docs,lint,browser]",
+        "-e",
+        "./book",
+        "nox",
+        "uv",
+    )
+    frozen = session.run("pip", "freeze", "--exclude-editable", silent=True)
+    header = (
+        "# Exact versions for every nox session and CI. Made by `nox -s lock`; edit the ranges, not this.\n"
+    )
+    Path("constraints.txt").write_text(header + str(frozen), encoding="utf-8")
+
+
+@nox.session(python=BOOK_PYTHON)
+def pdf(session: nox.Session) -> None:
+    """The whole book as one PDF: print print_page/ to site/attend.pdf, then check the PDF.
+
+    The site is the one BOOK_SITE names (CI builds it once, in `docs`), else site/ is built
+    here. scripts/print_book.py prints it with Debian's headless Chromium and fails if the
+    page asked for anything outside 127.0.0.1; tests/browser/test_pdf.py reads the PDF back.
+    """
+    session.run("bash", "scripts/install-browser.sh", external=True)
+    session.install(*LOCK, *BOOK, "-e", ".[browser]")
+    site = os.environ.get("BOOK_SITE", "")
+    if not site:
+        site = "site"
+        session.run("mkdocs", "build", "--strict", "--site-dir", site, env=QUIET)
+    session.run("python", "scripts/print_book.py", site)
+    session.run(
+        "pytest",
+        "tests/browser/test_pdf.py",
+        "-p",
+        "no:cacheprovider",
+        "-o",
+        "addopts=-ra",
+        *session.posargs,
+        env={**QUIET, "ATTEND_BROWSER": "1", "BOOK_SITE": site, "ATTEND_PDF": str(Path(site) / "attend.pdf")},
+    )
+
+
+@nox.session(python=BOOK_PYTHON, default=False)  # it rewrites docs/: only when asked for by name
 def renumber(session: nox.Session) -> None:
     """Bring every page's numerals back to what the code prints (docs/contributing.md).
 
     Rewrites each bound numeral whose value moved, at its written precision, binds new numerals
     whose source is unambiguous, and lists the ones it could not. `-- docs/p.md` for one page.
     """
-    session.install("-e", ".[test,docs]", "-e", "./book")
-    session.run("python", "-m", "attend_book.renumber", *session.posargs, env=BOOK_ENV)
+    session.install(*LOCK, *BOOK)
+    session.run("python", "-m", "attend_book.renumber", *session.posargs, env=QUIET)

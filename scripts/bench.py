@@ -60,8 +60,10 @@ def main() -> None:
     print(f"ratio                                 {ours / plain:6.2f} x   (target: within 3x)")
 
     big = best_of([*ATTEND, "cost", "--rows", "4096"], runs=3)
-    print(f"attend cost --rows 4096               {big:6.3f} s, peak {peak_child_mib():.0f} MiB"
-          "   (targets: 3 s, 1024 MiB)")
+    print(
+        f"attend cost --rows 4096               {big:6.3f} s, peak {peak_child_mib():.0f} MiB"
+        "   (targets: 3 s, 1024 MiB)"
+    )
     for mode in ("row", "weights", "project", "square", "scores", "scale", "cost"):
         print(f"attend {mode:<30} {best_of([*ATTEND, mode]):6.3f} s   (target: 0.5 s)")
 

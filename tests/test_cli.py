@@ -79,24 +79,36 @@ def test_project_prints_each_tokens_query_key_and_value_and_the_layer_agrees(cap
 def test_square_prints_the_raw_and_the_divided_square(capsys) -> None:  # type: ignore[no-untyped-def]
     out = printed(capsys, "square")
     assert "by 2.0000, the square root of 4" in out
-    for row in ("0.2500   0.0000   0.5000   0.0000", "3.1250   0.0000   0.7500   0.0000",
-                "0.0000   2.0000   0.0000   2.0000", "0.1250   0.0000   0.2500   0.0000",
-                "1.5625   0.0000   0.3750   0.0000", "0.0000   1.0000   0.0000   1.0000"):
+    for row in (
+        "0.2500   0.0000   0.5000   0.0000",
+        "3.1250   0.0000   0.7500   0.0000",
+        "0.0000   2.0000   0.0000   2.0000",
+        "0.1250   0.0000   0.2500   0.0000",
+        "1.5625   0.0000   0.3750   0.0000",
+        "0.0000   1.0000   0.0000   1.0000",
+    ):
         assert row in out
 
 
 def test_scores_prints_the_shares_the_mixed_values_and_the_multiply_adds(capsys) -> None:  # type: ignore[no-untyped-def]
     out = printed(capsys, "scores")
-    for row in ("0.2565   0.2264   0.2907   0.2264", "0.5800   0.1216   0.1769   0.1216",
-                "0.1345   0.3655   0.1345   0.3655", "0.4528   0.2565   0.2907   0.6453",
-                "0.2431   0.5800   0.1769   0.5884", "0.7311   0.1345   0.1345   0.5672",
-                "1.0000   0.0000   0.0000   0.0000"):
+    for row in (
+        "0.2565   0.2264   0.2907   0.2264",
+        "0.5800   0.1216   0.1769   0.1216",
+        "0.1345   0.3655   0.1345   0.3655",
+        "0.4528   0.2565   0.2907   0.6453",
+        "0.2431   0.5800   0.1769   0.5884",
+        "0.7311   0.1345   0.1345   0.5672",
+        "1.0000   0.0000   0.0000   0.0000",
+    ):
         assert row in out
     assert out.count("0.5800   0.1216   0.1769   0.1216") == 2
     sums = [r for r in rows_of(out) if r[:1] == ["row"]]
     assert [(r[1], r[4], r[8].rstrip(","), r[-1]) for r in sums] == [
-        ("1", "1.0000", "0.2907", "3"), ("2", "1.0000", "0.5800", "1"),
-        ("3", "1.0000", "0.3655", "2"), ("4", "1.0000", "0.5800", "1"),
+        ("1", "1.0000", "0.2907", "3"),
+        ("2", "1.0000", "0.5800", "1"),
+        ("3", "1.0000", "0.3655", "2"),
+        ("4", "1.0000", "0.5800", "1"),
     ]
     counts = [r[-1] for r in rows_of(out)[-4:]]
     assert counts == ["192", "64", "64", "320"]
@@ -104,8 +116,11 @@ def test_scores_prints_the_shares_the_mixed_values_and_the_multiply_adds(capsys)
 
 def test_scores_without_the_divide_are_more_peaked(capsys) -> None:  # type: ignore[no-untyped-def]
     out = printed(capsys, "scores", "--no-scale")
-    for row in ("0.2603   0.2027   0.3342   0.2027", "0.8468   0.0372   0.0788   0.0372",
-                "0.0596   0.4404   0.0596   0.4404"):
+    for row in (
+        "0.2603   0.2027   0.3342   0.2027",
+        "0.8468   0.0372   0.0788   0.0372",
+        "0.0596   0.4404   0.0596   0.4404",
+    ):
         assert row in out
     assert "left off" in out
     square = printed(capsys, "square", "--no-scale")
@@ -122,7 +137,10 @@ def test_cost_prints_the_counted_table_the_check_and_the_crossover(capsys) -> No
         ["32", "1536", "8192", "9728", "3.45", "84.2%"],
     ]
     assert [r[-1] for r in rows_of(out) if r[:1] in (["3"], ["2"], ["adding"], ["what"])][:4] == [
-        "1536", "8192", "9728", "9728",
+        "1536",
+        "8192",
+        "9728",
+        "9728",
     ]
     assert rows_of(out)[-1][-1] == "7"
     assert "the same number" in out and out.count("true") == 1
@@ -153,7 +171,11 @@ def test_scale_prints_the_law_of_the_divide(capsys) -> None:  # type: ignore[no-
 def test_scale_runs_at_the_wider_widths(capsys) -> None:  # type: ignore[no-untyped-def]
     out = printed(capsys, "scale", "--widths", "64,96,128,160,192")
     assert [r[0] for r in rows_of(out) if len(r) == 7 and r[0].isdigit()] == [
-        "64", "96", "128", "160", "192",
+        "64",
+        "96",
+        "128",
+        "160",
+        "192",
     ]
 
 
@@ -193,7 +215,9 @@ def test_a_bad_flag_gets_one_line_naming_it_and_status_2(capsys, argv, problem) 
 def test_a_bad_flag_in_a_real_process_leaves_no_traceback() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "attend", "cost", "--rows", "abc"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 2
     assert done.stdout == ""

@@ -79,7 +79,8 @@ def heads_and_rows(draw: st.DrawFn) -> tuple[Head, np.ndarray]:
     finite = st.floats(-10, 10, allow_nan=False)
     weights = [draw(hnp.arrays(np.float64, d * dk, elements=finite)) for _ in range(3)]
     row = draw(hnp.arrays(np.float64, (n, d), elements=finite))
-    return Head(d, dk, *weights), row
+    wq, wk, wv = weights
+    return Head(d, dk, wq, wk, wv), row
 
 
 @settings(max_examples=60, deadline=None)

@@ -10,9 +10,7 @@ from hypothesis.extra import numpy as hnp
 
 from attend import softmax
 
-scores = hnp.arrays(
-    np.float64, st.integers(1, 12), elements=st.floats(-1e4, 1e4, allow_nan=False)
-)
+scores = hnp.arrays(np.float64, st.integers(1, 12), elements=st.floats(-1e4, 1e4, allow_nan=False))
 
 
 @given(scores)

@@ -1,5 +1,5 @@
-"""Build-time helpers for the book: the mkdocs hooks, the prose-number checker, the math renderer.
+"""attend-book: the mkdocs plugin that builds the book (`plugin.BookPlugin`) and what it runs on.
 
-Nothing in here is part of the `attend` package and nothing in here is shipped with it. It lives
-outside `docs/` on purpose: `pytest --markdown-docs docs` imports every `.py` file under `docs/`.
+It is a distribution of its own (book/pyproject.toml), never imported by the `attend` package,
+and it lives outside `docs/` because `pytest --markdown-docs docs` imports every `.py` file there.
 """

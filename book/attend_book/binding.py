@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-import yaml  # type: ignore[import-untyped]
+import yaml
 
 from attend_book import numerals
 from attend_book.markdown import fences
@@ -170,9 +170,10 @@ def resolve(entry: Entry, outputs: Outputs) -> Quote | str:
     ):
         same = [i + 1 for i, head in enumerate(outputs.heads) if head == entry.head]
         alike = [i + 1 for i, head in enumerate(outputs.heads) if _shape(head) == _shape(entry.head)]
-        if len(same) != 1 and len(alike) != 1:
+        if len(same) == 1 or len(alike) == 1:
+            index = same[0] if len(same) == 1 else alike[0]
+        elif not _prints(outputs, index, entry):  # a block whose first line was edited still counts
             return f"no block begins `{entry.head}` any more"
-        index = same[0] if len(same) == 1 else alike[0]
     if not 0 < index <= len(outputs.lines):
         return f"the page has no block {index}"
     lines = outputs.lines[index - 1]
@@ -203,8 +204,17 @@ def resolve(entry: Entry, outputs: Outputs) -> Quote | str:
         _collapse(lines[number - 1]),
         entry.field,
         fields[entry.field - 1],
-        (index, number) != (entry.block, entry.line),
+        (index, number) != (entry.block, entry.line)
+        or (bool(entry.head) and _shape(outputs.heads[index - 1]) != _shape(entry.head)),
     )
+
+
+def _prints(outputs: Outputs, index: int, entry: Entry) -> bool:
+    """Whether block `index` still prints the entry's quoted words on the entry's line."""
+    if not (0 < index <= len(outputs.lines) and entry.line and entry.field and entry.text):
+        return False
+    lines = outputs.lines[index - 1]
+    return 0 < entry.line <= len(lines) and excerpt(lines[entry.line - 1], entry.field) == entry.text
 
 
 def excerpt(line: str, field: int) -> str | None:

@@ -11,7 +11,6 @@ taken from the page as it is now, so prose added above a fence does not rerun it
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
 import importlib.util
 import json
 import os
@@ -28,8 +27,17 @@ __all__ = ["Cache", "fingerprint", "installed_versions", "source_roots"]
 
 
 def installed_versions() -> dict[str, str]:
-    """Every distribution installed beside the build, by name: what the lock file put there."""
-    return {str(d.metadata["Name"]).lower(): d.version for d in importlib.metadata.distributions()}
+    """Every distribution installed beside the build, by name: what the lock file put there.
+
+    Read from the names of the `*.dist-info` folders on sys.path, which carry both: opening
+    each one's metadata would cost more than the rest of a warm build's bookkeeping.
+    """
+    found: dict[str, str] = {}
+    for folder in map(Path, sys.path):
+        for info in folder.glob("*.dist-info") if folder.is_dir() else ():
+            name, _, version = info.name.removesuffix(".dist-info").partition("-")
+            found.setdefault(name.lower().replace("_", "-"), version)
+    return found
 
 
 def source_roots() -> list[Path]:
@@ -57,10 +65,17 @@ def _key(*parts: str) -> str:
 
 
 class Cache:
-    """Entries under `folder`, valid while `environment` (a `fingerprint`) is what it was."""
+    """Entries under `root`, in one folder per `environment` (a `fingerprint`).
 
-    def __init__(self, folder: Path, environment: str) -> None:
-        self.folder, self.environment = folder, environment
+    Several environments share a root (a nox session's and a developer's venv, say), so each
+    keeps its own folder, and only the few most recently used folders are kept.
+    """
+
+    KEEP = 3
+
+    def __init__(self, root: Path, environment: str) -> None:
+        self.root, self.environment = root, environment
+        self.folder = root / "outputs" / environment[:16]
         self.used: set[Path] = set()
         self.runs = 0  # how many pages and notebooks really ran: what the tests watch
 
@@ -95,10 +110,16 @@ class Cache:
         return entry
 
     def prune(self) -> None:
-        """Drop every entry this build did not use, so the folder holds one build's worth."""
+        """Drop what this build did not use from its folder, and all but the newest folders."""
         for entry in [*self.folder.glob("pages/*.json"), *self.folder.glob("notebooks/*")]:
             if entry not in self.used:
                 shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+        if not self.folder.is_dir():
+            return
+        os.utime(self.folder)
+        folders = sorted(self.folder.parent.iterdir(), key=lambda f: f.stat().st_mtime)
+        for old in folders[: -self.KEEP]:
+            shutil.rmtree(old)
 
     @staticmethod
     def _write(entry: Path, make: Callable[[Path], object]) -> None:

@@ -117,7 +117,7 @@ def _as_text(value: Any) -> str:
 def label(token_id: int, width: int = 14) -> str:
     """A token as the tables show it: its bytes in quotes, cut short with an ellipsis."""
     text = load_tokenizer().piece(token_id).decode("utf-8", errors="replace")
-    return f'"{text}"' if len(text) <= width else f'"{text[:width - 1]}…"'
+    return f'"{text}"' if len(text) <= width else f'"{text[: width - 1]}…"'
 
 
 # --8<-- [start:square]
@@ -142,6 +142,8 @@ def square_figure() -> Figure:
     )
     data = {"labels": labels, "raw": run.raw.tolist(), "scaled": run.scaled.tolist()}
     return Figure("square", _svg(fig, "square", alt), alt, caption, data)
+
+
 # --8<-- [end:square]
 
 
@@ -153,10 +155,16 @@ def shares_figure() -> Figure:
     undivided = chapter_head(scale=False).attend(chapter_row())
     labels = [label(t) for t in chapter_tokens()]
     fig, axes = _figure(2, width=8.6, height=3.9)
-    _heat(axes[0], divided.attn, labels, f"shares, divided by {divided.div:.0f}", "viridis_r",
-          vmin=0.0, vmax=1.0)
-    _heat(axes[1], undivided.attn, labels, "shares, the divide left off", "viridis_r",
-          vmin=0.0, vmax=1.0)
+    _heat(
+        axes[0],
+        divided.attn,
+        labels,
+        f"shares, divided by {divided.div:.0f}",
+        "viridis_r",
+        vmin=0.0,
+        vmax=1.0,
+    )
+    _heat(axes[1], undivided.attn, labels, "shares, the divide left off", "viridis_r", vmin=0.0, vmax=1.0)
     alt = (
         "Two heat maps of the 4 by 4 shares, token labels on both axes, each row adding to "
         f"one. With the divide, row 2's biggest share is {divided.attn[1, 0]:.4f} on token 1; "
@@ -174,6 +182,8 @@ def shares_figure() -> Figure:
         "undivided": undivided.attn.tolist(),
     }
     return Figure("shares", _svg(fig, "shares", alt), alt, caption, data)
+
+
 # --8<-- [end:shares]
 
 
@@ -191,19 +201,17 @@ def scale_figure(widths: Sequence[int] = SCALE_WIDTHS) -> Figure:
         ax.minorticks_off()
         ax.set_xlabel("key width (log scale)")
         ax.grid(True, color="#e5e5e5", linewidth=0.6)
-    spread.plot(w, [r.divided.spread for r in rows], "o-", color=DIVIDED,
-                label="divided by √width")
-    spread.plot(w, [r.undivided.spread for r in rows], "s--", color=UNDIVIDED,
-                label="the divide left off (slope ½)")
+    spread.plot(w, [r.divided.spread for r in rows], "o-", color=DIVIDED, label="divided by √width")
+    spread.plot(
+        w, [r.undivided.spread for r in rows], "s--", color=UNDIVIDED, label="the divide left off (slope ½)"
+    )
     levels = [2, 4, 8, 16, 32]
     spread.set_yticks(levels, [str(y) for y in levels])
     spread.set_ylabel("spread of a row (log scale)")
     spread.set_title("how far apart a row's scores sit")
     spread.legend(frameon=False)
-    biggest.plot(w, [r.divided.biggest for r in rows], "o-", color=DIVIDED,
-                 label="divided by √width")
-    biggest.plot(w, [r.undivided.biggest for r in rows], "s--", color=UNDIVIDED,
-                 label="the divide left off")
+    biggest.plot(w, [r.divided.biggest for r in rows], "o-", color=DIVIDED, label="divided by √width")
+    biggest.plot(w, [r.undivided.biggest for r in rows], "s--", color=UNDIVIDED, label="the divide left off")
     biggest.set_ylim(0.0, 1.0)
     biggest.axhline(1.0, color="#999999", linewidth=0.6)
     biggest.set_ylabel("biggest share in a row (mean)")
@@ -228,11 +236,11 @@ def scale_figure(widths: Sequence[int] = SCALE_WIDTHS) -> Figure:
     data = {
         "widths": w,
         "divided": [(r.divided.spread, r.divided.biggest, r.divided.confident) for r in rows],
-        "undivided": [
-            (r.undivided.spread, r.undivided.biggest, r.undivided.confident) for r in rows
-        ],
+        "undivided": [(r.undivided.spread, r.undivided.biggest, r.undivided.confident) for r in rows],
     }
     return Figure("scale", _svg(fig, "scale", alt), alt, caption, data)
+
+
 # --8<-- [end:scale]
 
 
@@ -249,16 +257,26 @@ def cost_figure(rows: Sequence[int] = COST_ROWS) -> Figure:
     ax.set_xticks(n, [f"{x:,}" for x in n])
     ax.minorticks_off()
     ax.grid(True, color="#e5e5e5", linewidth=0.6)
-    ax.plot(n, [c.project for c in costs], "o-", color=LINEAR,
-            label="q, k and v: the projections (grow as n)")
-    ax.plot(n, [c.quadratic for c in costs], "s-", color=QUADRATIC,
-            label="the pairs: scores and mixing (grow as n²)")
+    ax.plot(
+        n, [c.project for c in costs], "o-", color=LINEAR, label="q, k and v: the projections (grow as n)"
+    )
+    ax.plot(
+        n,
+        [c.quadratic for c in costs],
+        "s-",
+        color=QUADRATIC,
+        label="the pairs: scores and mixing (grow as n²)",
+    )
     at = cost_sweep([where])[0]  # the row where the pairs first outgrow the projections
     ax.axvline(where, color="#333333", linewidth=0.8, linestyle="--")
     ax.plot([where, where], [at.project, at.quadratic], "D", color="#333333", markersize=4)
-    ax.annotate(f"n = {where}: the pairs ({at.quadratic:,})\novertake the projections "
-                f"({at.project:,})", xy=(where, at.quadratic), xytext=(where * 2.6, at.project * 0.42),
-                fontsize=8, arrowprops={"arrowstyle": "-", "color": "#333333", "linewidth": 0.6})
+    ax.annotate(
+        f"n = {where}: the pairs ({at.quadratic:,})\novertake the projections ({at.project:,})",
+        xy=(where, at.quadratic),
+        xytext=(where * 2.6, at.project * 0.42),
+        fontsize=8,
+        arrowprops={"arrowstyle": "-", "color": "#333333", "linewidth": 0.6},
+    )
     ax.set_xlabel("tokens in the row (log scale)")
     ax.set_ylabel("multiply-adds, counted (log scale)")
     ax.set_title("one head's work against the length of the row")
@@ -281,6 +299,8 @@ def cost_figure(rows: Sequence[int] = COST_ROWS) -> Figure:
         "rows": [(c.tokens, c.project, c.quadratic, c.total) for c in costs],
     }
     return Figure("cost", _svg(fig, "cost", alt), alt, caption, data)
+
+
 # --8<-- [end:cost]
 
 
@@ -309,12 +329,29 @@ def flow_figure() -> Figure:
         _cells(ax, square, title, labels if ax is x else None)
     arrows = [(x, q), (x, k), (x, v), (q, scores), (k, scores), (scores, shares), (shares, out)]
     for start, end in arrows:
-        fig.add_artist(ConnectionPatch(
-            xyA=(1.02, 0.5), coordsA=start.transAxes, xyB=(-0.04, 0.5), coordsB=end.transAxes,
-            arrowstyle="->", color="#666666", linewidth=0.8))
-    fig.add_artist(ConnectionPatch(  # the values go round the square, straight to the mixing
-        xyA=(1.02, 0.5), coordsA=v.transAxes, xyB=(0.5, -0.06), coordsB=out.transAxes,
-        arrowstyle="->", color="#666666", linewidth=0.8, connectionstyle="angle,angleA=0,angleB=90"))
+        fig.add_artist(
+            ConnectionPatch(
+                xyA=(1.02, 0.5),
+                coordsA=start.transAxes,
+                xyB=(-0.04, 0.5),
+                coordsB=end.transAxes,
+                arrowstyle="->",
+                color="#666666",
+                linewidth=0.8,
+            )
+        )
+    fig.add_artist(
+        ConnectionPatch(  # the values go round the square, straight to the mixing
+            xyA=(1.02, 0.5),
+            coordsA=v.transAxes,
+            xyB=(0.5, -0.06),
+            coordsB=out.transAxes,
+            arrowstyle="->",
+            color="#666666",
+            linewidth=0.8,
+            connectionstyle="angle,angleA=0,angleB=90",
+        )
+    )
     alt = (
         "A diagram of one run of the head, left to right, every cell printed. The four typed "
         "token rows feed three matrices, giving four queries, four keys and four values. "
@@ -332,15 +369,15 @@ def flow_figure() -> Figure:
     )
     data = {
         "labels": labels,
-        **{name: getattr(run, name).tolist()
-           for name in ("x", "q", "k", "v", "scaled", "attn", "out")},
+        **{name: getattr(run, name).tolist() for name in ("x", "q", "k", "v", "scaled", "attn", "out")},
     }
     return Figure("flow", _svg(fig, "flow", alt), alt, caption, data)
+
+
 # --8<-- [end:flow]
 
 
-def _cells(ax: Axes, square: npt.NDArray[np.float64], title: str,
-           labels: Sequence[str] | None) -> None:
+def _cells(ax: Axes, square: npt.NDArray[np.float64], title: str, labels: Sequence[str] | None) -> None:
     """A small matrix as a grid of pale cells, each value printed to two places."""
     with plt.rc_context(_STYLE):
         top = float(np.abs(square).max()) or 1.0
@@ -353,8 +390,7 @@ def _cells(ax: Axes, square: npt.NDArray[np.float64], title: str,
         if labels is None:
             ax.set_yticks([])
         else:
-            ax.set_yticks(range(rows), [f"{i + 1} {t}" for i, t in enumerate(labels)],
-                          fontsize=7)
+            ax.set_yticks(range(rows), [f"{i + 1} {t}" for i, t in enumerate(labels)], fontsize=7)
         ax.tick_params(length=0)
         for spine in ax.spines.values():
             spine.set_visible(False)
@@ -363,13 +399,19 @@ def _cells(ax: Axes, square: npt.NDArray[np.float64], title: str,
 
 def _figure(panels: int, width: float, height: float) -> tuple[MplFigure, list[Axes]]:
     with plt.rc_context(_STYLE):
-        fig, axes = plt.subplots(1, panels, figsize=(width, height), layout="constrained",
-                                 squeeze=False)
+        fig, axes = plt.subplots(1, panels, figsize=(width, height), layout="constrained", squeeze=False)
     return fig, list(axes[0])
 
 
-def _heat(ax: Axes, square: npt.NDArray[np.float64], labels: Sequence[str], title: str,
-          cmap: str, vmin: float | None = None, vmax: float | None = None) -> None:
+def _heat(
+    ax: Axes,
+    square: npt.NDArray[np.float64],
+    labels: Sequence[str],
+    title: str,
+    cmap: str,
+    vmin: float | None = None,
+    vmax: float | None = None,
+) -> None:
     """One square as a heat map, each cell printed to four places as the tables print it."""
     with plt.rc_context(_STYLE):
         lo = float(square.min()) if vmin is None else vmin
@@ -388,11 +430,17 @@ def _heat(ax: Axes, square: npt.NDArray[np.float64], labels: Sequence[str], titl
         for i in range(n):
             for j in range(n):
                 value = float(square[i, j])
-                ax.text(j, i, f"{value:.4f}", ha="center", va="center", fontsize=8,
-                        color="white" if value > middle else "black")
+                ax.text(
+                    j,
+                    i,
+                    f"{value:.4f}",
+                    ha="center",
+                    va="center",
+                    fontsize=8,
+                    color="white" if value > middle else "black",
+                )
         for row in (1, 3):  # rows 2 and 4: the bare digits, the same four numbers
-            ax.add_patch(Rectangle((-0.5, row - 0.5), n, 1, fill=False, edgecolor="#00b3b3",
-                                   linewidth=2.0))
+            ax.add_patch(Rectangle((-0.5, row - 0.5), n, 1, fill=False, edgecolor="#00b3b3", linewidth=2.0))
 
 
 def _svg(fig: MplFigure, name: str, alt: str) -> str:
@@ -402,7 +450,7 @@ def _svg(fig: MplFigure, name: str, alt: str) -> str:
         fig.savefig(out, format="svg", metadata={"Date": None, "Creator": None})
     plt.close(fig)
     svg = out.getvalue()
-    svg = svg[svg.index("<svg"):]  # drop the XML declaration and DOCTYPE: this goes inline
+    svg = svg[svg.index("<svg") :]  # drop the XML declaration and DOCTYPE: this goes inline
     svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.DOTALL)
     svg = re.sub(r'\s(width|height)="[\d.]+pt"', "", svg, count=2)
     # Several figures share a page: give every id (and every reference to one) the figure's

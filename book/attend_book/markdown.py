@@ -7,12 +7,13 @@ Line numbers are the file's own (1-based): the front matter is blanked, not cut,
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
+import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.admon import admon_plugin
@@ -63,7 +64,8 @@ class Fence:
         return self.option("session")
 
 
-def fences(text: str) -> list[Fence]:
+@functools.lru_cache(maxsize=32)  # a build asks for a page's fences more than once
+def fences(text: str) -> tuple[Fence, ...]:
     """Every fenced block of a page, outermost only (a fence shown inside a fence is its body)."""
     found = []
     for token in parse(text):
@@ -82,7 +84,7 @@ def fences(text: str) -> list[Fence]:
                 body=token.content.removesuffix("\n"),
             )
         )
-    return found
+    return tuple(found)
 
 
 def front_matter(text: str) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 Arithmatex in generic mode leaves `<span class="arithmatex">\\(…\\)</span>` and
 `<div class="arithmatex">\\[…\\]</div>` in the page, which a browser shows as raw TeX unless a
 script typesets it. Replacing them with MathML at build needs no script and no font from
-anywhere: the conversion is done by `latex2mathml`, pinned in the `docs` extra, and Chromium
+anywhere: the conversion is done by `latex2mathml`, and Chromium
 and Firefox draw MathML natively.
 """
 

@@ -124,25 +124,24 @@ def _resolve(line: str, root: Path) -> str:
 
 def notebook_of(cells: list[Cell], title: str, source: str) -> dict[str, Any]:
     """An nbformat 4 notebook of `cells`, opened by a cell that says where it came from."""
-    import nbformat
-
-    intro = (
-        f"# {title}\n\nThe code of the page `{source}` of *attend*, made into a notebook when the "
-        "book was built. Run it top to bottom with the `attend` package installed (`pip install -e .` "
-        "in the repository): every number it prints is one the page prints."
+    intro = Cell(
+        "markdown",
+        f"# {title}\n\nThe code of the page `{source}` of *attend*, made into a "
+        "notebook when the book was built. Run it top to bottom with the `attend` package "
+        "installed (`pip install -e .` in the repository): every number it prints is one the page prints.",
     )
-    made = [nbformat.v4.new_markdown_cell(intro)]
-    made += [
-        nbformat.v4.new_code_cell(c.source) if c.kind == "code" else nbformat.v4.new_markdown_cell(c.source)
-        for c in cells
+    made: list[dict[str, Any]] = [
+        {"cell_type": c.kind, "id": f"cell-{n}", "metadata": {}, "source": c.source.splitlines(keepends=True)}
+        | ({"execution_count": None, "outputs": []} if c.kind == "code" else {})
+        for n, c in enumerate([intro, *cells])
     ]
-    for n, cell in enumerate(made):
-        cell["id"] = f"cell-{n}"
     kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
-    notebook = nbformat.v4.new_notebook(
-        cells=made, metadata={"kernelspec": kernel, "language_info": {"name": "python"}}
-    )
-    return dict(nbformat.from_dict(notebook))
+    return {
+        "cells": made,
+        "metadata": {"kernelspec": kernel, "language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
 
 
 def execute(source: Path, target: Path) -> None:

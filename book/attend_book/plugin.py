@@ -14,17 +14,19 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 import markdown_exec
-from markdown import Markdown  # type: ignore[import-untyped]
+from jinja2 import Environment, FileSystemBytecodeCache
+from markdown import Markdown
 from mkdocs.config import Config
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
@@ -83,6 +85,13 @@ class BookPlugin(BasePlugin[BookConfig]):
             self.notebooks[page.src_uri] = (executed.name, None)
         return files
 
+    def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
+        # The theme's templates, compiled once and kept: compiling them is a third of a warm build.
+        if self.cache is not None:
+            (self.cache.root / "templates").mkdir(parents=True, exist_ok=True)
+            env.bytecode_cache = FileSystemBytecodeCache(str(self.cache.root / "templates"))
+        return env
+
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         src = page.file.src_uri
         if src == self.workbench:
@@ -94,7 +103,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         if not src.endswith(".md") or self.cache is None:
             return markdown
         source = page.file.content_string  # with its front matter, so lines are the file's
-        self._page = self._shown_path(page, config)
+        self._page = os.path.relpath(page.file.abs_src_path or src, Path(config.config_file_path).parent)
         self.blocks[src] = self.cache.page(self._page, source)
         self._unshown = list(self.blocks[src])
         cells = notebooks.cells_of(source, Path(config.config_file_path).parent)
@@ -115,6 +124,9 @@ class BookPlugin(BasePlugin[BookConfig]):
             language=kind, run=lambda *_, **__: block.text, code=code, md=md, **options
         )
 
+    # Ahead of every other plugin (priority 0): print-site keeps each page's HTML for the whole-book
+    # page as its own on_page_content sees it, so the math must be MathML by then.
+    @event_priority(100)
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         src = page.file.src_uri
         if src in self.blocks:
@@ -153,14 +165,6 @@ class BookPlugin(BasePlugin[BookConfig]):
                 target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         if self.cache is not None:
             self.cache.prune()
-
-    @staticmethod
-    def _shown_path(page: Page, config: MkDocsConfig) -> str:
-        source = Path(page.file.abs_src_path or page.file.src_uri)
-        try:
-            return source.relative_to(Path(config.config_file_path).parent).as_posix()
-        except ValueError:
-            return source.as_posix()
 
 
 def _prompted(code: str) -> tuple[str, str]:

@@ -65,8 +65,10 @@ def parser() -> Parser:
     modes.add_parser("row", help="the chapter's entry, its tokens and their typed numbers")
     modes.add_parser("weights", help="the three stored matrices")
     modes.add_parser("project", help="each token's query, key and value")
-    for name, text in (("square", "every query against every key"),
-                       ("scores", "the shares of one and the mixed values")):
+    for name, text in (
+        ("square", "every query against every key"),
+        ("scores", "the shares of one and the mixed values"),
+    ):
         mode = modes.add_parser(name, help=text)
         mode.add_argument("--no-scale", action="store_true", help="leave the divide by √dk off")
     scale = modes.add_parser("scale", help="what the divide does, measured at several widths")

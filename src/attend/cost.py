@@ -34,4 +34,6 @@ class Cost:
     def quadratic(self) -> int:
         """The part that grows with the square of the row."""
         return self.score + self.mix
+
+
 # --8<-- [end:cost]

@@ -31,6 +31,8 @@ def typed_row(piece: bytes) -> tuple[float, float, float, float]:
     carries_count = re.search(rb"\d [a-z]", piece) is not None
     words = len(re.findall(rb"[A-Za-z]+", piece))
     return (float(bare_digit), float(carries_year), float(carries_count), min(1.0, words / 2))
+
+
 # --8<-- [end:rule]
 
 

@@ -72,6 +72,8 @@ def _spread(scores: npt.NDArray[np.float64]) -> Spread:
         biggest=float(biggest.mean()),
         confident=int((biggest >= CONFIDENT).sum()),
     )
+
+
 # --8<-- [end:scale]
 
 
@@ -107,4 +109,6 @@ def crossover(head: Head | None = None) -> int:
     while (cost := cost_sweep([n], head)[0]).quadratic <= cost.project:
         n += 1
     return n
+
+
 # --8<-- [end:sweep]

@@ -71,7 +71,8 @@ class Head:
         self.wq = _matrix("Wq", wq, d, dk)
         self.wk = _matrix("Wk", wk, d, dk)
         self.wv = _matrix("Wv", wv, d, dk)
-# --8<-- [end:head]
+
+    # --8<-- [end:head]
 
     def __repr__(self) -> str:
         return f"Head(d={self.d}, dk={self.dk}, scale={self.scale})"
@@ -108,6 +109,7 @@ class Head:
         for record in (x, q, k, v, raw, scaled, attn, out):
             record.flags.writeable = False
         return Workings(x, q, k, v, raw, scaled, div, attn, out, cost)
+
     # --8<-- [end:attend]
 
     def _row(self, tokens: Sequence[Sequence[float]] | npt.ArrayLike) -> Matrix:
@@ -148,6 +150,8 @@ def _project(m: Matrix, x: Matrix) -> tuple[Matrix, int]:
         out[t] = m @ token  # dk runs of d weights, each dotted with the token
         done += m.size  # dk·d multiply-adds
     return out, done
+
+
 # --8<-- [end:project]
 
 
@@ -158,9 +162,7 @@ def _matrix(name: str, numbers: Sequence[float] | npt.ArrayLike, d: int, dk: int
     except (TypeError, ValueError):
         raise ValueError(f"{name} holds something that is not a number") from None
     if flat.size != d * dk:
-        raise ValueError(
-            f"{name} holds {flat.size} numbers and a {dk} by {d} matrix wants {d * dk}"
-        )
+        raise ValueError(f"{name} holds {flat.size} numbers and a {dk} by {d} matrix wants {d * dk}")
     if not np.isfinite(flat).all():
         raise ValueError(f"{name} holds a weight that is not a finite number")
     matrix = flat.reshape(dk, d).copy()

@@ -58,8 +58,7 @@ def row() -> str:
         "",
         f"  one chronicle entry, {size} bytes, encodes to {len(ids)} tokens",
         f"    {CHAPTER_ENTRY}",
-        f"  decoded again it is the same {size} bytes: "
-        f"{str(tokenizer.decode(ids) == CHAPTER_ENTRY).lower()}",
+        f"  decoded again it is the same {size} bytes: {str(tokenizer.decode(ids) == CHAPTER_ENTRY).lower()}",
         "",
         f"  its first {len(chapter_tokens())} tokens",
         "      n     id  bytes  stands for",

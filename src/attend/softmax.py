@@ -26,4 +26,6 @@ def softmax(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
     powers = np.exp(row - row.max(axis=-1, keepdims=True))
     shares: npt.NDArray[np.float64] = powers / powers.sum(axis=-1, keepdims=True)
     return shares
+
+
 # --8<-- [end:softmax]

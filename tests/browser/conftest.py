@@ -1,50 +1,37 @@
-"""The built site, served on 127.0.0.1 and opened page by page in headless Chromium.
+"""The built site, served on 127.0.0.1 and opened in Debian's headless Chromium.
 
 These tests are kept out of the default `pytest` run: they build the whole book and need a
 browser. `nox -s browser` runs them (it sets ATTEND_BROWSER=1); naming this folder on the
-command line runs them too. Every page is visited once, by the session fixture `visits`, and
-each test reads what that visit recorded: the console, every request, the math, the
-figures. A screenshot of each page is kept in artifacts/screenshots/.
+command line runs them too. pytest-playwright provides the browser and the `page` and
+`context` fixtures; this file points them at Debian's chromium, refuses every request that
+would leave 127.0.0.1 (and records it, so a test can fail on it), and serves the book.
+Every page is visited once, by the session fixture `visits`, and most tests read what that
+visit recorded. Screenshots land in artifacts/screenshots/.
 
-Settings, all optional: ATTEND_SITE (a site already built; otherwise `mkdocs build --strict`
-runs into a temporary folder), ATTEND_CHROMIUM (default /usr/bin/chromium), ATTEND_ARTIFACTS
-(default artifacts/ at the repository root).
+Settings, all optional: BOOK_SITE or ATTEND_SITE (a site already built, as CI passes it;
+otherwise `mkdocs build --strict` runs into a temporary folder), ATTEND_CHROMIUM (default
+/usr/bin/chromium), ATTEND_ARTIFACTS (default artifacts/ at the repository root).
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 
+# One server, one Chromium command line and one notion of "local" for the tests and the PDF.
+from scripts.print_book import CHROMIUM_ARGS, chromium_path, is_local, refuse_outside, served
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-HOST = "127.0.0.1"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-default-apps",
-    "--disable-extensions",
-    "--metrics-recording-only",
-    "--no-default-browser-check",
-]
+VIEWPORT = {"width": 1280, "height": 900}
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
@@ -89,28 +76,32 @@ class Site:
     outside: list[str] = field(default_factory=list)  # every request not to 127.0.0.1
 
 
-def _artifacts() -> Path:
+def artifacts() -> Path:
+    """Where screenshots and logs go: artifacts/ at the repository root unless told otherwise."""
     return Path(os.environ.get("ATTEND_ARTIFACTS", ROOT / "artifacts"))
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
+def given_site() -> Path | None:
+    """A site built before the tests (CI builds once and passes it on), if one is named."""
+    given = os.environ.get("BOOK_SITE") or os.environ.get("ATTEND_SITE")
+    if not given:
+        return None
+    root = Path(given)
+    return root if root.is_absolute() else ROOT / root
 
 
-def _build(into: Path) -> Path:
+def build_site(into: Path) -> Path:
     """`mkdocs build --strict` of the repository's book into `into`."""
     mkdocs = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(into)]
     done = subprocess.run(mkdocs, cwd=ROOT, capture_output=True, text=True, check=False)
-    (_artifacts()).mkdir(parents=True, exist_ok=True)
-    (_artifacts() / "mkdocs-build.log").write_text(done.stdout + done.stderr, encoding="utf-8")
+    artifacts().mkdir(parents=True, exist_ok=True)
+    (artifacts() / "mkdocs-build.log").write_text(done.stdout + done.stderr, encoding="utf-8")
     if done.returncode != 0:
         pytest.fail(f"mkdocs build --strict failed:\n{done.stderr[-4000:]}", pytrace=False)
     return into
 
 
-def _pages(root: Path) -> list[str]:
+def site_pages(root: Path) -> list[str]:
     """Every HTML page of the built site as a path from its root, the 404 page included."""
     pages = []
     for html in sorted(root.rglob("*.html")):
@@ -123,77 +114,55 @@ def _pages(root: Path) -> list[str]:
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    """The book, built once and served by `python -m http.server` on 127.0.0.1 only."""
-    given = os.environ.get("ATTEND_SITE")
-    root = Path(given) if given else _build(tmp_path_factory.mktemp("site"))
-    port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", HOST, "--directory", str(root)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://{HOST}:{port}/"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with urllib.request.urlopen(url, timeout=1):
-                    break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    pytest.fail(f"the site server on {url} never answered", pytrace=False)
-                time.sleep(0.1)
-        yield Site(root=root, url=url, pages=_pages(root))
-    finally:
-        server.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            server.wait(timeout=10)
-        if server.poll() is None:
-            server.kill()
+    """The book, built once (or taken from BOOK_SITE) and served on 127.0.0.1."""
+    root = given_site() or build_site(tmp_path_factory.mktemp("site"))
+    with served(root) as url:
+        yield Site(root=root, url=url, pages=site_pages(root))
 
 
 @pytest.fixture(scope="session")
-def chromium() -> str:
-    path = os.environ.get("ATTEND_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """pytest-playwright's launch, on Debian's chromium instead of a downloaded build."""
+    path = chromium_path()
     if not Path(path).exists():
         pytest.fail(
-            f"no Chromium at {path}: run scripts/install-browser.sh (Debian's chromium)",
-            pytrace=False,
+            f"no Chromium at {path}: run scripts/install-browser.sh (Debian's chromium)", pytrace=False
         )
-    return path
+    return {**browser_type_launch_args, "executable_path": path, "headless": True, "args": CHROMIUM_ARGS}
 
 
 @pytest.fixture(scope="session")
-def browser_context(site: Site, chromium: str) -> Iterator[Any]:
-    """One headless Chromium whose every request outside 127.0.0.1 is recorded and refused."""
-    from playwright.sync_api import Route, sync_playwright
-
-    def guard(route: Route) -> None:
-        url = route.request.url
-        if _local(url):
-            route.continue_()
-        else:
-            site.outside.append(url)
-            route.abort("blockedbyclient")
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB",
-                                      service_workers="block")
-        context.route("**/*", guard)
-        context.on("request", lambda r: None if _local(r.url) else site.outside.append(r.url))
-        try:
-            yield context
-        finally:
-            context.close()
-            browser.close()
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_context_args, "viewport": VIEWPORT, "locale": "en-GB", "service_workers": "block"}
 
 
-def _local(url: str) -> bool:
-    parts = urlsplit(url)
-    if parts.scheme in ("data", "blob", "about", "javascript"):
-        return True
-    return parts.hostname == HOST
+def guard(context: Any, outside: list[str]) -> Any:
+    """Refuse every request of `context` that would leave 127.0.0.1, noting it in `outside`."""
+    refuse_outside(context, outside)
+    context.on("request", lambda r: None if is_local(r.url) else outside.append(r.url))
+    return context
+
+
+@pytest.fixture
+def open_context(new_context: Callable[..., Any], site: Site) -> Callable[..., Any]:
+    """pytest-playwright's `new_context`, with every outside request refused and noted."""
+    return lambda **options: guard(new_context(**options), site.outside)
+
+
+@pytest.fixture
+def context(open_context: Callable[..., Any]) -> Any:
+    """pytest-playwright's per-test context (and so its `page`), guarded as above."""
+    return open_context()
+
+
+@pytest.fixture(scope="session")
+def book_context(browser: Any, browser_context_args: dict[str, Any], site: Site) -> Iterator[Any]:
+    """One context the whole session shares, for the visit of every page."""
+    ctx = guard(browser.new_context(**browser_context_args), site.outside)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
 
 
 # Everything the page says about itself once loaded, in one round trip.
@@ -232,28 +201,35 @@ INSPECT = """() => {
 @pytest.fixture(scope="session")
 def screenshots() -> Path:
     """artifacts/screenshots/, emptied at the start of the session."""
-    shots = _artifacts() / "screenshots"
+    shots = artifacts() / "screenshots"
     if shots.exists():
         shutil.rmtree(shots)
     shots.mkdir(parents=True)
     return shots
 
 
+def shot_name(path: str) -> str:
+    return (path.strip("/").replace("/", "__") or "index").removesuffix(".html")
+
+
 @pytest.fixture(scope="session")
-def visits(site: Site, browser_context: Any, screenshots: Path) -> dict[str, Visit]:
+def visits(site: Site, book_context: Any, screenshots: Path) -> dict[str, Visit]:
     """Every page of the site, opened once: what it logged, fetched, drew, and looked like."""
-    shots = screenshots
     seen: dict[str, Visit] = {}
     for path in site.pages:
         visit = Visit(path)
-        page = browser_context.new_page()
-        page.on("console", lambda m, v=visit: v.console_errors.append(m.text)
-                if m.type == "error" else None)
+        page = book_context.new_page()
+        page.on("console", lambda m, v=visit: v.console_errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e, v=visit: v.page_errors.append(str(e)))
-        page.on("requestfailed", lambda r, v=visit: v.failed_requests.append(
-            f"{r.url} ({r.failure})"))
-        page.on("response", lambda r, v=visit, p=path: v.bad_responses.append(
-            f"{r.status} {r.url}") if r.status >= 400 and not p.endswith("404.html") else None)
+        page.on("requestfailed", lambda r, v=visit: v.failed_requests.append(f"{r.url} ({r.failure})"))
+        page.on(
+            "response",
+            lambda r, v=visit, p=path: (
+                v.bad_responses.append(f"{r.status} {r.url}")
+                if r.status >= 400 and not p.endswith("404.html")
+                else None
+            ),
+        )
         response = page.goto(site.url + path, wait_until="networkidle")
         visit.status = response.status if response else 0
         page.evaluate("document.fonts.ready")
@@ -262,8 +238,7 @@ def visits(site: Site, browser_context: Any, screenshots: Path) -> dict[str, Vis
         visit.math, visit.figures = found["math"], found["figures"]
         visit.images, visit.raw_tex = found["images"], found["raw"]
         visit.notebook = found["notebook"]
-        name = (path.strip("/").replace("/", "__") or "index").removesuffix(".html")
-        visit.screenshot = shots / f"{name}.png"
+        visit.screenshot = screenshots / f"{shot_name(path)}.png"
         page.screenshot(path=str(visit.screenshot), full_page=True)
         page.close()
         seen[path] = visit

@@ -14,7 +14,6 @@ import pytest
 pytestmark = pytest.mark.browser
 
 
-
 def _failures(visits: dict[str, Any], attr: str) -> dict[str, list[Any]]:
     return {path: getattr(v, attr) for path, v in visits.items() if getattr(v, attr)}
 
@@ -62,8 +61,16 @@ def test_every_figure_loads_with_a_size_and_alt_text(visits: dict[str, Any]) -> 
     figures = [f for v in visits.values() for f in v.figures]
     assert len(figures) >= 4, f"expected the book's four figures, found {len(figures)}"
     bad = {
-        p: [f for f in v.figures if not f["kind"] or f["w"] <= 0 or f["h"] <= 0
-            or not f["loaded"] or not f["alt"].strip() or not f["caption"].strip()]
+        p: [
+            f
+            for f in v.figures
+            if not f["kind"]
+            or f["w"] <= 0
+            or f["h"] <= 0
+            or not f["loaded"]
+            or not f["alt"].strip()
+            or not f["caption"].strip()
+        ]
         for p, v in visits.items()
     }
     bad = {p: figs for p, figs in bad.items() if figs}
@@ -96,15 +103,16 @@ def test_every_chapter_page_offers_its_code_as_a_notebook_that_downloads(
 
 
 def test_every_page_is_screenshotted(visits: dict[str, Any]) -> None:
-    missing = [p for p, v in visits.items()
-               if v.screenshot is None or not v.screenshot.exists() or v.screenshot.stat().st_size == 0]
+    missing = [
+        p
+        for p, v in visits.items()
+        if v.screenshot is None or not v.screenshot.exists() or v.screenshot.stat().st_size == 0
+    ]
     assert not missing, f"no screenshot for {missing}"
 
 
 @pytest.mark.parametrize("term", ["softmax", "positional"])
-def test_search_finds_the_term(term: str, site: Any, browser_context: Any,
-                               screenshots: Path) -> None:
-    page = browser_context.new_page()
+def test_search_finds_the_term(term: str, site: Any, page: Any, screenshots: Path) -> None:
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.goto(site.url, wait_until="networkidle")
@@ -116,17 +124,16 @@ def test_search_finds_the_term(term: str, site: Any, browser_context: Any,
     text = page.locator(".md-search-result").inner_text().lower()
     found = results.count()
     page.screenshot(path=str(screenshots / f"search-{term}.png"))
-    page.close()
     assert found > 0
     assert term in text, f"search results for {term!r} never mention it: {text[:300]}"
     assert not errors, errors
 
 
-def test_figures_stay_legible_in_the_dark_palette(site: Any, browser_context: Any,
-                                                  visits: dict[str, Any], screenshots: Path) -> None:
+def test_figures_stay_legible_in_the_dark_palette(
+    site: Any, page: Any, visits: dict[str, Any], screenshots: Path
+) -> None:
     with_figures = [p for p, v in visits.items() if v.figures]
     assert with_figures
-    page = browser_context.new_page()
     page.emulate_media(color_scheme="dark")
     page.add_init_script("localStorage.clear()")  # forget the palette the light visits stored
     for path in with_figures:
@@ -138,4 +145,3 @@ def test_figures_stay_legible_in_the_dark_palette(site: Any, browser_context: An
         assert grounds and all(g == "rgb(255, 255, 255)" for g in grounds), (path, grounds)
         name = path.strip("/").replace("/", "__") or "index"
         page.screenshot(path=str(screenshots / f"dark-{name}.png"), full_page=True)
-    page.close()

@@ -120,11 +120,18 @@ def test_the_workbench_is_executed_once_per_environment(tmp_path: Path) -> None:
     assert len(executed) == 3
 
 
-def test_pruning_keeps_only_what_the_last_build_used(tmp_path: Path, run: Counting) -> None:
-    Cache(tmp_path, "old").page("docs/p.md", PAGE, run)
-    cache = Cache(tmp_path, "new")
-    cache.page("docs/p.md", PAGE, run)
+def test_pruning_keeps_what_the_last_build_used_and_the_newest_environments(
+    tmp_path: Path, run: Counting
+) -> None:
+    Cache(tmp_path, "env-0").page("docs/p.md", PAGE, run)
+    cache = Cache(tmp_path, "env-0")
+    cache.page("docs/p.md", PAGE.replace("2 + 2", "2 + 3"), run)
     cache.prune()
-    assert len(list(tmp_path.glob("pages/*.json"))) == 1
-    Cache(tmp_path, "new").page("docs/p.md", PAGE, run)
-    assert len(run.pages) == 2
+    assert len(list(tmp_path.glob("outputs/*/pages/*.json"))) == 1
+    os.utime(cache.folder, (0, 0))
+    for n in range(1, 5):
+        later = Cache(tmp_path, f"env-{n}")
+        later.page("docs/p.md", PAGE, run)
+        later.prune()
+        os.utime(later.folder, (n, n))  # as if built long ago, in this order
+    assert sorted(f.name for f in (tmp_path / "outputs").iterdir()) == ["env-2", "env-3", "env-4"]

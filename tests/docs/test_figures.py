@@ -77,8 +77,14 @@ def test_the_scale_figure_plots_the_numbers_the_scale_table_prints(
     data = figures.scale_figure().data
     assert [int(row[0]) for row in table] == data["widths"] == list(figures.SCALE_WIDTHS)
     for row, divided, undivided in zip(table, data["divided"], data["undivided"], strict=True):
-        assert row[1:] == [round(divided[0], 4), round(divided[1], 4), divided[2],
-                           round(undivided[0], 4), round(undivided[1], 4), undivided[2]]
+        assert row[1:] == [
+            round(divided[0], 4),
+            round(divided[1], 4),
+            divided[2],
+            round(undivided[0], 4),
+            round(undivided[1], 4),
+            undivided[2],
+        ]
 
 
 def test_the_cost_figure_plots_the_numbers_the_cost_table_prints(
@@ -108,7 +114,6 @@ def test_the_cost_figure_marks_the_crossover_the_cost_table_names(
     assert f"n = {named}" in figures.cost_figure().svg
 
 
-
 def test_the_flow_figure_draws_the_shares_and_the_mixed_values_attend_scores_prints(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -117,8 +122,14 @@ def test_the_flow_figure_draws_the_shares_and_the_mixed_values_attend_scores_pri
     assert four(data["attn"]) == square_block(text, "each row as shares of one")
     assert four(data["out"]) == square_block(text, "the values, mixed in")
 
-ALL = [figures.square_figure, figures.shares_figure, figures.scale_figure, figures.cost_figure,
-       figures.flow_figure]
+
+ALL = [
+    figures.square_figure,
+    figures.shares_figure,
+    figures.scale_figure,
+    figures.cost_figure,
+    figures.flow_figure,
+]
 
 
 @pytest.mark.parametrize("draw", ALL, ids=lambda f: f.__name__)
@@ -190,6 +201,9 @@ def test_each_figure_sits_on_the_page_that_prints_its_table(name: str) -> None:
 
 
 def test_no_image_file_is_committed_under_docs() -> None:
-    pictures = [p for p in DOCS.rglob("*") if p.suffix.lower() in
-                {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".ipynb"}]
+    pictures = [
+        p
+        for p in DOCS.rglob("*")
+        if p.suffix.lower() in {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".ipynb"}
+    ]
     assert not pictures, pictures

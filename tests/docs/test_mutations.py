@@ -53,7 +53,7 @@ class Page:
 
 
 def run(path: Path) -> list[Block]:
-    return run_page(path.relative_to(ROOT), path.read_text(encoding="utf-8"))
+    return run_page(path.relative_to(ROOT).as_posix(), path.read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -300,7 +300,7 @@ def expected_failures(page: Page, after: list[Block]) -> set[str]:
     for i, entry in pairs.items():
         key = (entry.block, entry.line, entry.field)
         if entry.given is None and key in moved:
-            value = after_fields.get(key)  # type: ignore[arg-type]
+            value = after_fields.get(key)
             if value is None or not numerals.rounds_to(numerals.value_of(value), found[i].text):
                 expected.add(f"{page.name}:{found[i].line}: {found[i].text}")
     return expected

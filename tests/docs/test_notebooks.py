@@ -39,13 +39,19 @@ def test_prose_and_executed_fences_become_cells_in_page_order() -> None:
 
 def test_a_transcript_becomes_a_call_to_the_function_the_command_calls() -> None:
     cells = cells_of(f'{F}console exec="1"\n$ attend scores --no-scale\n{F}\n')
-    assert cells == [Cell("code", "from attend.cli import main\n\n"
-                                  "_ = main(['scores', '--no-scale'])  # $ attend scores --no-scale")]
+    assert cells == [
+        Cell(
+            "code",
+            "from attend.cli import main\n\n_ = main(['scores', '--no-scale'])  # $ attend scores --no-scale",
+        )
+    ]
 
 
 def test_a_figure_fence_becomes_a_note_and_not_code_a_reader_cannot_run() -> None:
-    page = (f'{F}python exec="1" html="1"\n'
-            f"from attend_book.figures import cost_figure\n\nprint(cost_figure().html())\n{F}\n")
+    page = (
+        f'{F}python exec="1" html="1"\n'
+        f"from attend_book.figures import cost_figure\n\nprint(cost_figure().html())\n{F}\n"
+    )
     [cell] = cells_of(page)
     assert cell.kind == "markdown" and "book/attend_book/figures.py" in cell.source
 
@@ -58,8 +64,7 @@ def test_a_listing_stays_prose_with_its_snippet_resolved_to_the_code() -> None:
 
 
 def test_hidden_lines_lose_their_marker_and_front_matter_is_dropped() -> None:
-    page = (f"---\ntitle: T\n---\n\n{F}python exec=\"1\"\n"
-            f"assert 1 + 1 == 2  # markdown-exec: hide\n{F}\n")
+    page = f'---\ntitle: T\n---\n\n{F}python exec="1"\nassert 1 + 1 == 2  # markdown-exec: hide\n{F}\n'
     assert cells_of(page) == [Cell("code", "assert 1 + 1 == 2")]
 
 
@@ -75,7 +80,7 @@ def test_a_notebook_is_nbformat_4_with_a_python_kernel_and_an_opening_note() -> 
     assert notebook["metadata"]["kernelspec"]["name"] == "python3"
     first, code = notebook["cells"]
     assert first["cell_type"] == "markdown" and "docs/a.md" in "".join(first["source"])
-    assert (code["cell_type"], code["source"], code["outputs"]) == ("code", "print(1)", [])
+    assert (code["cell_type"], code["source"], code["outputs"]) == ("code", ["print(1)"], [])
     json.dumps(notebook)  # writable as it stands
 
 
@@ -123,15 +128,21 @@ def test_a_workbench_cell_that_raises_stops_the_build(tmp_path: Path) -> None:
 
 
 def test_the_workbench_page_loses_nbconverts_mathjax_from_a_cdn() -> None:
-    page = ('<p>a</p><!-- Load mathjax -->\n<script src="https://cdn.example/mathjax.js"> </script>'
-            "\n<script>init()</script>\n<!-- End of mathjax configuration --><p>b</p>")
+    page = (
+        '<p>a</p><!-- Load mathjax -->\n<script src="https://cdn.example/mathjax.js"> </script>'
+        "\n<script>init()</script>\n<!-- End of mathjax configuration --><p>b</p>"
+    )
     assert without_remote_scripts(page) == "<p>a</p><p>b</p>"
 
 
 @pytest.mark.parametrize(
     ("src", "directory_urls", "folder"),
-    [("score-square.md", True, "score-square"), ("index.md", True, "."),
-     ("workbench.py", True, "workbench"), ("score-square.md", False, ".")],
+    [
+        ("score-square.md", True, "score-square"),
+        ("index.md", True, "."),
+        ("workbench.py", True, "workbench"),
+        ("score-square.md", False, "."),
+    ],
 )
 def test_a_notebook_lands_beside_its_page(src: str, directory_urls: bool, folder: str) -> None:
     assert page_dir(src, directory_urls) == folder

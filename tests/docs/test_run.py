@@ -44,7 +44,7 @@ def test_a_figure_fence_keeps_its_html_and_hands_over_the_data_it_plots() -> Non
     [block] = run_page("docs/p.md", page)
     assert block.html and block.text.startswith('<figure class="attend-figure"')
     assert block.data is not None and block.data.startswith("labels: ")
-    assert "\nraw: " in block.data and "\nscaled: " in block.data
+    assert "\nraw: 0.2500 " in block.data and "\nscaled: 0.1250 " in block.data
 
 
 def test_a_block_is_plain_data_equal_by_value() -> None:

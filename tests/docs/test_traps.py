@@ -10,7 +10,7 @@ from typing import Any
 
 import markdown
 import pytest
-import yaml
+from mkdocs.utils.yaml import yaml_load
 from tree import DOCS, pages
 
 from attend_book.markdown import fences
@@ -20,7 +20,7 @@ ROOT = DOCS.parent
 
 
 def config() -> dict[str, Any]:
-    loaded = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    loaded = yaml_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))  # knows !ENV
     assert isinstance(loaded, dict)
     return loaded
 
@@ -142,12 +142,30 @@ def test_pytest_markdown_docs_never_so_much_as_opens_the_workbench(tmp_path: Pat
         "        out.write(f'{file_path}\\n')\n",
         encoding="utf-8",
     )
-    env = {**os.environ, "OFFERED": str(seen),
-           "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "OFFERED": str(seen),
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]),
+    }
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "--markdown-docs", "--collect-only", "-q",
-         "-p", "no:cacheprovider", "-p", "offered_files", "docs"],
-        cwd=ROOT, capture_output=True, text=True, check=False, env=env,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--markdown-docs",
+            "--collect-only",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "offered_files",
+            "docs",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
     )
     offered = seen.read_text(encoding="utf-8").splitlines() if seen.exists() else []
     assert any(path.endswith(".md") for path in offered), done.stdout + done.stderr
@@ -168,7 +186,5 @@ def test_a_rebuild_under_serve_runs_the_package_as_it_is_now(tmp_path: Path) -> 
         "import attend as again\n"
         "print(left, again is not attend)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
-    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["[]", "True"]

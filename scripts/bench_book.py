@@ -1,0 +1,122 @@
+"""Time the writer's loop and the book's builds, as a contributor meets them.
+
+    python scripts/bench_book.py [--repo PATH] [--runs N] [--fresh]
+
+* serve: `nox -s serve` running, a one-word prose edit is written to a page; the time until the
+  served page shows it (polled over HTTP every 20 ms). Then the edit is undone.
+* warm docs: `nox -R -s docs` after a build with nothing changed, as whole processes.
+* fresh docs (with --fresh): a new clone of the repository's HEAD and its first `nox -s docs`.
+
+`--repo` measures another checkout (an older commit in a worktree, say) the same way. Figures
+go in the issue notes; nothing here is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+PAGE = "docs/score-square.md"
+URL_PATH = "score-square/"
+SENTENCE = "Out comes one number, the **score**."
+
+
+def nox(repo: Path, *args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "nox", *args]
+    return subprocess.run(command, cwd=repo, capture_output=True, text=True, check=True, **kwargs)  # type: ignore[call-overload, no-any-return]
+
+
+def timed(repo: Path, *args: str) -> float:
+    start = time.perf_counter()
+    nox(repo, *args)
+    return time.perf_counter() - start
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def served(url: str) -> str:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as answer:
+            return str(answer.read().decode("utf-8"))
+    except OSError:
+        return ""
+
+
+def wait_for(url: str, marker: str, limit: float = 120.0) -> float:
+    """Seconds until the page at `url` contains `marker`."""
+    start = time.perf_counter()
+    while marker not in served(url):
+        if time.perf_counter() - start > limit:
+            raise TimeoutError(f"{url} never showed {marker!r}")
+        time.sleep(0.02)
+    return time.perf_counter() - start
+
+
+def serve_edits(repo: Path, runs: int) -> list[float]:
+    """Seconds from writing a prose edit to the served page showing it, once per run."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/{URL_PATH}"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "nox", "-R", "-s", "serve", "--", "-a", f"127.0.0.1:{port}"],
+        cwd=repo,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    page = repo / PAGE
+    original = page.read_text(encoding="utf-8")
+    assert SENTENCE in original, f"{PAGE} no longer says {SENTENCE!r}"
+    times = []
+    try:
+        wait_for(url, "score", limit=600)
+        for n in range(runs):
+            marker = f"benchmarkword{n}x"
+            page.write_text(original.replace(SENTENCE, f"{SENTENCE} {marker}."), encoding="utf-8")
+            times.append(wait_for(url, marker))
+            page.write_text(original, encoding="utf-8")
+            time.sleep(1.5)  # let the rebuild that undoes the edit finish
+    finally:
+        page.write_text(original, encoding="utf-8")
+        os.killpg(server.pid, 15)
+        server.wait()
+    return times
+
+
+def report(name: str, times: list[float]) -> None:
+    shown = ", ".join(f"{t:.2f}" for t in times)
+    print(f"{name}: best {min(times):.2f} s, median {statistics.median(times):.2f} s ({shown})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[1])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--fresh", action="store_true", help="also time a fresh clone's first nox -s docs")
+    args = parser.parse_args()
+    repo = args.repo.resolve()
+    nox(repo, "-s", "docs")  # environments made, cache filled: what "warm" means
+    report("warm nox -R -s docs", [timed(repo, "-R", "-s", "docs") for _ in range(args.runs)])
+    report("serve: prose edit shown", serve_edits(repo, args.runs))
+    if args.fresh:
+        with tempfile.TemporaryDirectory() as folder:
+            clone = Path(folder) / "clone"
+            subprocess.run(["git", "clone", "-q", str(repo), str(clone)], check=True)
+            report("fresh clone: first nox -s docs", [timed(clone, "-s", "docs")])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""The GitHub Pages workflow, checked here because it can only run on GitHub.
+
+It is validated offline against the workflow schema that check-jsonschema vendors, and held
+to the two promises README makes about it: it builds with the contributors' own nox
+sessions, and everything that names a repository comes from the environment mkdocs.yml reads.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
+
+
+def _validate(path: Path) -> subprocess.CompletedProcess[str]:
+    check = [
+        sys.executable,
+        "-m",
+        "check_jsonschema",
+        "--builtin-schema",
+        "vendor.github-workflows",
+        str(path),
+    ]
+    return subprocess.run(check, capture_output=True, text=True, check=False)
+
+
+@pytest.fixture(scope="module")
+def workflow() -> dict[Any, Any]:
+    loaded: dict[Any, Any] = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+    return loaded
+
+
+def _steps(workflow: dict[Any, Any]) -> list[dict[str, Any]]:
+    return [step for job in workflow["jobs"].values() for step in job.get("steps", [])]
+
+
+def test_the_pages_workflow_matches_the_github_workflow_schema() -> None:
+    done = _validate(WORKFLOW)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_schema_check_rejects_a_workflow_with_a_job_that_runs_nowhere(tmp_path: Path) -> None:
+    broken = WORKFLOW.read_text(encoding="utf-8").replace("runs-on: ubuntu-latest", "runs_on: x")
+    assert broken != WORKFLOW.read_text(encoding="utf-8")
+    (tmp_path / "pages.yml").write_text(broken, encoding="utf-8")
+    assert _validate(tmp_path / "pages.yml").returncode != 0
+
+
+def _sessions() -> set[str]:
+    """The nox sessions noxfile.py defines: every function under a `@nox.session` decorator."""
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    return {
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and any("session" in ast.unparse(d) for d in node.decorator_list)
+    }
+
+
+def test_the_workflow_builds_with_the_nox_sessions_contributors_run(
+    workflow: dict[Any, Any],
+) -> None:
+    runs = [step["run"] for step in _steps(workflow) if "run" in step]
+    asked = {m for run in runs for m in re.findall(r"\bnox\b[^\n]*?-s\s+([\w-]+)", run)}
+    assert "docs" in asked, f"the workflow never builds the book with `nox -s docs`: {runs}"
+    assert asked <= _sessions(), f"sessions noxfile.py does not define: {asked - _sessions()}"
+
+
+def test_the_workflow_deploys_the_built_site(workflow: dict[Any, Any]) -> None:
+    uses = {step["uses"].split("@")[0]: step for step in _steps(workflow) if "uses" in step}
+    assert uses["actions/upload-pages-artifact"]["with"]["path"] == "site"
+    assert "actions/deploy-pages" in uses
+    assert workflow["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
+
+
+def test_every_address_mkdocs_reads_from_the_environment_is_set_by_the_workflow(
+    workflow: dict[Any, Any],
+) -> None:
+    read = set(re.findall(r"!ENV \[(\w+),", (ROOT / "mkdocs.yml").read_text(encoding="utf-8")))
+    assert {"BOOK_SITE_URL", "BOOK_REPO_URL", "BOOK_EDIT_URI"} <= read, read
+    jobs = workflow["jobs"].values()
+    given = {k for job in jobs for k in job.get("env", {})}
+    given |= {k for step in _steps(workflow) for k in step.get("env", {})}
+    assert read <= given, f"left at mkdocs.yml's placeholder when published: {read - given}"
+    values = [v for job in jobs for k, v in job.get("env", {}).items() if k in read]
+    values += [v for step in _steps(workflow) for k, v in step.get("env", {}).items() if k in read]
+    typed = [v for v in values if "${{" not in str(v)]
+    assert not typed, f"addresses typed into the workflow instead of read from GitHub: {typed}"
