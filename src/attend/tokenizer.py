@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
+
+from attend.checks import a_thing, token_ids
 
 BYTES = 256
 """Ids 0..255 are the lone bytes, each keeping its own value as its id."""
@@ -32,6 +34,20 @@ def _as_chars(data: bytes) -> str:
     return data.decode("latin-1")
 
 
+def _utf8(text: object) -> bytes:
+    """Text as UTF-8 bytes; anything but a str, or a str UTF-8 cannot write, is refused."""
+    if not isinstance(text, str):
+        hint = "; decode the bytes to a str first" if isinstance(text, bytes | bytearray) else ""
+        raise TypeError(f"encode reads text, a str, not {a_thing(text)}{hint}")
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as problem:
+        raise ValueError(
+            f"the text holds a lone surrogate, {text[problem.start]!r} at character "
+            f"{problem.start + 1}, which UTF-8 cannot write"
+        ) from None
+
+
 def _show(piece: bytes) -> str:
     """Quote a piece so merges.txt stays readable whatever bytes it holds."""
     shown = "".join(chr(b) if 0x20 <= b < 0x7F and b not in b'"\\' else f"\\x{b:02x}" for b in piece)
@@ -43,7 +59,7 @@ class Tokenizer:
     """A table of 256 lone bytes plus ``len(merges)`` learned pairs.
 
     Frozen because the ids are part of what the book prints: a table that
-    could change after it was built would make token 383 mean two things.
+    could change after it was built would make token 422 mean two things.
     """
 
     merges: tuple[tuple[int, int], ...]
@@ -68,11 +84,8 @@ class Tokenizer:
 
     def piece(self, token_id: int) -> bytes:
         """The bytes a token stands for, so a printout can show what an id means."""
-        if not 0 <= token_id < len(self._pieces):
-            raise ValueError(
-                f"token {token_id} is not in the table, whose ids run 0..{len(self._pieces) - 1}"
-            )
-        return self._pieces[token_id]
+        (checked,) = token_ids([token_id], len(self._pieces))
+        return self._pieces[checked]
 
     # --8<-- [start:encode]
     def encode(self, text: str) -> list[int]:
@@ -82,21 +95,22 @@ class Tokenizer:
         exactly the segmentation training gave it; ``str.replace`` works left
         to right and never overlaps, in training and here alike.
         """
-        run = _as_chars(text.encode("utf-8"))
+        run = _as_chars(_utf8(text))
         for pair, merged in self._rules:
             run = run.replace(pair, merged)
         return [ord(c) for c in run]
 
     # --8<-- [end:encode]
 
-    def decode(self, ids: Iterable[int]) -> str:
+    def decode(self, ids: Sequence[int]) -> str:
         """Join the pieces back into bytes and read them as UTF-8.
 
         A run of ids cut from the middle of a text can split a multi-byte
         character; that prints as U+FFFD instead of failing, because a row
         cut anywhere should still be showable.
         """
-        data = b"".join(self.piece(i) for i in ids)
+        pieces = self._pieces
+        data = b"".join(pieces[i] for i in token_ids(ids, len(pieces)))
         return data.decode("utf-8", errors="replace")
 
     @classmethod
