@@ -52,7 +52,9 @@ def test_the_project_table_holds_each_projection_and_the_layer_agrees() -> None:
     table = tables.project()
     run = table.run
     assert [run.q[0].tolist(), run.k[0].tolist(), run.v[0].tolist()] == [
-        [0, 0, 0, 0.5], [0, 1, 0.25, 0.5], [0, 1, 0, 0.5],
+        [0, 0, 0, 0.5],
+        [0, 1, 0.25, 0.5],
+        [0, 1, 0, 0.5],
     ]
     assert run.q[2].tolist() == [2, 0, 0, 0] and run.k[2].tolist() == [0, 0, 1.5, 1]
     assert table.by_head.tolist() == table.by_layer.tolist() == [0, 3, 0.5, 0]
@@ -72,7 +74,10 @@ def test_the_scores_table_holds_the_shares_what_each_comes_to_and_the_count() ->
     table = tables.scores()
     assert np.round(table.run.attn[1], 4).tolist() == [0.5800, 0.1216, 0.1769, 0.1216]
     assert [(round(s.total, 4), s.top, round(s.largest, 4)) for s in table.shares] == [
-        (1.0, 3, 0.2907), (1.0, 1, 0.5800), (1.0, 2, 0.3655), (1.0, 1, 0.5800),
+        (1.0, 3, 0.2907),
+        (1.0, 1, 0.5800),
+        (1.0, 2, 0.3655),
+        (1.0, 1, 0.5800),
     ]
     assert np.round(table.run.out[1], 4).tolist() == [0.2431, 0.5800, 0.1769, 0.5884]
     cost = table.run.cost
@@ -93,9 +98,7 @@ def test_the_mixed_values_are_labelled_by_token_and_slot_and_the_shares_by_query
 
 
 @pytest.mark.parametrize("mode", ["square", "scores"])
-def test_no_scale_prints_the_table_without_the_divide(
-    capsys: pytest.CaptureFixture[str], mode: str
-) -> None:
+def test_no_scale_prints_the_table_without_the_divide(capsys: pytest.CaptureFixture[str], mode: str) -> None:
     out = printed(capsys, mode, "--no-scale")
     table = getattr(tables, mode)(divide=False)
     assert out == getattr(render, mode)(table) + "\n"
@@ -105,7 +108,10 @@ def test_no_scale_prints_the_table_without_the_divide(
 def test_the_cost_table_holds_the_counts_the_growth_and_the_crossover() -> None:
     table = tables.cost([4, 8, 16, 32])
     assert [(c.length, c.project, c.quadratic, c.total) for c in table.costs] == [
-        (4, 192, 128, 320), (8, 384, 512, 896), (16, 768, 2048, 2816), (32, 1536, 8192, 9728),
+        (4, 192, 128, 320),
+        (8, 384, 512, 896),
+        (16, 768, 2048, 2816),
+        (32, 1536, 8192, 9728),
     ]
     assert [None if g is None else round(g, 2) for g in table.growth] == [None, 2.8, 3.14, 3.45]
     assert [round(p, 1) for p in table.pair_percent] == [40.0, 57.1, 72.7, 84.2]
@@ -135,10 +141,21 @@ def test_a_width_gives_the_same_numbers_whatever_it_is_listed_with() -> None:
 
 @pytest.mark.parametrize(
     "argv",
-    [["row"], ["weights"], ["project"], ["square"], ["scores"], ["scale"], ["cost"],
-     ["scale", "--widths", "64,96", "--count", "10", "--seed", "3"], ["cost", "--rows", "1,2"]],
+    [
+        ["row"],
+        ["weights"],
+        ["project"],
+        ["square"],
+        ["scores"],
+        ["scale"],
+        ["cost"],
+        ["scale", "--widths", "64,96", "--count", "10", "--seed", "3"],
+        ["cost", "--rows", "1,2"],
+    ],
 )
-def test_every_mode_prints_exactly_its_rendered_table(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+def test_every_mode_prints_exactly_its_rendered_table(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
     made = {
         "row": lambda: render.entry(tables.entry()),
         "weights": lambda: render.weights(tables.weights()),
@@ -146,7 +163,8 @@ def test_every_mode_prints_exactly_its_rendered_table(capsys: pytest.CaptureFixt
         "square": lambda: render.square(tables.square()),
         "scores": lambda: render.scores(tables.scores()),
         "scale": lambda: render.scale(
-            tables.scale([64, 96], count=10, seed=3) if len(argv) > 1
+            tables.scale([64, 96], count=10, seed=3)
+            if len(argv) > 1
             else tables.scale([4, 16, 64, 256], count=1000, seed=82)
         ),
         "cost": lambda: render.cost(tables.cost([1, 2] if len(argv) > 1 else [4, 8, 16, 32])),
@@ -162,7 +180,9 @@ def test_every_mode_prints_exactly_its_rendered_table(capsys: pytest.CaptureFixt
         (["cost", "--rows", "2"], "the count held against the formula, at 2 tokens\n"),
     ],
 )
-def test_a_count_of_one_takes_the_singular(capsys: pytest.CaptureFixture[str], argv: list[str], phrase: str) -> None:
+def test_a_count_of_one_takes_the_singular(
+    capsys: pytest.CaptureFixture[str], argv: list[str], phrase: str
+) -> None:
     assert phrase in printed(capsys, *argv)
 
 
@@ -233,7 +253,9 @@ def test_the_help_states_the_bound_on_one_run(capsys: pytest.CaptureFixture[str]
 def test_a_bad_flag_in_a_real_process_leaves_no_traceback() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "attend", "cost", "--rows", "abc"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert done.returncode == 2
     assert done.stdout == ""
