@@ -53,7 +53,8 @@ def test_a_row_with_no_score_to_share_or_a_score_that_is_not_a_number_is_refused
 @pytest.mark.parametrize(
     ("bad", "message"),
     [
-        (None, "^softmax's scores is a run of numbers, not None$"),
+        (None, "^softmax takes a row of scores, not None$"),
+        ("1.5", "^softmax takes a row of scores, not str '1.5'$"),
         (3.0, "^softmax takes a row of scores, not the single number 3.0$"),
         (np.float64(3.0), "^softmax takes a row of scores, not the single number"),
         ([1j], "^score 1 is 1j, a complex, not a real number$"),

@@ -39,9 +39,7 @@ def softmax(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
 
 def _scores(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """The scores as float64, refused if a row is empty or holds nan, +inf or only -inf."""
-    if isinstance(scores, int | float | np.integer | np.floating) or (
-        isinstance(scores, np.ndarray) and scores.ndim == 0
-    ):
+    if not isinstance(scores, list | tuple | np.ndarray) or np.ndim(scores) == 0:
         raise TypeError(f"softmax takes a row of scores, not {a_thing(scores)}")
     row = real_array(scores, "softmax's scores", lambda at: f"score {at + 1}")
     if row.size == 0 or row.shape[-1] == 0:

@@ -1,0 +1,88 @@
+"""The command as a real process, where the output cannot be written or cannot hold a √.
+
+A closed standard output and a full disk are I/O failures: one line on stderr, status 1.
+A terminal whose encoding has no √ gets "sqrt" instead, and every other character it
+cannot show as "?", rather than a UnicodeEncodeError.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ATTEND = [sys.executable, "-m", "attend"]
+RUNS = [["row"], ["cost"], ["scores", "--help"], ["--help"], ["--version"]]
+
+
+def one_line(stderr: str) -> bool:
+    return stderr.startswith("attend: ") and stderr.count("\n") == 1 and "Traceback" not in stderr
+
+
+@pytest.mark.parametrize("argv", RUNS, ids=" ".join)
+def test_a_closed_standard_output_is_one_line_and_status_1(argv: list[str]) -> None:
+    done = subprocess.run(
+        ["sh", "-c", 'exec "$@" >&-', "sh", *ATTEND, *argv],
+        capture_output=False,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert one_line(done.stderr) and "standard output is closed" in done.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("argv", RUNS, ids=" ".join)
+def test_a_full_disk_is_one_line_and_status_1(argv: list[str]) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([*ATTEND, *argv], stdout=full, stderr=subprocess.PIPE, text=True, check=False)
+    assert done.returncode == 1, done.stderr
+    assert one_line(done.stderr) and "No space left on device" in done.stderr
+
+
+def test_a_reader_who_stops_reading_ends_the_run_quietly() -> None:
+    # `true` exits without reading, so the command's write meets a broken pipe
+    done = subprocess.run(
+        ["bash", "-c", 'set -o pipefail; "$@" | true', "bash", *ATTEND, "cost"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert done.stderr == ""
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "ascii", "cp1252"])
+@pytest.mark.parametrize(
+    "argv",
+    [["--help"], ["scores", "--help"], ["square", "--help"], ["row"], ["scores"], ["cost"]],
+    ids=" ".join,
+)
+def test_a_terminal_without_utf_8_gets_every_table_and_help(encoding: str, argv: list[str]) -> None:
+    done = subprocess.run(
+        [*ATTEND, *argv],
+        capture_output=True,
+        check=False,
+        env={**os.environ, "PYTHONIOENCODING": encoding},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == b""
+    text = done.stdout.decode(encoding)
+    if argv[-1] == "--help" and argv[0] in ("scores", "square"):
+        assert "leave the divide by sqrt dk off" in text
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "ascii", "cp1252"])
+def test_a_refusal_naming_a_character_the_terminal_lacks_is_still_one_line(encoding: str) -> None:
+    done = subprocess.run(
+        [*ATTEND, "cost", "--rows", "４"],
+        capture_output=True,
+        check=False,
+        env={**os.environ, "PYTHONIOENCODING": encoding},
+    )
+    assert done.returncode == 2
+    assert one_line(done.stderr.decode(encoding))
