@@ -30,7 +30,7 @@ class Workings:
     """Every number one run of a head produced, kept so that each can be printed and checked.
 
     `raw` is every query dotted with every key; `scaled` is the same square after the divide
-    by `div`; `attn` holds the shares (each row adds to one); `out` is the values mixed in
+    by `div`; `attn` holds the shares (each token's add to one); `out` is the values mixed in
     those shares. The arrays are read-only: a record of what happened, not a workspace.
     """
 
@@ -51,7 +51,7 @@ class Head:
     """Three projection matrices, `d` numbers in and `dk` numbers out.
 
     `wq`, `wk` and `wv` each come as one flat run of d·dk weights,
-    a run of `d` for every output slot, as a row of neurons keeps
+    a run of `d` for every output slot, as a layer of neurons keeps
     them: a flat run can be copied, printed and compared whole.
     `divide` turns the divide by √dk on or off; it is a switch so
     that the head without it can be run, not only talked about.
@@ -102,9 +102,9 @@ class Head:
                 score += k.shape[0] * query.size  # n keys times dk
             _fits(raw, lambda i, j: f"query {i} times key {j}, a score,")
             scaled = raw / div
-            attn = softmax(scaled)  # each row of the square on its own
+            attn = softmax(scaled)  # each token's scores on their own
 
-            # Each token leaves with the values mixed in its row's shares.
+            # Each token leaves with the values mixed in its own shares.
             out = np.empty((n, self.dk))
             mix = 0
             for i, shares in enumerate(attn):
@@ -140,7 +140,7 @@ class Head:
         return finite(row, lambda at: f"{_token_name(at // self.d, n)}, number {at % self.d + 1},").copy()
 
     def _token(self, token: object, t: int, n: int) -> Matrix:
-        """One token of a list row: a run of exactly `d` real numbers."""
+        """One token of a row given as a list: a run of exactly `d` real numbers."""
         name = _token_name(t - 1, n)
         if not isinstance(token, list | tuple | np.ndarray):
             raise TypeError(f"{name} is a run of numbers, not {a_thing(token)}")
@@ -174,13 +174,13 @@ def _project(m: Matrix, x: Matrix) -> tuple[Matrix, int]:
 
 def _fits(array: Matrix, what: Callable[[int, int], str]) -> None:
     """Refuse a run whose arithmetic left float64's range, naming the token it happened at."""
-    bad = np.argwhere(~np.isfinite(array))
-    if len(bad):
-        t, j = (int(i) + 1 for i in bad[0])
-        raise ValueError(
-            f"{what(t, j)} is beyond the largest finite number, {LARGEST:.4g}; "
-            "the weights or the tokens are too large"
-        )
+    if np.isfinite(array).all():
+        return
+    t, j = (int(i) + 1 for i in np.argwhere(~np.isfinite(array))[0])
+    raise ValueError(
+        f"{what(t, j)} is beyond the largest finite number, {LARGEST:.4g}; "
+        "the weights or the tokens are too large"
+    )
 
 
 def _token_name(t: int, n: int) -> str:

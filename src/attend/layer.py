@@ -20,7 +20,7 @@ __all__ = ["Layer"]
 
 @dataclass(frozen=True)
 class Layer:
-    """A row of neurons: `weights` holds one run of `inputs` numbers per neuron."""
+    """Neurons reading the same inputs: `weights` holds one run of `inputs` numbers per neuron."""
 
     inputs: int
     weights: tuple[float, ...]

@@ -28,9 +28,9 @@ def softmax(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
     row = _scores(scores)
     # a difference below -1.8e308 becomes -inf, and e to -inf is 0
     with np.errstate(over="ignore"):
-        powers = np.exp(row - row.max(axis=-1, keepdims=True))
-    total = powers.sum(axis=-1, keepdims=True)
-    shares: npt.NDArray[np.float64] = powers / total
+        shares = row - row.max(axis=-1, keepdims=True)
+    np.exp(shares, out=shares)  # in place: a long row's square is big
+    shares /= shares.sum(axis=-1, keepdims=True)
     return shares
 
 
@@ -44,6 +44,8 @@ def _scores(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
     row = real_array(scores, "softmax's scores", lambda at: f"score {at + 1}")
     if row.size == 0 or row.shape[-1] == 0:
         raise ValueError("softmax needs at least one score in a row")
+    if np.isfinite(row).all():
+        return row  # the usual case, checked with one pass and no more memory
     bad = np.flatnonzero(np.isnan(row) | (row == np.inf))
     if bad.size:
         at = int(bad[0])

@@ -205,7 +205,7 @@ def square(*, divide: bool = True) -> Square:
 
 def scores(*, divide: bool = True) -> Scores:
     run = chapter_head(divide=switch(divide, "divide")).attend(chapter_row())
-    shares = tuple(Share(float(row.sum()), int(row.argmax()) + 1, float(row.max())) for row in run.attn)
+    shares = tuple(Share(float(s.sum()), int(s.argmax()) + 1, float(s.max())) for s in run.attn)
     return Scores(_tokens(), run, shares)
 
 

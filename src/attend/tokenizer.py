@@ -106,7 +106,7 @@ class Tokenizer:
         """Join the pieces back into bytes and read them as UTF-8.
 
         A run of ids cut from the middle of a text can split a multi-byte
-        character; that prints as U+FFFD instead of failing, because a row
+        character; that prints as U+FFFD instead of failing, because a run
         cut anywhere should still be showable.
         """
         pieces = self._pieces
