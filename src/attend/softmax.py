@@ -26,6 +26,7 @@ __all__ = ["softmax"]
 def softmax(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """Shares of one along the last axis, largest score subtracted first."""
     row = _scores(scores)
+    shares: npt.NDArray[np.float64]
     # a difference below -1.8e308 becomes -inf, and e to -inf is 0
     with np.errstate(over="ignore"):
         shares = row - row.max(axis=-1, keepdims=True)
@@ -39,7 +40,9 @@ def softmax(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
 
 def _scores(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """The scores as float64, refused if a row is empty or holds nan, +inf or only -inf."""
-    if not isinstance(scores, list | tuple | np.ndarray) or np.ndim(scores) == 0:
+    if not isinstance(scores, list | tuple | np.ndarray) or (
+        isinstance(scores, np.ndarray) and scores.ndim == 0
+    ):
         raise TypeError(f"softmax takes a row of scores, not {a_thing(scores)}")
     row = real_array(scores, "softmax's scores", lambda at: f"score {at + 1}")
     if row.size == 0 or row.shape[-1] == 0:
