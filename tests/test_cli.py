@@ -214,6 +214,7 @@ def test_a_count_of_one_takes_the_singular(
         (["fly"], "invalid choice: 'fly'"),
         ([], "required: MODE"),
         (["row", "--rows", "4"], "unrecognized arguments: --rows 4"),
+        (["row", "a\nb"], "unrecognized arguments: a\\nb"),
     ],
 )
 def test_a_bad_flag_gets_one_line_naming_it_and_status_2(

@@ -82,7 +82,10 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         # our own complaints already name their flag; drop argparse's "argument --rows: " before them
-        self.exit(2, f"attend: {re.sub(r'^argument [^:]+: (?=--)', '', message)}\n")
+        message = re.sub(r"^argument [^:]+: (?=--)", "", message)
+        # an argument may hold a newline or a tab; show it escaped so the complaint stays one line
+        message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+        self.exit(2, f"attend: {message}\n")
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         if message:

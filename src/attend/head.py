@@ -10,7 +10,6 @@ each one is a piece of softmax(Q·Kᵀ / √dk)·V.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -90,9 +89,9 @@ class Head:
             q, project_q = _project(self.wq, x)
             k, project_k = _project(self.wk, x)
             v, project_v = _project(self.wv, x)
-            _fits(q, lambda t, _: f"Wq times token {t}, its query,")
-            _fits(k, lambda t, _: f"Wk times token {t}, its key,")
-            _fits(v, lambda t, _: f"Wv times token {t}, its value,")
+            _fits(q, "query")
+            _fits(k, "key")
+            _fits(v, "value")
 
             # Every query against every key, divided, then made shares.
             raw = np.empty((n, n))
@@ -100,7 +99,7 @@ class Head:
             for i, query in enumerate(q):
                 raw[i] = k @ query  # query i dotted with each key
                 score += k.shape[0] * query.size  # n keys times dk
-            _fits(raw, lambda i, j: f"query {i} times key {j}, a score,")
+            _fits(raw, "score")
             scaled = raw / div
             attn = softmax(scaled)  # each token's scores on their own
 
@@ -110,7 +109,7 @@ class Head:
             for i, shares in enumerate(attn):
                 out[i] = shares @ v  # share j times value j, summed
                 mix += shares.size * v.shape[1]  # n shares times dk
-            _fits(out, lambda i, _: f"the values mixed for token {i}")
+            _fits(out, "mix")
 
         project = project_q + project_k + project_v
         cost = Cost(length=n, project=project, score=score, mix=mix)
@@ -172,13 +171,23 @@ def _project(m: Matrix, x: Matrix) -> tuple[Matrix, int]:
 # --8<-- [end:project]
 
 
-def _fits(array: Matrix, what: Callable[[int, int], str]) -> None:
+# What overflowed, by the step it happened at: t is the token, j the key it was scored against.
+CAUSES = {
+    "query": "Wq times token {t}, its query,",
+    "key": "Wk times token {t}, its key,",
+    "value": "Wv times token {t}, its value,",
+    "score": "query {t} times key {j}, a score,",
+    "mix": "the values mixed for token {t}",
+}
+
+
+def _fits(array: Matrix, step: str) -> None:
     """Refuse a run whose arithmetic left float64's range, naming the token it happened at."""
     if np.isfinite(array).all():
         return
     t, j = (int(i) + 1 for i in np.argwhere(~np.isfinite(array))[0])
     raise ValueError(
-        f"{what(t, j)} is beyond the largest finite number, {LARGEST:.4g}; "
+        f"{CAUSES[step].format(t=t, j=j)} is beyond the largest finite number, {LARGEST:.4g}; "
         "the weights or the tokens are too large"
     )
 
