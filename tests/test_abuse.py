@@ -15,6 +15,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from datetime import date
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -43,6 +44,8 @@ leaves = st.one_of(
     st.decimals(allow_nan=False),
     st.dates(),
     st.just(np.datetime64("2026-01-01")),
+    st.just(np.timedelta64(3, "s")),
+    st.fractions(),
     st.just(np.bool_(True)),
     st.just(np.float32(3.5)),
     st.just(np.int64(2)),
@@ -51,6 +54,7 @@ arrays = st.one_of(
     hnp.arrays(hnp.scalar_dtypes(), hnp.array_shapes(min_dims=0, max_dims=3, max_side=5)),
     hnp.arrays(np.float64, hnp.array_shapes(max_dims=2, max_side=6), elements=floats | extreme),
     hnp.arrays(np.complex128, st.integers(0, 5)),
+    st.just(np.array([np.longdouble("1e4000"), 1.0])),
     hnp.arrays(np.float64, st.integers(1, 5)).map(lambda a: np.ma.masked_array(a, mask=a > 0)),
 )
 anything = st.recursive(
@@ -199,9 +203,31 @@ def test_any_argv_prints_its_tables_or_one_line_and_a_status(argv: list[str]) ->
         assert err.getvalue().startswith("attend: ") and err.getvalue().count("\n") == 1
 
 
+def test_lists_nested_deeper_than_any_row_are_refused_not_recursed_into_forever() -> None:
+    endless: list[object] = []
+    endless.append(endless)
+    deep: object = 1.0
+    for _ in range(40):
+        deep = [deep]
+    for row in (endless, deep):
+        with pytest.raises(TypeError, match="nested more than 32 deep"):
+            softmax(row)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     "value",
-    [None, True, "1.5", b"1", 1j, Decimal("1.5"), date(2026, 1, 1), np.datetime64("2026-01-01")],
+    [
+        None,
+        True,
+        "1.5",
+        b"1",
+        1j,
+        Decimal("1.5"),
+        Fraction(1, 2),
+        date(2026, 1, 1),
+        np.datetime64("2026-01-01"),
+        np.timedelta64(3),
+    ],
 )
 def test_a_weight_of_every_wrong_kind_is_a_type_error_from_attend(value: object) -> None:
     with pytest.raises(TypeError) as caught:

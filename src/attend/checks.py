@@ -27,6 +27,7 @@ __all__ = [
     "a_thing",
     "amount",
     "finite",
+    "is_number",
     "real_array",
     "switch",
     "token_ids",
@@ -48,6 +49,7 @@ KIND_WORDS = {
     "V": "records",
 }
 LARGEST = float(np.finfo(np.float64).max)
+MOST_DIMENSIONS = 32  # numpy's own limit is 64; nothing here needs more than two
 
 
 def amount(count: int, noun: str) -> str:
@@ -64,9 +66,17 @@ def a_thing(value: object) -> str:
     if isinstance(value, str | bytes):
         shown = repr(value) if len(value) <= 20 else repr(value[:17]) + "..."
         return f"{type(value).__name__} {shown}"
-    if isinstance(value, int | float | np.integer | np.floating):
+    if is_number(value):
         return f"the single number {_short(value)}"
     return f"a {type(value).__name__}"
+
+
+def is_number(value: object) -> bool:
+    """A real number of Python's or numpy's, but not a bool or a time span (numpy counts
+    both as integers)."""
+    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
+        value, bool | np.bool_ | np.timedelta64
+    )
 
 
 def _short(value: object) -> str:
@@ -79,10 +89,10 @@ def _short(value: object) -> str:
 
 def whole(value: object, name: str, least: int) -> int:
     """A whole number of at least `least`; a bool or a float is the wrong kind."""
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+    if not isinstance(value, int | np.integer) or not is_number(value):
         raise TypeError(f"{name} must be a whole number, not {a_thing(value)}")
     if value < least:
-        raise ValueError(f"{name} must be at least {least}, not {value}")
+        raise ValueError(f"{name} must be at least {least}, not {_short(value)}")
     return int(value)
 
 
@@ -117,7 +127,8 @@ def real_array(value: object, name: str, where: Where) -> npt.NDArray[np.float64
     else:
         raise TypeError(f"{name} is a run of numbers, not {a_thing(value)}")
     try:
-        return np.asarray(value, dtype=np.float64)
+        with np.errstate(over="ignore"):  # a long double past float64's range becomes inf
+            return np.asarray(value, dtype=np.float64)
     except ValueError:
         raise ValueError(f"{name} is ragged: its runs of numbers differ in length") from None
 
@@ -141,10 +152,10 @@ def token_ids(ids: object, size: int) -> list[int]:
         raise TypeError(f"token ids come as a list of whole numbers, not {a_thing(ids)}")
     checked = []
     for token in ids:
-        if isinstance(token, bool | np.bool_) or not isinstance(token, int | np.integer):
+        if not isinstance(token, int | np.integer) or not is_number(token):
             raise TypeError(f"a token id is a whole number, and {a_thing(token)} is not one")
         if not 0 <= token < size:
-            raise ValueError(f"token {token} is not in the table, whose ids run 0..{size - 1}")
+            raise ValueError(f"token {_short(token)} is not in the table, whose ids run 0..{size - 1}")
         checked.append(int(token))
     return checked
 
@@ -166,17 +177,19 @@ def _real_kind(array: npt.NDArray[np.generic], name: str) -> None:
         raise TypeError(f"{name} holds {_kind_words(array)}, not real numbers")
 
 
-def _real_items(items: list[object] | tuple[object, ...], name: str, where: Where, at: int) -> int:
+def _real_items(
+    items: list[object] | tuple[object, ...], name: str, where: Where, at: int, depth: int = 1
+) -> int:
     """Check every number in nested lists; return the flat position after the last one."""
+    if depth > MOST_DIMENSIONS:
+        raise TypeError(f"{name} is lists nested more than {MOST_DIMENSIONS} deep, not numbers")
     for item in items:
         if isinstance(item, list | tuple):
-            at = _real_items(item, name, where, at)
+            at = _real_items(item, name, where, at, depth + 1)
         elif isinstance(item, np.ndarray):
             _real_kind(item, name)
             at += item.size
-        elif isinstance(item, bool | np.bool_) or not isinstance(
-            item, int | float | np.integer | np.floating
-        ):
+        elif not is_number(item):
             raise TypeError(f"{where(at)} is {_shown(item)}, not a real number")
         else:
             if isinstance(item, int) and abs(item) > LARGEST:
