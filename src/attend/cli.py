@@ -109,6 +109,7 @@ def whole_number(flag: str, text: str, least: int = 1) -> int:
 
 
 def one(flag: str, least: int = 1) -> Callable[[str], int]:
+    """The reader argparse calls for a flag that takes one whole number."""
     return lambda text: whole_number(flag, text, least)
 
 

@@ -29,6 +29,7 @@ def label(token: Token) -> str:
 
 
 def numbers(values: Iterable[float], width: int = 9) -> str:
+    """Numbers at four decimals in columns of `width`, as every table of the chapter has them."""
     return "".join(f"{value:{width}.4f}" for value in values)
 
 
@@ -43,6 +44,7 @@ def block(
 
 
 def divide_line(run: Workings) -> str:
+    """What the scores were divided by, said first so no reader mistakes which run this is."""
     if run.div == 1.0:
         return "  the divide  left off: every score is used as it came out"
     return f"  the divide  by {run.div:.4f}, the square root of {run.k.shape[1]}"

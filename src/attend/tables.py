@@ -162,17 +162,20 @@ class CostTable:
 
 
 def _frozen(array: Matrix) -> Matrix:
+    """A read-only copy, so a table handed out cannot be changed under its renderer."""
     copy = np.array(array, dtype=np.float64)
     copy.flags.writeable = False
     return copy
 
 
 def _tokens() -> tuple[Token, ...]:
+    """The chapter's four tokens with their bytes, which every table labels its lines by."""
     tokenizer = load_tokenizer()
     return tuple(Token(t, tokenizer.piece(t)) for t in chapter_tokens())
 
 
 def entry() -> Entry:
+    """The chapter's entry through the tokenizer: what `attend row` shows."""
     tokenizer = load_tokenizer()
     ids = tuple(tokenizer.encode(CHAPTER_ENTRY))
     return Entry(
@@ -188,11 +191,13 @@ def entry() -> Entry:
 
 
 def weights() -> Weights:
+    """The matrices as the head holds them, dk×d, one run of d weights per output slot."""
     head = chapter_head()
     return Weights(D, DK, (("Wq", head.wq), ("Wk", head.wk), ("Wv", head.wv)))
 
 
 def project() -> Project:
+    """One run of the chapter's head, and token 2's query found again by a neuron layer."""
     head = chapter_head()
     run = head.attend(chapter_row())
     layer = Layer(D, tuple(head.wq.ravel().tolist()), (0.0,) * DK)
@@ -200,22 +205,26 @@ def project() -> Project:
 
 
 def square(*, divide: bool = True) -> Square:
+    """One run of the chapter's head, with or without the divide, for its score square."""
     return Square(_tokens(), chapter_head(divide=switch(divide, "divide")).attend(chapter_row()))
 
 
 def scores(*, divide: bool = True) -> Scores:
+    """One run of the chapter's head, and what each token's shares come to."""
     run = chapter_head(divide=switch(divide, "divide")).attend(chapter_row())
     shares = tuple(Share(float(s.sum()), int(s.argmax()) + 1, float(s.max())) for s in run.attn)
     return Scores(_tokens(), run, shares)
 
 
 def scale(widths: Sequence[int], *, count: int, seed: int) -> ScaleTable:
+    """The divide experiment at each width, drawn as `attend scale` asks."""
     length = len(chapter_tokens())  # as many keys as the chapter's row has tokens
     measured = scale_experiment(widths, count=count, seed=seed, length=length)
     return ScaleTable(count, seed, length, tuple(measured))
 
 
 def cost(lengths: Sequence[int]) -> CostTable:
+    """The head's counts on the chronicle at each length, and the formula at the last."""
     costs = tuple(cost_sweep(lengths))
     n = costs[-1].length
     return CostTable(D, DK, costs, 3 * n * D * DK, 2 * n * n * DK, crossover())
