@@ -244,6 +244,23 @@ def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) 
     assert capsys.readouterr().out == f"attend {version('attend')}\n"
 
 
+def test_version_from_a_source_tree_never_installed_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from importlib.metadata import PackageNotFoundError
+
+    from attend import cli
+
+    def missing(name: str) -> str:
+        raise PackageNotFoundError(name)
+
+    monkeypatch.setattr(cli, "version", missing)
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out == "attend (not installed, so of no version)\n"
+
+
 def test_the_help_states_the_bound_on_one_run(capsys: pytest.CaptureFixture[str]) -> None:
     for argv in (["--help"], ["cost", "--help"], ["scale", "--help"]):
         with pytest.raises(SystemExit):

@@ -21,7 +21,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from importlib.metadata import version
+from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, NoReturn
 
 from attend import render, tables
@@ -132,6 +132,14 @@ def many(flag: str, most: Callable[[], int] | None = None) -> Callable[[str], li
     return parse
 
 
+def installed_version() -> str:
+    """The version pip installed; run from a source tree without installing, there is none."""
+    try:
+        return version("attend")
+    except PackageNotFoundError:
+        return "(not installed, so of no version)"
+
+
 def parser() -> Parser:
     top = Parser(
         prog="attend",
@@ -139,7 +147,7 @@ def parser() -> Parser:
         epilog=BOUND,
         allow_abbrev=False,
     )
-    top.add_argument("--version", action="version", version=f"attend {version('attend')}")
+    top.add_argument("--version", action="version", version=f"attend {installed_version()}")
     modes = top.add_subparsers(dest="mode", required=True, metavar="MODE", parser_class=Parser)
     for name, text in (
         ("row", "the chapter's entry, its tokens and their typed numbers"),
