@@ -8,8 +8,10 @@ cannot show as "?", rather than a UnicodeEncodeError.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -86,3 +88,14 @@ def test_a_refusal_naming_a_character_the_terminal_lacks_is_still_one_line(encod
     )
     assert done.returncode == 2
     assert one_line(done.stderr.decode(encoding))
+
+
+def test_an_interrupted_run_says_so_in_one_line_without_a_traceback() -> None:
+    # the heaviest cost row the bound allows takes seconds; the signal lands inside the work
+    run = subprocess.Popen(
+        [*ATTEND, "cost", "--rows", "5773"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    time.sleep(1.0)
+    run.send_signal(signal.SIGINT)
+    _, stderr = run.communicate(timeout=60)
+    assert (run.returncode, stderr) == (130, "attend: interrupted\n")

@@ -214,7 +214,8 @@ def printout(args: argparse.Namespace) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Print one mode's tables: 0 when done, 2 for a usage error, 1 when output fails."""
+    """Print one mode's tables: 0 when done, 2 for a usage error, 1 when output fails
+    (or memory runs out), 130 when interrupted."""
     try:
         top = parser()
         args = top.parse_args(argv)
@@ -229,10 +230,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         silence_stdout()  # the reader stopped reading; the rest is not wanted
     except OutputError as problem:
         silence_stdout()
-        with contextlib.suppress(OutputError):  # if stderr fails too, the status says it
-            write(sys.stderr, f"attend: {problem}\n", "standard error")
-        return 1
+        return complain(str(problem), 1)
+    except KeyboardInterrupt:
+        return complain("interrupted", 130)  # the shell's own status for Ctrl-C
+    except MemoryError:
+        return complain("this machine ran out of memory; ask for a smaller run", 1)
     return 0
+
+
+def complain(problem: str, status: int) -> int:
+    """One line on stderr, if stderr can take it, and the status to exit with."""
+    with contextlib.suppress(OutputError):  # if stderr fails too, the status says it
+        write(sys.stderr, f"attend: {problem}\n", "standard error")
+    return status
 
 
 def silence_stdout() -> None:
