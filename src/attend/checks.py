@@ -16,6 +16,7 @@ fault, in the words the book uses for them.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import TypeAlias
 
@@ -27,7 +28,6 @@ __all__ = [
     "a_thing",
     "amount",
     "finite",
-    "is_number",
     "real_array",
     "switch",
     "token_ids",
@@ -66,12 +66,12 @@ def a_thing(value: object) -> str:
     if isinstance(value, str | bytes):
         shown = repr(value) if len(value) <= 20 else repr(value[:17]) + "..."
         return f"{type(value).__name__} {shown}"
-    if is_number(value):
+    if _is_number(value):
         return f"the single number {_short(value)}"
     return f"a {type(value).__name__}"
 
 
-def is_number(value: object) -> bool:
+def _is_number(value: object) -> bool:
     """A real number of Python's or numpy's, but not a bool or a time span (numpy counts
     both as integers)."""
     return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
@@ -87,9 +87,16 @@ def _short(value: object) -> str:
     return text if len(text) <= 24 else text[:21] + "..."
 
 
+def _masked(value: object) -> bool:
+    """Whether `value` is a masked array, without importing numpy.ma (a sixth of a start-up)
+    when nothing has: no masked array can exist before that module is loaded."""
+    ma = sys.modules.get("numpy.ma")
+    return ma is not None and isinstance(value, ma.MaskedArray)
+
+
 def whole(value: object, name: str, least: int) -> int:
     """A whole number of at least `least`; a bool or a float is the wrong kind."""
-    if not isinstance(value, int | np.integer) or not is_number(value):
+    if not isinstance(value, int | np.integer) or not _is_number(value):
         raise TypeError(f"{name} must be a whole number, not {a_thing(value)}")
     if value < least:
         raise ValueError(f"{name} must be at least {least}, not {_short(value)}")
@@ -118,7 +125,7 @@ def real_array(value: object, name: str, where: Where) -> npt.NDArray[np.float64
     Lists and tuples are walked item by item, because numpy would turn a bool or a
     numeric string among them into a number before anything could be checked.
     """
-    if isinstance(value, np.ma.MaskedArray):
+    if _masked(value):
         raise TypeError(f"{name} is a masked array; its mask would be ignored, so pass plain numbers")
     if isinstance(value, np.ndarray):
         _real_kind(value, name)
@@ -152,7 +159,7 @@ def token_ids(ids: object, size: int) -> list[int]:
         raise TypeError(f"token ids come as a list of whole numbers, not {a_thing(ids)}")
     checked = []
     for token in ids:
-        if not isinstance(token, int | np.integer) or not is_number(token):
+        if not isinstance(token, int | np.integer) or not _is_number(token):
             raise TypeError(f"a token id is a whole number, and {a_thing(token)} is not one")
         if not 0 <= token < size:
             raise ValueError(f"token {_short(token)} is not in the table, whose ids run 0..{size - 1}")
@@ -171,7 +178,7 @@ def _kind_words(array: npt.NDArray[np.generic]) -> str:
 
 
 def _real_kind(array: npt.NDArray[np.generic], name: str) -> None:
-    if isinstance(array, np.ma.MaskedArray):
+    if _masked(array):
         raise TypeError(f"{name} holds a masked array; its mask would be ignored")
     if array.dtype.kind not in REAL_KINDS:
         raise TypeError(f"{name} holds {_kind_words(array)}, not real numbers")
@@ -189,7 +196,7 @@ def _real_items(
         elif isinstance(item, np.ndarray):
             _real_kind(item, name)
             at += item.size
-        elif not is_number(item):
+        elif not _is_number(item):
             raise TypeError(f"{where(at)} is {_shown(item)}, not a real number")
         else:
             if isinstance(item, int) and abs(item) > LARGEST:
