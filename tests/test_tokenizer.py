@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -124,6 +126,24 @@ def test_decoding_what_is_not_a_run_of_ids_is_a_type_error(ids: object, error: t
 def test_training_refuses_a_merge_count_outside_0_to_256(merges: int) -> None:
     with pytest.raises(ValueError, match="merges"):
         Tokenizer.train(["year 1"], merges=merges)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: Tokenizer.train("year 1"), "^train reads a list of entries, not str 'year 1'$"),
+        (lambda: Tokenizer.train([b"year 1"]), "^train reads text, a str, not bytes"),
+        (lambda: Tokenizer.train(["year 1"], merges=2.0), "^merges must be a whole number"),
+        (lambda: Tokenizer.loads(None), "^loads reads the text of merges.txt, not None$"),
+        (lambda: Tokenizer(((1, 2, 3),)), "^merge 256 is a pair of ids, not a tuple$"),
+        (lambda: Tokenizer((("a", 2),)), "^an id of merge 256 must be a whole number, not str 'a'$"),
+    ],
+)
+def test_building_a_table_from_the_wrong_kind_of_thing_is_a_type_error(
+    call: Callable[[], object], message: str
+) -> None:
+    with pytest.raises(TypeError, match=message):
+        call()
 
 
 def test_training_refuses_no_entries() -> None:

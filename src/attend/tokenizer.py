@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from attend.checks import a_thing, token_ids
+from attend.checks import a_thing, token_ids, whole
 
 BYTES = 256
 """Ids 0..255 are the lone bytes, each keeping its own value as its id."""
@@ -34,11 +34,11 @@ def _as_chars(data: bytes) -> str:
     return data.decode("latin-1")
 
 
-def _utf8(text: object) -> bytes:
+def _utf8(text: object, reader: str = "encode") -> bytes:
     """Text as UTF-8 bytes; anything but a str, or a str UTF-8 cannot write, is refused."""
     if not isinstance(text, str):
         hint = "; decode the bytes to a str first" if isinstance(text, bytes | bytearray) else ""
-        raise TypeError(f"encode reads text, a str, not {a_thing(text)}{hint}")
+        raise TypeError(f"{reader} reads text, a str, not {a_thing(text)}{hint}")
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError as problem:
@@ -69,7 +69,12 @@ class Tokenizer:
     def __post_init__(self) -> None:
         pieces = [bytes([b]) for b in range(BYTES)]
         rules = []
-        for new_id, (left, right) in enumerate(self.merges, start=BYTES):
+        if not isinstance(self.merges, tuple | list):
+            raise TypeError(f"merges is a tuple of pairs of ids, not {a_thing(self.merges)}")
+        for new_id, merge in enumerate(self.merges, start=BYTES):
+            if not isinstance(merge, tuple | list) or len(merge) != 2:
+                raise TypeError(f"merge {new_id} is a pair of ids, not {a_thing(merge)}")
+            left, right = (whole(i, f"an id of merge {new_id}", 0) for i in merge)
             # A merge may only use ids that already exist; that is what makes
             # the table a sequence of steps instead of a set of wishes.
             if not (0 <= left < new_id and 0 <= right < new_id):
@@ -122,9 +127,11 @@ class Tokenizer:
         smallest pair, ``(left, right)`` compared as ids, so the same entries
         always give the same table.
         """
-        if not 0 <= merges <= MERGES:
+        if whole(merges, "merges", 0) > MERGES:
             raise ValueError(f"merges must be between 0 and {MERGES}, not {merges}")
-        runs = [_as_chars(entry.encode("utf-8")) for entry in entries]
+        if isinstance(entries, str | bytes):
+            raise TypeError(f"train reads a list of entries, not {a_thing(entries)}")
+        runs = [_as_chars(_utf8(entry, "train")) for entry in entries]
         if not runs:
             raise ValueError("cannot train a tokenizer on no entries")
         learned: list[tuple[int, int]] = []
@@ -158,6 +165,8 @@ class Tokenizer:
     def loads(cls, text: str) -> Tokenizer:
         """Read merges.txt back; the quoted piece is for people and is ignored."""
         merges: list[tuple[int, int]] = []
+        if not isinstance(text, str):
+            raise TypeError(f"loads reads the text of merges.txt, not {a_thing(text)}")
         for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip() or line.startswith("#"):
                 continue
