@@ -44,7 +44,7 @@ def _scores(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
         isinstance(scores, np.ndarray) and scores.ndim == 0
     ):
         raise TypeError(f"softmax takes a row of scores, not {a_thing(scores)}")
-    row = real_array(scores, "softmax's scores", lambda at: f"score {at + 1}")
+    row = real_array(scores, "softmax's scores", lambda at: f"softmax's score {at + 1}")
     if row.size == 0 or row.shape[-1] == 0:
         raise ValueError("softmax needs at least one score in a row")
     if np.isfinite(row).all():
