@@ -101,7 +101,7 @@ def test_a_head_of_no_width_is_refused(size: object, error: type[Exception]) -> 
         Head(size, 1, [], [], [])  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("switch", ["no", 0, None, np.bool_(False)])
+@pytest.mark.parametrize("switch", ["no", 0, 1.0, None])
 def test_the_divide_is_a_switch_and_nothing_else(switch: object) -> None:
     with pytest.raises(TypeError, match="^divide is a switch, True or False, not "):
         chapter_head(divide=switch)  # type: ignore[arg-type]
@@ -138,6 +138,10 @@ def test_the_record_cannot_be_written_to(run: Workings) -> None:
         run.attn[0, 0] = 1.0
     with pytest.raises(ValueError):
         chapter_head().wq[0, 0] = 1.0
+
+
+def test_a_numpy_bool_is_a_switch_too() -> None:
+    assert chapter_head(divide=np.bool_(False)).divide is False
 
 
 def test_leaving_the_divide_off_divides_by_one() -> None:

@@ -114,9 +114,9 @@ def whole_numbers(values: object, name: str, least: int) -> list[int]:
 
 def switch(value: object, name: str) -> bool:
     """True or False and nothing else: `divide="no"` must not quietly mean yes."""
-    if not isinstance(value, bool):
+    if not isinstance(value, bool | np.bool_):
         raise TypeError(f"{name} is a switch, True or False, not {a_thing(value)}")
-    return value
+    return bool(value)
 
 
 def real_array(value: object, name: str, where: Where) -> npt.NDArray[np.float64]:
