@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from decimal import Decimal
 
 import numpy as np
@@ -99,6 +100,13 @@ def test_a_token_of_the_wrong_width_in_an_array_is_refused() -> None:
 def test_a_head_of_no_width_is_refused(size: object, error: type[Exception]) -> None:
     with pytest.raises(error, match="^d must be"):
         Head(size, 1, [], [], [])  # type: ignore[arg-type]
+
+
+def test_a_numpy_width_times_a_huge_width_is_worked_out_in_python_without_overflow() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=f"^Wq holds 0 numbers and a {2**62} by 2 matrix wants {2**63}$"):
+            Head(np.int64(2), 2**62, [], [], [])
 
 
 @pytest.mark.parametrize("switch", ["no", 0, 1.0, None])

@@ -69,9 +69,9 @@ class Head:
         self.d = whole(d, "d", 1)
         self.dk = whole(dk, "dk", 1)
         self.divide = switch(divide, "divide")
-        self.wq = _matrix("Wq", wq, d, dk)
-        self.wk = _matrix("Wk", wk, d, dk)
-        self.wv = _matrix("Wv", wv, d, dk)
+        self.wq = _matrix("Wq", wq, self.d, self.dk)
+        self.wk = _matrix("Wk", wk, self.d, self.dk)
+        self.wv = _matrix("Wv", wv, self.d, self.dk)
 
     # --8<-- [end:head]
 
