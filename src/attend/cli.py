@@ -167,9 +167,27 @@ def parser() -> Parser:
         epilog=BOUND,
         allow_abbrev=False,
     )
-    scale.add_argument("--widths", type=many("--widths"), default=[4, 16, 64, 256])
-    scale.add_argument("--count", type=one("--count"), default=1000)
-    scale.add_argument("--seed", type=one("--seed", least=0), default=82)
+    scale.add_argument(
+        "--widths",
+        type=many("--widths"),
+        default=[4, 16, 64, 256],
+        metavar="W,W,...",
+        help="key widths to measure, comma-separated (default: 4,16,64,256)",
+    )
+    scale.add_argument(
+        "--count",
+        type=one("--count"),
+        default=1000,
+        metavar="N",
+        help="draws at each width (default: 1000)",
+    )
+    scale.add_argument(
+        "--seed",
+        type=one("--seed", least=0),
+        default=82,
+        metavar="N",
+        help="where numpy's generator starts at every width (default: 82)",
+    )
     cost = modes.add_parser(
         "cost",
         help="the counted multiply-adds at several row lengths",
@@ -177,7 +195,11 @@ def parser() -> Parser:
         allow_abbrev=False,
     )
     cost.add_argument(
-        "--rows", type=many("--rows", most=lambda: len(chronicle_ids())), default=[4, 8, 16, 32]
+        "--rows",
+        type=many("--rows", most=lambda: len(chronicle_ids())),
+        default=[4, 8, 16, 32],
+        metavar="N,N,...",
+        help="row lengths in tokens, each cut from the front of the chronicle (default: 4,8,16,32)",
     )
     return top
 
