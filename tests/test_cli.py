@@ -249,12 +249,11 @@ def test_version_from_a_source_tree_never_installed_says_so(
 ) -> None:
     from importlib.metadata import PackageNotFoundError
 
-    from attend import cli
-
     def missing(name: str) -> str:
         raise PackageNotFoundError(name)
 
-    monkeypatch.setattr(cli, "version", missing)
+    # the module `main` was defined in (the book's build may since have imported a fresh one)
+    monkeypatch.setitem(main.__globals__, "version", missing)
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     assert stop.value.code == 0
