@@ -252,8 +252,7 @@ def test_version_from_a_source_tree_never_installed_says_so(
     def missing(name: str) -> str:
         raise PackageNotFoundError(name)
 
-    # the module `main` was defined in (the book's build may since have imported a fresh one)
-    monkeypatch.setitem(main.__globals__, "version", missing)
+    monkeypatch.setattr("importlib.metadata.version", missing)
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     assert stop.value.code == 0

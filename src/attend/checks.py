@@ -157,6 +157,8 @@ def token_ids(ids: object, size: int) -> list[int]:
         ids = ids.tolist()
     if not isinstance(ids, list | tuple | range):
         raise TypeError(f"token ids come as a list of whole numbers, not {a_thing(ids)}")
+    if all(type(token) is int for token in ids) and (not ids or 0 <= min(ids) <= max(ids) < size):
+        return list(ids)  # the usual case, plain ints in range, checked at C speed
     checked = []
     for token in ids:
         if not isinstance(token, int | np.integer) or not _is_number(token):

@@ -21,7 +21,6 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, NoReturn
 
 from attend import render, tables
@@ -132,12 +131,22 @@ def many(flag: str, most: Callable[[], int] | None = None) -> Callable[[str], li
     return parse
 
 
-def installed_version() -> str:
-    """The version pip installed; run from a source tree without installing, there is none."""
-    try:
-        return version("attend")
-    except PackageNotFoundError:
-        return "(not installed, so of no version)"
+class Version(argparse.Action):
+    """`--version`, looked up only when asked for: reading the installed metadata costs a
+    tenth of a run's start-up, which every other run would otherwise pay."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            installed = version("attend")
+        except PackageNotFoundError:
+            installed = "(not installed, so of no version)"
+        write(sys.stdout, f"attend {installed}\n", "standard output")
+        parser.exit()
 
 
 def parser() -> Parser:
@@ -147,7 +156,7 @@ def parser() -> Parser:
         epilog=BOUND,
         allow_abbrev=False,
     )
-    top.add_argument("--version", action="version", version=f"attend {installed_version()}")
+    top.add_argument("--version", action=Version, help="print the installed version and exit")
     modes = top.add_subparsers(dest="mode", required=True, metavar="MODE", parser_class=Parser)
     for name, text in (
         ("row", "the chapter's entry, its tokens and their typed numbers"),

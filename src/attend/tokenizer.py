@@ -89,6 +89,8 @@ class Tokenizer:
 
     def piece(self, token_id: int) -> bytes:
         """The bytes a token stands for, so a printout can show what an id means."""
+        if type(token_id) is int and 0 <= token_id < len(self._pieces):
+            return self._pieces[token_id]  # the usual case, without building a list to check
         (checked,) = token_ids([token_id], len(self._pieces))
         return self._pieces[checked]
 
