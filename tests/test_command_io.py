@@ -99,3 +99,17 @@ def test_an_interrupted_run_says_so_in_one_line_without_a_traceback() -> None:
     run.send_signal(signal.SIGINT)
     _, stderr = run.communicate(timeout=60)
     assert (run.returncode, stderr) == (130, "attend: interrupted\n")
+
+
+@pytest.mark.parametrize("stderr", ["closed", "/dev/full"])
+def test_a_usage_error_with_nowhere_to_say_it_still_exits_2(stderr: str) -> None:
+    if stderr == "/dev/full" and not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    redirect = "2>&-" if stderr == "closed" else "2>/dev/full"
+    done = subprocess.run(
+        ["sh", "-c", f'"$@" {redirect}', "sh", *ATTEND, "cost", "--rows", "x"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, "")

@@ -87,8 +87,11 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"attend: {message}\n")
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
-        if message:
-            write(file, message, "standard error" if file is sys.stderr else "standard output")
+        if message and file is sys.stderr:
+            with contextlib.suppress(OutputError):  # a complaint nobody can read: its status says it
+                write(file, message, "standard error")
+        elif message:
+            write(file, message, "standard output")
 
 
 def whole_number(flag: str, text: str, least: int = 1) -> int:
