@@ -40,7 +40,7 @@ def test_a_weight_too_large_for_a_float_is_refused_not_overflowed() -> None:
         ([1, 0, 0, 1j], "^Wq weight 4 is 1j, a complex, not a real number$"),
         (np.array([1, 0, 0, 1j]), "^Wq holds complex numbers, not real numbers$"),
         ([1, 0, 0, "1"], "^Wq weight 4 is str '1', not a real number$"),
-        ([1, 0, 0, True], "^Wq weight 4 is the switch True, not a real number$"),
+        ([1, 0, 0, True], "^Wq weight 4 is the bool True, not a real number$"),
         (np.array([True, False, False, True]), "^Wq holds true/false values, not real numbers$"),
         ([1, 0, 0, Decimal(1)], "^Wq weight 4 is Decimal\\('1'\\), a Decimal, not a real number$"),
         (np.array(["2026-01-01"] * 4, dtype="datetime64[D]"), "^Wq holds dates, not real numbers$"),

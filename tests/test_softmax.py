@@ -60,7 +60,7 @@ def test_a_row_with_no_score_to_share_or_a_score_that_is_not_a_number_is_refused
         ([1j], "^softmax's score 1 is 1j, a complex, not a real number$"),
         (np.array([1j]), "^softmax's scores holds complex numbers, not real numbers$"),
         (["1.5"], "^softmax's score 1 is str '1.5', not a real number$"),
-        ([True, False], "^softmax's score 1 is the switch True, not a real number$"),
+        ([True, False], "^softmax's score 1 is the bool True, not a real number$"),
         (np.ma.masked_array([1.0, 2.0], mask=[0, 1]), "masked array"),
     ],
 )

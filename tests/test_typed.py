@@ -36,7 +36,7 @@ def test_every_token_of_the_table_has_four_numbers_between_zero_and_one() -> Non
         ([-1], ValueError, "^token -1 is not in the table, whose ids run 0..511$"),
         ([512], ValueError, "^token 512 is not in the table"),
         ([1.0], TypeError, "^a token id is a whole number, and the single number 1.0 is not one$"),
-        ([True], TypeError, "^a token id is a whole number, and the switch True is not one$"),
+        ([True], TypeError, "^a token id is a whole number, and the bool True is not one$"),
         ("abc", TypeError, "^token ids come as a list of whole numbers, not str 'abc'$"),
         (None, TypeError, "^token ids come as a list of whole numbers, not None$"),
         (np.array([1.5]), TypeError, "this array holds float64 values"),
@@ -73,7 +73,7 @@ def test_a_layer_of_the_wrong_shape_is_refused() -> None:
     ("weights", "error", "message"),
     [
         ((1.0, "2"), TypeError, "^weight 2 is str '2', not a real number$"),
-        ((1.0, True), TypeError, "^weight 2 is the switch True, not a real number$"),
+        ((1.0, True), TypeError, "^weight 2 is the bool True, not a real number$"),
         ((1.0, float("inf")), ValueError, "^weight 2 is inf, which is not a finite number$"),
         (None, TypeError, "^weights is a run of numbers, not None$"),
     ],

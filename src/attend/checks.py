@@ -62,7 +62,7 @@ def a_thing(value: object) -> str:
     if value is None:
         return "None"
     if isinstance(value, bool | np.bool_):
-        return f"the switch {value}"
+        return f"the bool {value}"
     if isinstance(value, str | bytes):
         shown = repr(value) if len(value) <= 20 else repr(value[:17]) + "..."
         return f"{type(value).__name__} {shown}"
