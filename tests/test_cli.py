@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -140,36 +141,27 @@ def test_a_width_gives_the_same_numbers_whatever_it_is_listed_with() -> None:
 
 
 @pytest.mark.parametrize(
-    "argv",
+    ("argv", "made"),
     [
-        ["row"],
-        ["weights"],
-        ["project"],
-        ["square"],
-        ["scores"],
-        ["scale"],
-        ["cost"],
-        ["scale", "--widths", "64,96", "--count", "10", "--seed", "3"],
-        ["cost", "--rows", "1,2"],
+        (["row"], lambda: render.entry(tables.entry())),
+        (["weights"], lambda: render.weights(tables.weights())),
+        (["project"], lambda: render.project(tables.project())),
+        (["square"], lambda: render.square(tables.square())),
+        (["scores"], lambda: render.scores(tables.scores())),
+        (["scale"], lambda: render.scale(tables.scale([4, 16, 64, 256], count=1000, seed=82))),
+        (
+            ["scale", "--widths", "64,96", "--count", "10", "--seed", "3"],
+            lambda: render.scale(tables.scale([64, 96], count=10, seed=3)),
+        ),
+        (["cost"], lambda: render.cost(tables.cost([4, 8, 16, 32]))),
+        (["cost", "--rows", "1,2"], lambda: render.cost(tables.cost([1, 2]))),
     ],
+    ids=" ".join,
 )
 def test_every_mode_prints_exactly_its_rendered_table(
-    capsys: pytest.CaptureFixture[str], argv: list[str]
+    capsys: pytest.CaptureFixture[str], argv: list[str], made: Callable[[], str]
 ) -> None:
-    made = {
-        "row": lambda: render.entry(tables.entry()),
-        "weights": lambda: render.weights(tables.weights()),
-        "project": lambda: render.project(tables.project()),
-        "square": lambda: render.square(tables.square()),
-        "scores": lambda: render.scores(tables.scores()),
-        "scale": lambda: render.scale(
-            tables.scale([64, 96], count=10, seed=3)
-            if len(argv) > 1
-            else tables.scale([4, 16, 64, 256], count=1000, seed=82)
-        ),
-        "cost": lambda: render.cost(tables.cost([1, 2] if len(argv) > 1 else [4, 8, 16, 32])),
-    }
-    assert printed(capsys, *argv) == made[argv[0]]() + "\n"
+    assert printed(capsys, *argv) == made() + "\n"
 
 
 @pytest.mark.parametrize(
