@@ -156,7 +156,6 @@ def test_a_width_gives_the_same_numbers_whatever_it_is_listed_with() -> None:
         (["cost"], lambda: render.cost(tables.cost([4, 8, 16, 32]))),
         (["cost", "--rows", "1,2"], lambda: render.cost(tables.cost([1, 2]))),
     ],
-    ids=" ".join,
 )
 def test_every_mode_prints_exactly_its_rendered_table(
     capsys: pytest.CaptureFixture[str], argv: list[str], made: Callable[[], str]
