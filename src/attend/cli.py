@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from attend import render, tables
 from attend.checks import amount
-from attend.tokenizer import chronicle_ids
+from attend.tokenizer import chronicle_front, chronicle_ids
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -115,8 +115,9 @@ def one(flag: str, least: int = 1) -> Callable[[str], int]:
     return lambda text: whole_number(flag, text, least)
 
 
-def many(flag: str, most: Callable[[], int] | None = None) -> Callable[[str], list[int]]:
-    """A comma-separated list of whole numbers of at least 1, and at most `most()` if given."""
+def many(flag: str, *, tokens: bool = False) -> Callable[[str], list[int]]:
+    """A comma-separated list of whole numbers of at least 1; with `tokens`, each a row
+    length the chronicle is long enough to give."""
 
     def parse(text: str) -> list[int]:
         parts = text.split(",")
@@ -125,9 +126,10 @@ def many(flag: str, most: Callable[[], int] | None = None) -> Callable[[str], li
                 f"{flag} lists {len(parts)} numbers and takes at most {MOST_ITEMS}"
             )
         values = [whole_number(flag, part) for part in parts]
-        if most is not None and max(values) > (limit := most()):
+        longest = max(values)
+        if tokens and len(chronicle_front(longest)) < longest:
             raise argparse.ArgumentTypeError(
-                f"{flag} asks for {amount(max(values), 'token')} and the chronicle holds {limit}"
+                f"{flag} asks for {amount(longest, 'token')} and the chronicle holds {len(chronicle_ids())}"
             )
         return values
 
@@ -208,7 +210,7 @@ def parser() -> Parser:
     )
     cost.add_argument(
         "--rows",
-        type=many("--rows", most=lambda: len(chronicle_ids())),
+        type=many("--rows", tokens=True),
         default=[4, 8, 16, 32],
         metavar="N,N,...",
         help="row lengths in tokens, each cut from the front of the chronicle (default: 4,8,16,32)",

@@ -21,7 +21,7 @@ from attend.cost import Cost
 from attend.embedding import embed
 from attend.head import Head
 from attend.softmax import softmax
-from attend.tokenizer import chronicle_ids
+from attend.tokenizer import chronicle_front
 
 __all__ = ["Measurement", "Spread", "chronicle_row", "cost_sweep", "crossover", "scale_experiment"]
 
@@ -89,10 +89,10 @@ def _spread(scores: npt.NDArray[np.float64]) -> Spread:
 
 def chronicle_row(length: int) -> npt.NDArray[np.float64]:
     """The typed numbers of the first `length` tokens of the chronicle."""
-    ids = chronicle_ids()
-    if whole(length, "length", 1) > len(ids):
+    ids = chronicle_front(whole(length, "length", 1))
+    if len(ids) < length:
         raise ValueError(f"a row of {length} tokens: the chronicle holds 1 to {len(ids)}")
-    return embed(ids[:length])
+    return embed(ids)
 
 
 # --8<-- [start:sweep]
