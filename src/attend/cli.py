@@ -163,24 +163,24 @@ def parser() -> Parser:
     )
     top.add_argument("--version", action=Version, help="print the installed version and exit")
     modes = top.add_subparsers(dest="mode", required=True, metavar="MODE", parser_class=Parser)
-    for name, text in (
-        ("row", "the chapter's entry, its tokens and their typed numbers"),
-        ("weights", "the three stored matrices"),
-        ("project", "each token's query, key and value"),
-    ):
-        modes.add_parser(name, help=text, allow_abbrev=False)
-    for name, text in (
-        ("square", "every query against every key"),
-        ("scores", "the shares of one and the mixed values"),
-    ):
-        mode = modes.add_parser(name, help=text, allow_abbrev=False)
-        mode.add_argument("--no-scale", action="store_true", help="leave the divide by √dk off")
-    scale = modes.add_parser(
-        "scale",
-        help="what the divide does, measured at several widths",
-        epilog=BOUND,
-        allow_abbrev=False,
-    )
+    helps = {
+        "row": "the chapter's entry, its tokens and their typed numbers",
+        "weights": "the three stored matrices",
+        "project": "each token's query, key and value",
+        "square": "every query against every key",
+        "scores": "the shares of one and the mixed values",
+        "scale": "what the divide does, measured at several widths",
+        "cost": "the counted multiply-adds at several row lengths",
+    }
+    mode = {
+        name: modes.add_parser(
+            name, help=text, allow_abbrev=False, epilog=BOUND if name in ("scale", "cost") else None
+        )
+        for name, text in helps.items()
+    }
+    for name in ("square", "scores"):
+        mode[name].add_argument("--no-scale", action="store_true", help="leave the divide by √dk off")
+    scale, cost = mode["scale"], mode["cost"]
     scale.add_argument(
         "--widths",
         type=many("--widths"),
@@ -201,12 +201,6 @@ def parser() -> Parser:
         default=82,
         metavar="N",
         help="where numpy's generator starts at every width (default: 82)",
-    )
-    cost = modes.add_parser(
-        "cost",
-        help="the counted multiply-adds at several row lengths",
-        epilog=BOUND,
-        allow_abbrev=False,
     )
     cost.add_argument(
         "--rows",
