@@ -66,11 +66,18 @@ def entry(table: Entry) -> str:
     lines += [
         "",
         "  the four numbers each one arrives with, typed by a rule and not learned",
-        "      n " + " " * 24 + "".join(f"{slot:>18}" for slot in table.slots),
+        *slot_header(table.slots),
     ]
     for n, (token, typed) in enumerate(zip(table.tokens, table.typed, strict=True), 1):
-        lines.append(f"  {n:5d} {label(token):<24}" + "".join(f"{v:18.2f}" for v in typed))
+        lines.append(f"  {n:5d} {label(token):<24}" + "".join(f"{v:11.2f}" for v in typed))
     return "\n".join(lines)
+
+
+def slot_header(slots: tuple[str, ...]) -> list[str]:
+    """The slots' names over two lines, so the typed table fits within a page's column."""
+    halves = [(" ".join(w[: len(w) // 2]), " ".join(w[len(w) // 2 :])) for w in map(str.split, slots)]
+    first = "      n " + " " * 24 + "".join(f"{top:>11}" for top, _ in halves)
+    return [first, " " * 32 + "".join(f"{bottom:>11}" for _, bottom in halves)]
 
 
 def weights(table: Weights) -> str:
