@@ -81,13 +81,13 @@ for piece, row in zip(labels, x, strict=True):
 # ## The three matrices
 #
 # One row of four weights per output slot, as the chapter prints them. Edit any number;
-# `scale` switches the divide by √dk on and off.
+# `divide` switches the divide by √dk on and off.
 
 # %%
 wq = np.array(WQ).reshape(DK, D)
 wk = np.array(WK).reshape(DK, D)
 wv = np.array(WV).reshape(DK, D)
-scale = True
+divide = True
 
 for name, m in (("Wq", wq), ("Wk", wk), ("Wv", wv)):
     print(name)
@@ -100,7 +100,7 @@ for name, m in (("Wq", wq), ("Wk", wk), ("Wv", wv)):
 # and after the divide, the shares, and what each token leaves with.
 
 # %%
-head = Head(D, DK, wq, wk, wv, scale=scale)
+head = Head(D, DK, wq, wk, wv, divide=divide)
 run = head.attend(x)
 print("queries\n", run.q)
 print("keys\n", run.k)
@@ -175,12 +175,12 @@ rows = [4, 8, 16, 32, 64, 128, 256]
 costs = cost_sweep(rows, head=head)
 print("length  projections      pairs  altogether")
 for c in costs:
-    print(f"{c.tokens:6d} {c.project:12d} {c.quadratic:10d} {c.total:11d}")
+    print(f"{c.length:6d} {c.project:12d} {c.quadratic:10d} {c.total:11d}")
 
 n = crossover(head)
 print(f"the pairs overtake the projections at n = {n}")
 
-tokens_ = [c.tokens for c in costs]
+tokens_ = [c.length for c in costs]
 fig, ax = plt.subplots(figsize=(6, 4), layout="constrained")
 ax.loglog(tokens_, [c.project for c in costs], "o-", label="q, k and v")
 ax.loglog(tokens_, [c.quadratic for c in costs], "s-", label="the pairs")

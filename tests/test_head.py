@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import warnings
+from decimal import Decimal
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -21,15 +24,42 @@ def test_the_square_is_not_symmetric(run: Workings) -> None:
 
 
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
-def test_a_weight_that_is_not_finite_is_refused(bad: float) -> None:
-    with pytest.raises(ValueError, match="^Wk holds a weight that is not a finite number$"):
+def test_a_weight_that_is_not_finite_is_refused_by_its_place(bad: float) -> None:
+    with pytest.raises(ValueError, match=f"^Wk weight 2 is {bad}, which is not a finite number$"):
         Head(2, 2, [1, 0, 0, 1], [1, bad, 0, 1], [1, 0, 0, 1])
 
 
+def test_a_weight_too_large_for_a_float_is_refused_not_overflowed() -> None:
+    with pytest.raises(ValueError, match="^Wq weight 1 is a whole number of about 401 digits, too large"):
+        Head(4, 4, [10**400] * 16, [0] * 16, [0] * 16)
+
+
+@pytest.mark.parametrize(
+    ("weights", "message"),
+    [
+        ([1, 0, 0, 1j], "^Wq weight 4 is 1j, a complex, not a real number$"),
+        (np.array([1, 0, 0, 1j]), "^Wq holds complex numbers, not real numbers$"),
+        ([1, 0, 0, "1"], "^Wq weight 4 is str '1', not a real number$"),
+        ([1, 0, 0, True], "^Wq weight 4 is the bool True, not a real number$"),
+        (np.array([True, False, False, True]), "^Wq holds true/false values, not real numbers$"),
+        ([1, 0, 0, Decimal(1)], "^Wq weight 4 is Decimal\\('1'\\), a Decimal, not a real number$"),
+        (np.array(["2026-01-01"] * 4, dtype="datetime64[D]"), "^Wq holds dates, not real numbers$"),
+        (np.ma.masked_array([1.0, 0, 0, 1], mask=[False, True, False, False]), "^Wq is a masked array"),
+        ("1001", "^Wq is a run of numbers, not str '1001'$"),
+        (None, "^Wq is a run of numbers, not None$"),
+    ],
+)
+def test_a_weight_of_the_wrong_kind_is_refused_as_a_type_error(weights: object, message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        Head(2, 2, weights, [1, 0, 0, 1], [1, 0, 0, 1])  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("bad", [float("nan"), float("inf")])
-def test_a_token_that_is_not_finite_is_refused(bad: float) -> None:
-    with pytest.raises(ValueError, match="^token 3 of 4 holds a number that is not finite$"):
+def test_a_token_that_is_not_finite_is_refused_by_its_place(bad: float) -> None:
+    with pytest.raises(ValueError, match=f"^token 3 of 4, number 2, is {bad}, which is not a finite"):
         chapter_head().attend([(0, 1, 0, 0.5), (1, 0, 0, 0), (0, bad, 1, 1), (1, 0, 0, 0)])
+    with pytest.raises(ValueError, match=f"^token 3 of 4, number 2, is {bad}, which is not a finite"):
+        chapter_head().attend(np.array([(0, 1, 0, 0.5), (1, 0, 0, 0), (0, bad, 1, 1), (1, 0, 0, 0)]))
 
 
 def test_an_empty_row_is_refused() -> None:
@@ -39,19 +69,71 @@ def test_an_empty_row_is_refused() -> None:
         chapter_head().attend(np.empty((0, 4)))
 
 
-def test_a_token_that_is_not_numbers_is_refused() -> None:
-    with pytest.raises(ValueError, match="^token 1 of 1 holds something that is not a number$"):
-        chapter_head().attend([("a", "b", "c", "d")])
-    with pytest.raises(ValueError, match="^token 1 of 2 is not a run of numbers$"):
-        chapter_head().attend([5, 6])
-    with pytest.raises(ValueError, match="sequence of tokens"):
-        chapter_head().attend(7)
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ([("a", "b", "c", "d")], "^token 1 of 1, number 1, is str 'a', not a real number$"),
+        ([5, 6], "^token 1 of 2 is a run of numbers, not the single number 5$"),
+        (7, "^the row x is a sequence of tokens, not the single number 7$"),
+        ("abcd", "^the row x is a sequence of tokens, not str 'abcd'$"),
+        (None, "^the row x is a sequence of tokens, not None$"),
+        (np.zeros(4), "^the row x is one run of numbers per token, not a 1-d array$"),
+        (np.zeros((1, 4), dtype=complex), "^the row x holds complex numbers, not real numbers$"),
+        ([[1, 0, 0, 1 + 2j]], "^token 1 of 1, number 4, is \\(1\\+2j\\), a complex, not a real number$"),
+    ],
+)
+def test_a_row_of_the_wrong_kind_is_refused_as_a_type_error(row: object, message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        chapter_head().attend(row)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("size", [0, -1, 2.0, True])
-def test_a_head_of_no_width_is_refused(size: object) -> None:
-    with pytest.raises(ValueError, match="must be a whole number of at least 1"):
+def test_a_token_of_the_wrong_width_in_an_array_is_refused() -> None:
+    with pytest.raises(ValueError, match="^token 1 of 2 arrives with 3 numbers and the head reads 4$"):
+        chapter_head().attend(np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="^token 1 of 1 arrives with 1 number and the head reads 4$"):
+        chapter_head().attend([[0.0]])
+
+
+@pytest.mark.parametrize(
+    ("size", "error"), [(0, ValueError), (-1, ValueError), (2.0, TypeError), (True, TypeError)]
+)
+def test_a_head_of_no_width_is_refused(size: object, error: type[Exception]) -> None:
+    with pytest.raises(error, match="^d must be"):
         Head(size, 1, [], [], [])  # type: ignore[arg-type]
+
+
+def test_a_numpy_width_times_a_huge_width_is_worked_out_in_python_without_overflow() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=f"^Wq holds 0 numbers and a {2**62} by 2 matrix wants {2**63}$"):
+            Head(np.int64(2), 2**62, [], [], [])  # type: ignore[arg-type]  # the wrong type on purpose
+
+
+@pytest.mark.parametrize("switch", ["no", 0, 1.0, None])
+def test_the_divide_is_a_switch_and_nothing_else(switch: object) -> None:
+    with pytest.raises(TypeError, match="^divide is a switch, True or False, not "):
+        chapter_head(divide=switch)  # type: ignore[arg-type]
+
+
+def test_a_query_that_overflows_names_the_matrix_and_the_token() -> None:
+    identity = np.eye(4).ravel()
+    head = Head(4, 4, np.full(16, 1e308), identity, identity)
+    with pytest.raises(ValueError, match="^Wq times token 1, its query, is beyond the largest finite number"):
+        head.attend([[1e5] * 4])
+
+
+def test_a_value_that_overflows_names_the_matrix_and_the_token() -> None:
+    identity = np.eye(4).ravel()
+    head = Head(4, 4, identity, identity, np.full(16, 1e308))
+    with pytest.raises(ValueError, match="^Wv times token 2, its value, is beyond the largest"):
+        head.attend([[0.0] * 4, [1e5] * 4])
+
+
+def test_a_score_that_overflows_names_the_query_and_the_key_not_softmax() -> None:
+    head = Head(1, 1, [1e200], [1e200], [1.0])
+    with pytest.raises(ValueError, match="^query 2 times key 2, a score, is beyond the largest") as caught:
+        head.attend([[0.0], [1.0]])
+    assert "softmax" not in str(caught.value)
 
 
 def test_an_array_row_reads_the_same_as_a_list_row(run: Workings) -> None:
@@ -66,8 +148,12 @@ def test_the_record_cannot_be_written_to(run: Workings) -> None:
         chapter_head().wq[0, 0] = 1.0
 
 
+def test_a_numpy_bool_is_a_switch_too() -> None:
+    assert chapter_head(divide=np.bool_(False)).divide is False  # type: ignore[arg-type]  # the wrong type on purpose
+
+
 def test_leaving_the_divide_off_divides_by_one() -> None:
-    run = chapter_head(scale=False).attend(chapter_row())
+    run = chapter_head(divide=False).attend(chapter_row())
     assert run.div == 1.0
     assert np.array_equal(run.scaled, run.raw)
     assert round(run.attn[1, 0], 4) == 0.8468
@@ -100,7 +186,7 @@ def test_the_counted_cost_equals_the_closed_form(case) -> None:  # type: ignore[
     head, row = case
     n, d, dk = len(row), head.d, head.dk
     cost = head.attend(row).cost
-    assert cost.tokens == n
+    assert cost.length == n
     assert cost.project == 3 * n * d * dk
     assert cost.quadratic == 2 * n * n * dk
     assert cost.total == 3 * n * d * dk + 2 * n * n * dk

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -30,7 +32,50 @@ def test_a_square_is_taken_row_by_row() -> None:
     assert softmax(square).tolist() == [[0.5, 0.5], [1.0, 0.0]]
 
 
-@pytest.mark.parametrize("bad", [[], [1.0, float("nan")], [float("inf")]])
-def test_a_row_with_nothing_or_no_number_is_refused(bad: list[float]) -> None:
-    with pytest.raises(ValueError, match="softmax"):
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ([], "^softmax needs at least one score in a row$"),
+        ([1.0, float("nan")], "^softmax's score 2 is nan, and a score must be a finite number or -inf$"),
+        ([float("inf")], "^softmax's score 1 is inf, and a score must be"),
+        ([[0.0, 1.0], [2.0, float("inf")]], "^softmax's score 2 of row 2 is inf"),
+        ([-np.inf, -np.inf], "^softmax's row 1 is -inf throughout, so no score in it can take a share$"),
+        ([[0.0, 1.0], [-np.inf, -np.inf]], "^softmax's row 2 is -inf throughout"),
+    ],
+)
+def test_a_row_with_no_score_to_share_or_a_score_that_is_not_a_number_is_refused(
+    bad: list[float], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
         softmax(bad)
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        (None, "^softmax takes a row of scores, not None$"),
+        ("1.5", "^softmax takes a row of scores, not str '1.5'$"),
+        (3.0, "^softmax takes a row of scores, not the single number 3.0$"),
+        (np.float64(3.0), "^softmax takes a row of scores, not the single number"),
+        ([1j], "^softmax's score 1 is 1j, a complex, not a real number$"),
+        (np.array([1j]), "^softmax's scores holds complex numbers, not real numbers$"),
+        (["1.5"], "^softmax's score 1 is str '1.5', not a real number$"),
+        ([True, False], "^softmax's score 1 is the bool True, not a real number$"),
+        (np.ma.masked_array([1.0, 2.0], mask=[False, True]), "masked array"),
+    ],
+)
+def test_a_thing_that_is_not_a_row_of_real_numbers_is_a_type_error(bad: object, message: str) -> None:
+    with pytest.raises(TypeError, match=message):
+        softmax(bad)  # type: ignore[arg-type]
+
+
+def test_a_score_of_minus_infinity_gets_a_share_of_exactly_nothing() -> None:
+    mask = np.triu(np.full((3, 3), -np.inf), k=1)  # a causal mask: no token sees a later one
+    shares = softmax(np.zeros((3, 3)) + mask)
+    assert shares.tolist() == [[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [1 / 3, 1 / 3, 1 / 3]]
+
+
+def test_scores_as_far_apart_as_floats_go_give_shares_without_a_warning() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert softmax([1e308, -1e308]).tolist() == [1.0, 0.0]

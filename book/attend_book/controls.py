@@ -178,7 +178,7 @@ def shares_drive() -> Drive:
     labels = [label(t) for t in chapter_tokens()]
     states = []
     for divide in (True, False):
-        run = chapter_head(scale=divide).attend(chapter_row())
+        run = chapter_head(divide=divide).attend(chapter_row())
         value, words = ("on", f"divided by {run.div:.0f}") if divide else ("off", "the divide left off")
         table = _heat_table(run.attn, labels, f"Each row's shares, {words}")
         states.append(State(value, f"shares, {words}", table))
@@ -212,7 +212,7 @@ def cost_drive(rows: Sequence[int] = CONTROL_ROWS) -> Drive:
     states = []
     for cost in cost_sweep(rows):
         table = _table(
-            f"One head over {cost.tokens:,} tokens of the chronicle, counted",
+            f"One head over {cost.length:,} tokens of the chronicle, counted",
             ("", "multiply-adds"),
             [
                 ("q, k and v: the projections", f"{cost.project:,}"),
@@ -220,7 +220,7 @@ def cost_drive(rows: Sequence[int] = CONTROL_ROWS) -> Drive:
                 ("total", f"{cost.total:,}"),
             ],
         )
-        states.append(State(str(cost.tokens), f"n = {cost.tokens:,} tokens", table))
+        states.append(State(str(cost.length), f"n = {cost.length:,} tokens", table))
     start = rows.index(where)
     return Drive("slider", "Tokens in the row", tuple(states), start=start)
 

@@ -124,7 +124,7 @@ def label(token_id: int, width: int = 14) -> str:
 @cache
 def square_figure() -> Figure:
     """The score square as `attend square` prints it, before and after the divide."""
-    run = chapter_head(scale=True).attend(chapter_row())
+    run = chapter_head(divide=True).attend(chapter_row())
     labels = [label(t) for t in chapter_tokens()]
     fig, axes = _figure(2, width=8.6, height=3.9)
     _heat(axes[0], run.raw, labels, "every query dotted with every key", "magma_r")
@@ -151,8 +151,8 @@ def square_figure() -> Figure:
 @cache
 def shares_figure() -> Figure:
     """The shares as `attend scores` and `attend scores --no-scale` print them, side by side."""
-    divided = chapter_head(scale=True).attend(chapter_row())
-    undivided = chapter_head(scale=False).attend(chapter_row())
+    divided = chapter_head(divide=True).attend(chapter_row())
+    undivided = chapter_head(divide=False).attend(chapter_row())
     labels = [label(t) for t in chapter_tokens()]
     fig, axes = _figure(2, width=8.6, height=3.9)
     _heat(
@@ -249,7 +249,7 @@ def scale_figure(widths: Sequence[int] = SCALE_WIDTHS) -> Figure:
 def cost_figure(rows: Sequence[int] = COST_ROWS) -> Figure:
     """The counted cost as `attend cost --rows 4,...,4096` prints it, on log–log axes."""
     costs = cost_sweep(rows)
-    n = [c.tokens for c in costs]
+    n = [c.length for c in costs]
     where = crossover()
     fig, (ax,) = _figure(1, width=7.2, height=4.2)
     ax.set_xscale("log", base=2)
@@ -285,7 +285,7 @@ def cost_figure(rows: Sequence[int] = COST_ROWS) -> Figure:
     alt = (
         f"A log-log line chart of multiply-adds against tokens, {n[0]:,} to {n[-1]:,}. "
         f"The projections rise as a straight line of slope one to {last.project:,} at "
-        f"{last.tokens:,} tokens; the pairs rise twice as steeply to {last.quadratic:,}. "
+        f"{last.length:,} tokens; the pairs rise twice as steeply to {last.quadratic:,}. "
         f"A dashed line at n = {where} marks where the pairs overtake the projections."
     )
     caption = (
@@ -295,8 +295,8 @@ def cost_figure(rows: Sequence[int] = COST_ROWS) -> Figure:
     )
     data = {
         "crossover": where,
-        "at_crossover": (at.tokens, at.project, at.quadratic),
-        "rows": [(c.tokens, c.project, c.quadratic, c.total) for c in costs],
+        "at_crossover": (at.length, at.project, at.quadratic),
+        "rows": [(c.length, c.project, c.quadratic, c.total) for c in costs],
     }
     return Figure("cost", _svg(fig, "cost", alt), alt, caption, data)
 
@@ -308,7 +308,7 @@ def cost_figure(rows: Sequence[int] = COST_ROWS) -> Figure:
 @cache
 def flow_figure() -> Figure:
     """One real run of the chapter's head drawn as it flows: rows, q/k/v, square, shares, out."""
-    run = chapter_head(scale=True).attend(chapter_row())
+    run = chapter_head(divide=True).attend(chapter_row())
     labels = [label(t, width=8) for t in chapter_tokens()]
     with plt.rc_context(_STYLE):
         fig = plt.figure(figsize=(8.6, 4.6), layout="constrained")

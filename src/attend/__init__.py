@@ -8,8 +8,8 @@ chapter's head and its four typed tokens; `Cost` counts the multiply-adds where 
 from attend.chapter import DK, WK, WQ, WV, D, chapter_head, chapter_row, chapter_tokens
 from attend.chronicle import CHAPTER_ENTRY, chronicle_text, entries
 from attend.cost import Cost
-from attend.embedding import SLOTS, embed, typed_row, typed_table
-from attend.experiments import ScaleRow, Spread, cost_sweep, crossover, scale_experiment
+from attend.embedding import SLOTS, embed, typed_numbers, typed_table
+from attend.experiments import Measurement, Spread, cost_sweep, crossover, scale_experiment
 from attend.head import Head, Workings
 from attend.layer import Layer
 from attend.softmax import softmax
@@ -26,7 +26,7 @@ __all__ = [
     "D",
     "Head",
     "Layer",
-    "ScaleRow",
+    "Measurement",
     "Spread",
     "Tokenizer",
     "Workings",
@@ -42,6 +42,6 @@ __all__ = [
     "load_tokenizer",
     "scale_experiment",
     "softmax",
-    "typed_row",
+    "typed_numbers",
     "typed_table",
 ]

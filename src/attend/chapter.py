@@ -1,7 +1,8 @@
 """The chapter's own numbers: the three matrices and the four tokens they are run on.
 
-Nothing here was learned. The matrices were typed so that the arithmetic has something to
-find, and the book says so wherever it shows them.
+None of these weights was learned. They were written by hand, each one chosen to pick out
+something the typed numbers say, so that every score in the chapter comes out for a reason
+a reader can name; the book points that out wherever the matrices appear.
 """
 
 from __future__ import annotations
@@ -44,9 +45,9 @@ WV = (
 # --8<-- [end:weights]
 
 
-def chapter_head(scale: bool = True) -> Head:
+def chapter_head(*, divide: bool = True) -> Head:
     """The head the whole chapter runs: four numbers in, four out, the typed matrices."""
-    return Head(D, DK, WQ, WK, WV, scale=scale)
+    return Head(D, DK, WQ, WK, WV, divide=divide)
 
 
 @cache
@@ -56,5 +57,5 @@ def chapter_tokens() -> tuple[int, ...]:
 
 
 def chapter_row() -> npt.NDArray[np.float64]:
-    """The four typed rows the head reads in the chapter."""
+    """The row the head reads in the chapter: its four tokens' typed numbers."""
     return embed(chapter_tokens())

@@ -1,23 +1,79 @@
 """`attend MODE`: every table of the chapter, printed by the code that computes it.
 
-A bad flag gets one line on stderr naming the problem and exit status 2; a traceback would
-tell a reader about our code rather than about what they typed.
+Whatever goes wrong, the reader gets one line on stderr and an exit status, never a
+traceback, because a traceback tells them about our code and not about what they typed:
+
+- 2 for a usage error: a flag the command does not know, a number it cannot read, or a run
+  bigger than the bound below;
+- 1 when the output cannot be written: standard output closed, or a full disk.
+
+A reader who pipes the output into `head` has stopped reading, not hit an error, so a
+broken pipe ends the run quietly with status 0.
+
+The bound is reckoned from the flags alone, before any work starts (see `WORK_LIMIT`).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
-from attend import report
-from attend.tokenizer import chronicle_ids
+from attend import render, tables
+from attend.checks import amount
+from attend.tokenizer import chronicle_front, chronicle_ids
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 __all__ = ["main"]
 
-MAX_DRAWS = 1 << 23  # rows × width the scale experiment may draw: a few hundred MB at most
+# The bound on one run, in numbers handled. A cost row of n tokens handles 3·n² (the three
+# n×n squares the head keeps) and a scale width w handles count × (5·w + 20) (a query and four
+# keys of w numbers per draw, and the scores made from them). Measured with scripts/bench.py:
+# at this limit a run stays under 1 GiB and takes a few seconds on a two-core machine.
+WORK_LIMIT = 100_000_000
+MOST_ITEMS = 100  # lengths or widths one flag may list
+MOST_DIGITS = 20  # digits one number may have
+BOUND = (
+    f"One run handles at most {WORK_LIMIT:,} numbers, reckoned before it starts: a cost "
+    "row of n tokens counts 3 x n x n, a scale width w counts COUNT x (5 x w + 20), summed "
+    f"over the {MOST_ITEMS} lengths or widths a flag may list at most. That keeps a run "
+    "under 1 GiB of memory and a few seconds."
+)
+PLAIN = str.maketrans({"√": "sqrt ", "×": "x", "−": "-", "…": "...", "²": "^2", "·": "*"})
+
+
+class OutputError(Exception):
+    """The output could not be written: a closed stream or a full disk."""
+
+
+def fit(text: str, stream: SupportsWrite[str]) -> str:
+    """`text` as the stream's encoding can carry it: √ as "sqrt", anything else as "?"."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        return text.translate(PLAIN).encode(encoding, errors="replace").decode(encoding)
+    return text
+
+
+def write(stream: SupportsWrite[str] | None, text: str, name: str) -> None:
+    """Write and flush; any failure but a broken pipe becomes `OutputError`, naming `name`."""
+    if stream is None:
+        raise OutputError(f"{name} is closed, so nothing could be written")
+    try:
+        stream.write(fit(text, stream))
+        getattr(stream, "flush", lambda: None)()
+    except BrokenPipeError:
+        raise
+    except (OSError, ValueError) as problem:  # ValueError: the stream was closed under us
+        reason = problem.strerror if isinstance(problem, OSError) and problem.strerror else problem
+        raise OutputError(f"cannot write to {name}: {reason}") from None
 
 
 class Parser(argparse.ArgumentParser):
@@ -25,92 +81,207 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         # our own complaints already name their flag; drop argparse's "argument --rows: " before them
-        self.exit(2, f"attend: {re.sub(r'^argument [^:]+: (?=--)', '', message)}\n")
+        message = re.sub(r"^argument [^:]+: (?=--)", "", message)
+        # an argument may hold a newline or a tab; show it escaped so the complaint stays one line
+        message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)
+        self.exit(2, f"attend: {message}\n")
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        if message and file is sys.stderr:
+            with contextlib.suppress(OutputError):  # a complaint nobody can read: its status says it
+                write(file, message, "standard error")
+        elif message:
+            write(file, message, "standard output")
 
 
 def whole_number(flag: str, text: str, least: int = 1) -> int:
-    """One whole number of at least `least`, or a complaint naming the flag."""
-    try:
-        value = int(text.strip())
-    except ValueError:
+    """One whole number of at least `least` in ASCII digits, or a complaint naming the flag."""
+    digits = text.strip(" ")
+    if not re.fullmatch(r"-?[0-9]+", digits):
+        shown = repr(digits) if len(digits) <= 24 else repr(digits[:21]) + "..."
         raise argparse.ArgumentTypeError(
-            f"{flag} takes whole numbers, and {text.strip()!r} is not one"
-        ) from None
+            f"{flag} takes whole numbers in the digits 0 to 9, and {shown} is not one"
+        )
+    if len(digits.lstrip("-")) > MOST_DIGITS:
+        raise argparse.ArgumentTypeError(f"{flag} takes numbers of at most {MOST_DIGITS} digits")
+    value = int(digits)
     if value < least:
         raise argparse.ArgumentTypeError(f"{flag} takes numbers of at least {least}, not {value}")
     return value
 
 
 def one(flag: str, least: int = 1) -> Callable[[str], int]:
+    """The reader argparse calls for a flag that takes one whole number."""
     return lambda text: whole_number(flag, text, least)
 
 
-def many(flag: str, most: Callable[[], int] | None = None) -> Callable[[str], list[int]]:
-    """A comma-separated list of whole numbers of at least 1, and at most `most()` if given."""
+def many(flag: str, *, tokens: bool = False) -> Callable[[str], list[int]]:
+    """A comma-separated list of whole numbers of at least 1; with `tokens`, each a row
+    length the chronicle is long enough to give."""
 
     def parse(text: str) -> list[int]:
-        values = [whole_number(flag, part) for part in text.split(",")]
-        if most is not None and max(values) > (limit := most()):
+        parts = text.split(",")
+        if len(parts) > MOST_ITEMS:
             raise argparse.ArgumentTypeError(
-                f"{flag} asks for {max(values)} tokens and the chronicle holds {limit}"
+                f"{flag} lists {len(parts)} numbers and takes at most {MOST_ITEMS}"
+            )
+        values = [whole_number(flag, part) for part in parts]
+        longest = max(values)
+        if tokens and len(chronicle_front(longest)) < longest:
+            raise argparse.ArgumentTypeError(
+                f"{flag} asks for {amount(longest, 'token')} and the chronicle holds {len(chronicle_ids())}"
             )
         return values
 
     return parse
 
 
+class Version(argparse.Action):
+    """`--version`, looked up only when asked for: reading the installed metadata costs a
+    tenth of a run's start-up, which every other run would otherwise pay."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            installed = version("attend")
+        except PackageNotFoundError:
+            installed = "(not installed, so of no version)"
+        write(sys.stdout, f"attend {installed}\n", "standard output")
+        parser.exit()
+
+
 def parser() -> Parser:
-    top = Parser(prog="attend", description="Print the tables of one attention head, computed.")
+    top = Parser(
+        prog="attend",
+        description="Print the tables of one attention head, computed.",
+        epilog=BOUND,
+        allow_abbrev=False,
+    )
+    top.add_argument("--version", action=Version, help="print the installed version and exit")
     modes = top.add_subparsers(dest="mode", required=True, metavar="MODE", parser_class=Parser)
-    modes.add_parser("row", help="the chapter's entry, its tokens and their typed numbers")
-    modes.add_parser("weights", help="the three stored matrices")
-    modes.add_parser("project", help="each token's query, key and value")
-    for name, text in (
-        ("square", "every query against every key"),
-        ("scores", "the shares of one and the mixed values"),
-    ):
-        mode = modes.add_parser(name, help=text)
-        mode.add_argument("--no-scale", action="store_true", help="leave the divide by √dk off")
-    scale = modes.add_parser("scale", help="what the divide does, measured at several widths")
-    scale.add_argument("--widths", type=many("--widths"), default=[4, 16, 64, 256])
-    scale.add_argument("--count", type=one("--count"), default=1000)
-    scale.add_argument("--seed", type=one("--seed", least=0), default=82)
-    cost = modes.add_parser("cost", help="the counted multiply-adds at several row lengths")
+    helps = {
+        "row": "the chapter's entry, its tokens and their typed numbers",
+        "weights": "the three stored matrices",
+        "project": "each token's query, key and value",
+        "square": "every query against every key",
+        "scores": "the shares of one and the mixed values",
+        "scale": "what the divide does, measured at several widths",
+        "cost": "the counted multiply-adds at several row lengths",
+    }
+    mode = {
+        name: modes.add_parser(
+            name, help=text, allow_abbrev=False, epilog=BOUND if name in ("scale", "cost") else None
+        )
+        for name, text in helps.items()
+    }
+    for name in ("square", "scores"):
+        mode[name].add_argument("--no-scale", action="store_true", help="leave the divide by √dk off")
+    scale, cost = mode["scale"], mode["cost"]
+    scale.add_argument(
+        "--widths",
+        type=many("--widths"),
+        default=[4, 16, 64, 256],
+        metavar="W,W,...",
+        help="key widths to measure, comma-separated (default: 4,16,64,256)",
+    )
+    scale.add_argument(
+        "--count",
+        type=one("--count"),
+        default=1000,
+        metavar="N",
+        help="draws at each width (default: 1000)",
+    )
+    scale.add_argument(
+        "--seed",
+        type=one("--seed", least=0),
+        default=82,
+        metavar="N",
+        help="where numpy's generator starts at every width (default: 82)",
+    )
     cost.add_argument(
-        "--rows", type=many("--rows", most=lambda: len(chronicle_ids())), default=[4, 8, 16, 32]
+        "--rows",
+        type=many("--rows", tokens=True),
+        default=[4, 8, 16, 32],
+        metavar="N,N,...",
+        help="row lengths in tokens, each cut from the front of the chronicle (default: 4,8,16,32)",
     )
     return top
 
 
-def render(args: argparse.Namespace) -> str:
+def work(args: argparse.Namespace) -> tuple[int, str]:
+    """The numbers a run will handle, by `WORK_LIMIT`'s reckoning, and what to ask instead."""
     match args.mode:
-        case "square" | "scores":
-            return str(getattr(report, args.mode)(scale=not args.no_scale))
-        case "scale":
-            if args.count * max(args.widths) > MAX_DRAWS:
-                raise argparse.ArgumentTypeError(
-                    f"--count {args.count} at width {max(args.widths)} would draw "
-                    f"{args.count * max(args.widths)} numbers a query, more than the {MAX_DRAWS} allowed; "
-                    "ask for fewer rows or narrower keys"
-                )
-            return report.scale(args.widths, args.count, args.seed)
         case "cost":
-            return report.cost(args.rows)
-        case mode:
-            return str(getattr(report, mode)())
+            return sum(3 * n * n for n in args.rows), "ask for shorter or fewer rows"
+        case "scale":
+            handled = sum(args.count * (5 * w + 20) for w in args.widths)
+            return handled, "ask for a smaller --count or fewer or narrower --widths"
+        case _:
+            return 0, ""  # the chapter's own tables: a few hundred numbers
+
+
+def printout(args: argparse.Namespace) -> str:
+    """The text of one mode, computed and then rendered."""
+    match args.mode:
+        case "row":
+            return render.entry(tables.entry())
+        case "weights":
+            return render.weights(tables.weights())
+        case "project":
+            return render.project(tables.project())
+        case "square":
+            return render.square(tables.square(divide=not args.no_scale))
+        case "scores":
+            return render.scores(tables.scores(divide=not args.no_scale))
+        case "scale":
+            return render.scale(tables.scale(args.widths, count=args.count, seed=args.seed))
+        case _:
+            return render.cost(tables.cost(args.rows))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Print one mode's printout; 2 and one line on stderr for anything it cannot run."""
-    top = parser()
-    args = top.parse_args(argv)
+    """Print one mode's tables: 0 when done, 2 for a usage error, 1 when output fails
+    (or memory runs out), 130 when interrupted."""
     try:
-        text = render(args)
-    except argparse.ArgumentTypeError as problem:
-        top.error(str(problem))
-    try:
-        print(text)
-        sys.stdout.flush()
+        top = parser()
+        args = top.parse_args(argv)
+        handled, instead = work(args)
+        if handled > WORK_LIMIT:
+            top.error(
+                f"{args.mode} would handle {handled:,} numbers and one run handles at most "
+                f"{WORK_LIMIT:,}; {instead}"
+            )
+        write(sys.stdout, printout(args) + "\n", "standard output")
     except BrokenPipeError:
-        sys.stderr.close()  # a reader piped us into `head`; the rest is not wanted
+        silence_stdout()  # the reader stopped reading; the rest is not wanted
+    except OutputError as problem:
+        silence_stdout()
+        return complain(str(problem), 1)
+    except KeyboardInterrupt:
+        return complain("interrupted", 130)  # the shell's own status for Ctrl-C
+    except MemoryError:
+        return complain("this machine ran out of memory; ask for a smaller run", 1)
     return 0
+
+
+def complain(problem: str, status: int) -> int:
+    """One line on stderr, if stderr can take it, and the status to exit with."""
+    with contextlib.suppress(OutputError):  # if stderr fails too, the status says it
+        write(sys.stderr, f"attend: {problem}\n", "standard error")
+    return status
+
+
+def silence_stdout() -> None:
+    """Point standard output at the null device, so the unwritten text left in its buffer
+    does not fail again, with a traceback-like complaint, when the interpreter exits."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # closed, or not a real file (a test's capture): no buffer will be flushed to it
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, fd)
+    os.close(null)

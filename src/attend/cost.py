@@ -1,8 +1,10 @@
 """The multiply-adds one run of a head did, counted where they happened.
 
-A formula for the work can be wrong in the same way as the reasoning behind it; a counter
-that sits in the loop that does the multiplying cannot. The tests hold these counts against
-the closed form 3·n·D·Dk + 2·n²·Dk, worked out separately.
+A formula for the work can share a mistake with the reasoning behind it. So the head counts
+at each product it takes: next to every numpy `@` it adds the number of multiply-adds that
+product does, worked out from the sizes of the two arrays it multiplies (a dk×d matrix times
+a token of d numbers is dk·d). The tests hold these counts against the closed form
+3·n·D·Dk + 2·n²·Dk, worked out separately.
 """
 
 from __future__ import annotations
@@ -17,11 +19,12 @@ __all__ = ["Cost"]
 class Cost:
     """Multiply-adds of one run, by the step that did them.
 
-    `project` grows in a straight line with the row: three matrices per token. `score` and
-    `mix` grow with its square: every token against every other, once to score and once to mix.
+    `project` grows in a straight line with the row: three matrices
+    per token. `score` and `mix` grow with its square: every token
+    against every other, once to score and once to mix.
     """
 
-    tokens: int
+    length: int  # tokens in the row
     project: int
     score: int
     mix: int

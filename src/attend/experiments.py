@@ -8,7 +8,7 @@ counters, running on the front of the chronicle, real text cut into real tokens.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, partial
 
@@ -16,28 +16,29 @@ import numpy as np
 import numpy.typing as npt
 
 from attend.chapter import chapter_head
+from attend.checks import a_thing, whole, whole_numbers
 from attend.cost import Cost
 from attend.embedding import embed
 from attend.head import Head
 from attend.softmax import softmax
-from attend.tokenizer import chronicle_ids
+from attend.tokenizer import chronicle_front
 
-__all__ = ["ScaleRow", "Spread", "cost_sweep", "crossover", "scale_experiment"]
+__all__ = ["Measurement", "Spread", "chronicle_row", "cost_sweep", "crossover", "scale_experiment"]
 
-CONFIDENT = 0.99  # a row whose biggest share reaches this has all but picked one token
+CONFIDENT = 0.99  # a draw whose biggest share reaches this has all but picked one key
 
 
 @dataclass(frozen=True)
 class Spread:
-    """How peaked the rows of scores came out, over every row drawn at one width."""
+    """How peaked the scores came out, over every draw at one width."""
 
-    spread: float  # mean of (largest score − smallest score) in a row
-    biggest: float  # mean of the biggest share in a row
-    confident: int  # rows whose biggest share is at least CONFIDENT
+    spread: float  # mean of (largest score − smallest score) in a draw
+    biggest: float  # mean of the biggest share in a draw
+    confident: int  # draws whose biggest share is at least CONFIDENT
 
 
 @dataclass(frozen=True)
-class ScaleRow:
+class Measurement:
     """One key width, measured divided by √width and with the divide left off."""
 
     width: int
@@ -47,22 +48,31 @@ class ScaleRow:
 
 # --8<-- [start:scale]
 def scale_experiment(
-    widths: Iterable[int], count: int = 1000, seed: int = 82, tokens: int = 4
-) -> list[ScaleRow]:
-    """`count` rows of scores at each width: one random query against `tokens` random keys.
+    widths: Sequence[int],
+    *,
+    count: int = 1000,
+    seed: int = 82,
+    length: int = 4,
+) -> list[Measurement]:
+    """At each width, `count` draws of one query against `length` keys.
 
-    Each width starts its own generator from `seed`, so a width gives the same numbers
-    whichever other widths it is listed with; the divided and undivided columns come from
-    the very same draws, which is why one spread is exactly √width times the other.
+    Every width restarts the generator from `seed`, so its numbers
+    do not depend on which widths are listed beside it. Divided and
+    undivided use the very same draws, so one spread is exactly
+    √width times the other.
     """
-    rows = []
-    for width in widths:
+    count = whole(count, "count", 1)
+    seed, length = whole(seed, "seed", 0), whole(length, "length", 1)
+    measured = []
+    for width in whole_numbers(widths, "widths", 1):
         rng = np.random.default_rng(seed)
         queries = rng.standard_normal((count, width))
-        keys = rng.standard_normal((count, tokens, width))
-        raw = np.einsum("rw,rtw->rt", queries, keys)  # each query dotted with its row's keys
-        rows.append(ScaleRow(width, _spread(raw / math.sqrt(width)), _spread(raw)))
-    return rows
+        keys = rng.standard_normal((count, length, width))
+        # each query dotted with the keys of its own draw
+        raw = np.einsum("cw,ckw->ck", queries, keys)
+        divided = _spread(raw / math.sqrt(width))
+        measured.append(Measurement(width, divided, _spread(raw)))
+    return measured
 
 
 def _spread(scores: npt.NDArray[np.float64]) -> Spread:
@@ -77,34 +87,39 @@ def _spread(scores: npt.NDArray[np.float64]) -> Spread:
 # --8<-- [end:scale]
 
 
-def chronicle_row(tokens: int) -> npt.NDArray[np.float64]:
-    """The typed rows of the first `tokens` tokens of the chronicle."""
-    ids = chronicle_ids()
-    if not 1 <= tokens <= len(ids):
-        raise ValueError(f"a row of {tokens} tokens: the chronicle holds 1 to {len(ids)}")
-    return embed(ids[:tokens])
+def chronicle_row(length: int) -> npt.NDArray[np.float64]:
+    """The typed numbers of the first `length` tokens of the chronicle."""
+    ids = chronicle_front(whole(length, "length", 1))
+    if len(ids) < length:
+        raise ValueError(f"a row of {length} tokens: the chronicle holds 1 to {len(ids)}")
+    return embed(ids)
 
 
 # --8<-- [start:sweep]
-def counted(head: Head, tokens: int) -> Cost:
-    """What the head's own counters say one run over the front of the chronicle took."""
-    return head.attend(chronicle_row(tokens)).cost
+def counted(head: Head, length: int) -> Cost:
+    """What the head's counters say one run on the chronicle took."""
+    return head.attend(chronicle_row(length)).cost
 
 
 @cache
-def chapter_cost(tokens: int) -> Cost:
-    """`counted` for the chapter's head, kept: the book prints and draws the same runs twice."""
-    return counted(chapter_head(), tokens)
+def chapter_cost(length: int) -> Cost:
+    """`counted` for the chapter's head, kept: the book prints and
+    draws the same runs twice."""
+    return counted(chapter_head(), length)
 
 
-def cost_sweep(rows: Iterable[int], head: Head | None = None) -> list[Cost]:
-    """The counted cost at each row length, for the chapter's head unless told otherwise."""
-    count = chapter_cost if head is None else partial(counted, head)
-    return [count(n) for n in rows]
+def cost_sweep(
+    lengths: Sequence[int],
+    head: Head | None = None,
+) -> list[Cost]:
+    """The counted cost at each length, by the chapter's head unless
+    another is given."""
+    count = chapter_cost if head is None else partial(counted, _head(head))
+    return [count(n) for n in whole_numbers(lengths, "lengths", 1)]
 
 
 def crossover(head: Head | None = None) -> int:
-    """The shortest row on which the counted pairs outgrow the counted projections."""
+    """The shortest row whose counted pairs outgrow its projections."""
     n = 1
     while (cost := cost_sweep([n], head)[0]).quadratic <= cost.project:
         n += 1
@@ -112,3 +127,9 @@ def crossover(head: Head | None = None) -> int:
 
 
 # --8<-- [end:sweep]
+
+
+def _head(head: object) -> Head:
+    if not isinstance(head, Head):
+        raise TypeError(f"head is an attend.Head, not {a_thing(head)}")
+    return head

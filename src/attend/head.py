@@ -1,21 +1,21 @@
-"""One attention head: three stored matrices and the rule for using them.
+"""One attention head: three stored matrices, and the steps that use them on a row.
 
-The three matrices are the stored weights: fixed before any row of tokens arrives and the
-same for every row. The weights that decide how much one token counts toward another are a
-different kind of thing. They are worked out from the row itself, every time, and they do
-not exist until the row does. Everything below is arithmetic small enough to check with a
-pencil, and each line maps to one step of softmax(Q·Kᵀ / √dk)·V.
+Two kinds of weight meet in this file. The three matrices are stored: they are set before
+any row comes in and stay the same whichever row it is. The shares that say how much one
+token takes from another are not stored anywhere; they are computed afresh from each row
+and exist only once that row does. Every step below is small enough to redo by hand, and
+each one is a piece of softmax(Q·Kᵀ / √dk)·V.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from attend.checks import LARGEST, a_thing, amount, finite, real_array, switch, whole
 from attend.cost import Cost
 from attend.softmax import softmax
 
@@ -29,7 +29,7 @@ class Workings:
     """Every number one run of a head produced, kept so that each can be printed and checked.
 
     `raw` is every query dotted with every key; `scaled` is the same square after the divide
-    by `div`; `attn` holds the shares (each row adds to one); `out` is the values mixed in
+    by `div`; `attn` holds the shares (each token's add to one); `out` is the values mixed in
     those shares. The arrays are read-only: a record of what happened, not a workspace.
     """
 
@@ -49,122 +49,161 @@ class Workings:
 class Head:
     """Three projection matrices, `d` numbers in and `dk` numbers out.
 
-    Each of `wq`, `wk` and `wv` is a flat run of d·dk numbers, one run of `d` per output
-    slot: the layout a row of neurons uses, because one flat run of numbers is a thing you
-    can copy, write down and compare. `scale` divides every score by √dk; it is a switch
-    rather than a constant so that leaving the divide off can be run instead of described.
+    `wq`, `wk` and `wv` each come as one flat run of d·dk weights,
+    a run of `d` for every output slot, as a layer of neurons keeps
+    them: a flat run can be copied, printed and compared whole.
+    `divide` turns the divide by √dk on or off; it is a switch so
+    that the head without it can be run, not only talked about.
     """
 
     def __init__(
         self,
         d: int,
         dk: int,
-        wq: Sequence[float] | npt.ArrayLike,
-        wk: Sequence[float] | npt.ArrayLike,
-        wv: Sequence[float] | npt.ArrayLike,
-        scale: bool = True,
+        wq: npt.ArrayLike,
+        wk: npt.ArrayLike,
+        wv: npt.ArrayLike,
+        *,
+        divide: bool = True,
     ) -> None:
-        for name, size in (("d", d), ("dk", dk)):
-            if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-                raise ValueError(f"{name} must be a whole number of at least 1, not {size!r}")
-        self.d, self.dk, self.scale = d, dk, scale
-        self.wq = _matrix("Wq", wq, d, dk)
-        self.wk = _matrix("Wk", wk, d, dk)
-        self.wv = _matrix("Wv", wv, d, dk)
+        self.d = whole(d, "d", 1)
+        self.dk = whole(dk, "dk", 1)
+        self.divide = switch(divide, "divide")
+        self.wq = _matrix("Wq", wq, self.d, self.dk)
+        self.wk = _matrix("Wk", wk, self.d, self.dk)
+        self.wv = _matrix("Wv", wv, self.d, self.dk)
 
     # --8<-- [end:head]
 
     def __repr__(self) -> str:
-        return f"Head(d={self.d}, dk={self.dk}, scale={self.scale})"
+        return f"Head(d={self.d}, dk={self.dk}, divide={self.divide})"
 
     # --8<-- [start:attend]
-    def attend(self, tokens: Sequence[Sequence[float]] | npt.ArrayLike) -> Workings:
-        """Run the head over one row of tokens and keep every intermediate number."""
-        x = self._row(tokens)
+    def attend(self, x: npt.ArrayLike) -> Workings:
+        """Run the head over the row `x` and keep every number it made."""
+        x = self._row(x)
         n = len(x)
-        div = math.sqrt(self.dk) if self.scale else 1.0
+        div = math.sqrt(self.dk) if self.divide else 1.0
+        with np.errstate(over="ignore", invalid="ignore"):  # checked below
+            # Each token on its own, seeing no other: three projections.
+            q, project_q = _project(self.wq, x)
+            k, project_k = _project(self.wk, x)
+            v, project_v = _project(self.wv, x)
+            _fits(q, "query")
+            _fits(k, "key")
+            _fits(v, "value")
 
-        # One token at a time, no token sees another: three projections.
-        q, project_q = _project(self.wq, x)
-        k, project_k = _project(self.wk, x)
-        v, project_v = _project(self.wv, x)
+            # Every query against every key, divided, then made shares.
+            raw = np.empty((n, n))
+            score = 0
+            for i, query in enumerate(q):
+                raw[i] = k @ query  # query i dotted with each key
+                score += k.shape[0] * query.size  # n keys times dk
+            _fits(raw, "score")
+            scaled = raw / div
+            attn = softmax(scaled)  # each token's scores on their own
 
-        # Every query against every key, divided, then turned into shares of one.
-        raw, scaled, attn = np.empty((n, n)), np.empty((n, n)), np.empty((n, n))
-        score = 0
-        for i, query in enumerate(q):
-            raw[i] = k @ query  # query i dotted with each of the n keys
-            score += k.size  # n keys of dk numbers: n·dk multiply-adds
-            scaled[i] = raw[i] / div
-            attn[i] = softmax(scaled[i])
+            # Each token leaves with the values mixed in its own shares.
+            out = np.empty((n, self.dk))
+            mix = 0
+            for i, shares in enumerate(attn):
+                out[i] = shares @ v  # share j times value j, summed
+                mix += shares.size * v.shape[1]  # n shares times dk
+            _fits(out, "mix")
 
-        # Each token leaves with the values mixed in its own row's shares.
-        out = np.empty((n, self.dk))
-        mix = 0
-        for i, shares in enumerate(attn):
-            out[i] = shares @ v  # share j times value j, summed over j
-            mix += v.size  # n values of dk numbers: n·dk multiply-adds
-
-        cost = Cost(tokens=n, project=project_q + project_k + project_v, score=score, mix=mix)
+        project = project_q + project_k + project_v
+        cost = Cost(length=n, project=project, score=score, mix=mix)
         for record in (x, q, k, v, raw, scaled, attn, out):
             record.flags.writeable = False
         return Workings(x, q, k, v, raw, scaled, div, attn, out, cost)
 
     # --8<-- [end:attend]
 
-    def _row(self, tokens: Sequence[Sequence[float]] | npt.ArrayLike) -> Matrix:
+    def _row(self, x: npt.ArrayLike) -> Matrix:
         """The row as an n×d array, or a one-line refusal saying which token is wrong."""
-        try:
-            rows = list(tokens)  # type: ignore[arg-type]
-        except TypeError:
-            raise ValueError("a row of tokens is a sequence of tokens, each a run of numbers") from None
-        if not rows:
+        if isinstance(x, np.ndarray):
+            row = real_array(x, "the row x", lambda at: f"number {at + 1} of the row x")
+            if row.ndim != 2:
+                raise TypeError(f"the row x is one run of numbers per token, not a {row.ndim}-d array")
+        elif isinstance(x, list | tuple):
+            tokens = [self._token(token, t, len(x)) for t, token in enumerate(x, start=1)]
+            row = np.array(tokens, dtype=np.float64).reshape(len(x), self.d)
+        else:
+            raise TypeError(f"the row x is a sequence of tokens, not {a_thing(x)}")
+        n = len(row)
+        if not n:
             raise ValueError("the row holds no tokens; the head needs at least one to read")
-        n = len(rows)
-        for t, token in enumerate(rows, start=1):
-            try:
-                numbers = np.asarray(token, dtype=np.float64)
-            except (TypeError, ValueError):
-                raise ValueError(f"token {t} of {n} holds something that is not a number") from None
-            if numbers.ndim != 1:
-                raise ValueError(f"token {t} of {n} is not a run of numbers")
-            if numbers.size != self.d:
-                raise ValueError(
-                    f"token {t} of {n} arrives with {numbers.size} numbers and the head reads {self.d}"
-                )
-            if not np.isfinite(numbers).all():
-                raise ValueError(f"token {t} of {n} holds a number that is not finite")
-        return np.array(rows, dtype=np.float64)
+        if row.shape[1] != self.d:
+            width = amount(row.shape[1], "number")
+            raise ValueError(f"token 1 of {n} arrives with {width} and the head reads {self.d}")
+        return finite(row, lambda at: f"{_token_name(at // self.d, n)}, number {at % self.d + 1},").copy()
+
+    def _token(self, token: object, t: int, n: int) -> Matrix:
+        """One token of a row given as a list: a run of exactly `d` real numbers."""
+        name = _token_name(t - 1, n)
+        if not isinstance(token, list | tuple | np.ndarray):
+            raise TypeError(f"{name} is a run of numbers, not {a_thing(token)}")
+        numbers = real_array(token, name, lambda at: f"{name}, number {at + 1},")
+        if numbers.ndim != 1:
+            raise TypeError(f"{name} is a run of numbers, not a grid of them")
+        if numbers.size != self.d:
+            width = amount(numbers.size, "number")
+            raise ValueError(f"{name} arrives with {width} and the head reads {self.d}")
+        return numbers
 
 
 # --8<-- [start:project]
 def _project(m: Matrix, x: Matrix) -> tuple[Matrix, int]:
     """Each token times one matrix, and the multiply-adds that took.
 
-    Row j of `m` is the run of d weights for output slot j, so slot j of a projected token is
-    that run dotted with the token: a weighted sum, and nothing else.
+    Row j of `m` holds the d weights of output slot j, so slot j
+    of a projected token is those weights dotted with the token:
+    a weighted sum, nothing more.
     """
     out = np.empty((len(x), m.shape[0]))
     done = 0
     for t, token in enumerate(x):
-        out[t] = m @ token  # dk runs of d weights, each dotted with the token
-        done += m.size  # dk·d multiply-adds
+        out[t] = m @ token  # each of dk runs of weights times the token
+        done += m.shape[0] * token.size  # dk runs times d numbers
     return out, done
 
 
 # --8<-- [end:project]
 
 
-def _matrix(name: str, numbers: Sequence[float] | npt.ArrayLike, d: int, dk: int) -> Matrix:
-    """A flat run of d·dk weights as a read-only dk×d matrix, or a refusal naming the matrix."""
-    try:
-        flat = np.asarray(numbers, dtype=np.float64).ravel()
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} holds something that is not a number") from None
+# What overflowed, by the step it happened at: t is the token, j the key it was scored against.
+CAUSES = {
+    "query": "Wq times token {t}, its query,",
+    "key": "Wk times token {t}, its key,",
+    "value": "Wv times token {t}, its value,",
+    "score": "query {t} times key {j}, a score,",
+    "mix": "the values mixed for token {t}",
+}
+
+
+def _fits(array: Matrix, step: str) -> None:
+    """Refuse a run whose arithmetic left float64's range, naming the token it happened at."""
+    if np.isfinite(array).all():
+        return
+    t, j = (int(i) + 1 for i in np.argwhere(~np.isfinite(array))[0])
+    raise ValueError(
+        f"{CAUSES[step].format(t=t, j=j)} is beyond the largest finite number, {LARGEST:.4g}; "
+        "the weights or the tokens are too large"
+    )
+
+
+def _token_name(t: int, n: int) -> str:
+    return f"token {t + 1} of {n}"
+
+
+def _matrix(name: str, weights: npt.ArrayLike, d: int, dk: int) -> Matrix:
+    """A flat run of d·dk weights as a read-only dk×d matrix, or a refusal naming the weight."""
+    flat = real_array(weights, name, lambda at: f"{name} weight {at + 1}").ravel()
     if flat.size != d * dk:
-        raise ValueError(f"{name} holds {flat.size} numbers and a {dk} by {d} matrix wants {d * dk}")
-    if not np.isfinite(flat).all():
-        raise ValueError(f"{name} holds a weight that is not a finite number")
+        raise ValueError(
+            f"{name} holds {amount(flat.size, 'number')} and a {dk} by {d} matrix wants {d * dk}"
+        )
+    finite(flat, lambda at: f"{name} weight {at + 1}")
     matrix = flat.reshape(dk, d).copy()
     matrix.flags.writeable = False
     return matrix

@@ -1,10 +1,15 @@
-"""Softmax: turning a row of scores into shares of one.
+"""Softmax: a row of scores made into shares of one.
 
-A share has to be positive and the shares of a row have to add to one, so each score
-becomes a power of e and is divided by the row's total. The largest score is taken off
-every entry first. That cancels exactly (the same factor leaves the top and the bottom of
-the fraction) and it keeps the biggest power of e at exactly 1, so a score of 800, which a
-float64 cannot raise e to, still gives finite shares instead of inf / inf = nan.
+Shares must be positive and must add to one, so each score is raised as a power of e and
+then divided by the row's total. Before that the row's largest score is subtracted from
+each one. The subtraction changes nothing in the result, since the same factor comes off
+the top and the bottom of every fraction, but it makes the largest power exactly e⁰ = 1:
+a score of 800, whose power of e no float64 can hold, still gives finite shares rather
+than inf / inf = nan.
+
+A score of -inf is allowed and gets a share of exactly 0. That is how a causal mask hides
+the tokens after the one asking; a row that is -inf everywhere has no share to give and
+is refused.
 """
 
 from __future__ import annotations
@@ -12,20 +17,56 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from attend.checks import a_thing, real_array
+
 __all__ = ["softmax"]
 
 
 # --8<-- [start:softmax]
 def softmax(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """Shares of one along the last axis, largest score subtracted first."""
-    row = np.asarray(scores, dtype=np.float64)
-    if row.size == 0 or row.shape[-1] == 0:
-        raise ValueError("softmax needs at least one score in a row")
-    if not np.isfinite(row).all():
-        raise ValueError("softmax was handed a score that is not a finite number")
-    powers = np.exp(row - row.max(axis=-1, keepdims=True))
-    shares: npt.NDArray[np.float64] = powers / powers.sum(axis=-1, keepdims=True)
+    row = _scores(scores)
+    shares: npt.NDArray[np.float64]
+    # a difference below -1.8e308 becomes -inf, and e to -inf is 0
+    with np.errstate(over="ignore"):
+        shares = row - row.max(axis=-1, keepdims=True)
+    np.exp(shares, out=shares)  # in place: a long row's square is big
+    shares /= shares.sum(axis=-1, keepdims=True)
     return shares
 
 
 # --8<-- [end:softmax]
+
+
+def _scores(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """The scores as float64, refused if a row is empty or holds nan, +inf or only -inf."""
+    if not isinstance(scores, list | tuple | np.ndarray) or (
+        isinstance(scores, np.ndarray) and scores.ndim == 0
+    ):
+        raise TypeError(f"softmax takes a row of scores, not {a_thing(scores)}")
+    row = real_array(scores, "softmax's scores", lambda at: f"softmax's score {at + 1}")
+    if row.size == 0 or row.shape[-1] == 0:
+        raise ValueError("softmax needs at least one score in a row")
+    if np.isfinite(row).all():
+        return row  # the usual case, checked with one pass and no more memory
+    bad = np.flatnonzero(np.isnan(row) | (row == np.inf))
+    if bad.size:
+        at = int(bad[0])
+        raise ValueError(
+            f"softmax's score {_place(at, row.shape)} is {row.flat[at]}, "
+            "and a score must be a finite number or -inf"
+        )
+    hidden = np.flatnonzero((row == -np.inf).all(axis=-1))
+    if hidden.size:
+        raise ValueError(
+            f"softmax's row {int(hidden[0]) + 1} is -inf throughout, so no score in it can take a share"
+        )
+    return row
+
+
+def _place(at: int, shape: tuple[int, ...]) -> str:
+    """Position `at` of the flattened scores as 'n' in a row, or 'n of row m' in a square."""
+    if len(shape) == 1:
+        return str(at + 1)
+    r, i = divmod(at, shape[-1])
+    return f"{i + 1} of row {r + 1}"

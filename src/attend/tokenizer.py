@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
+
+from attend.checks import a_thing, token_ids, whole
 
 BYTES = 256
 """Ids 0..255 are the lone bytes, each keeping its own value as its id."""
@@ -32,6 +34,20 @@ def _as_chars(data: bytes) -> str:
     return data.decode("latin-1")
 
 
+def _utf8(text: object, reader: str = "encode") -> bytes:
+    """Text as UTF-8 bytes; anything but a str, or a str UTF-8 cannot write, is refused."""
+    if not isinstance(text, str):
+        hint = "; decode the bytes to a str first" if isinstance(text, bytes | bytearray) else ""
+        raise TypeError(f"{reader} reads text, a str, not {a_thing(text)}{hint}")
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as problem:
+        raise ValueError(
+            f"the text holds a lone surrogate, {text[problem.start]!r} at character "
+            f"{problem.start + 1}, which UTF-8 cannot write"
+        ) from None
+
+
 def _show(piece: bytes) -> str:
     """Quote a piece so merges.txt stays readable whatever bytes it holds."""
     shown = "".join(chr(b) if 0x20 <= b < 0x7F and b not in b'"\\' else f"\\x{b:02x}" for b in piece)
@@ -43,7 +59,7 @@ class Tokenizer:
     """A table of 256 lone bytes plus ``len(merges)`` learned pairs.
 
     Frozen because the ids are part of what the book prints: a table that
-    could change after it was built would make token 383 mean two things.
+    could change after it was built would make token 422 mean two things.
     """
 
     merges: tuple[tuple[int, int], ...]
@@ -53,7 +69,12 @@ class Tokenizer:
     def __post_init__(self) -> None:
         pieces = [bytes([b]) for b in range(BYTES)]
         rules = []
-        for new_id, (left, right) in enumerate(self.merges, start=BYTES):
+        if not isinstance(self.merges, tuple | list):
+            raise TypeError(f"merges is a tuple of pairs of ids, not {a_thing(self.merges)}")
+        for new_id, merge in enumerate(self.merges, start=BYTES):
+            if not isinstance(merge, tuple | list) or len(merge) != 2:
+                raise TypeError(f"merge {new_id} is a pair of ids, not {a_thing(merge)}")
+            left, right = (whole(i, f"an id of merge {new_id}", 0) for i in merge)
             # A merge may only use ids that already exist; that is what makes
             # the table a sequence of steps instead of a set of wishes.
             if not (0 <= left < new_id and 0 <= right < new_id):
@@ -68,11 +89,10 @@ class Tokenizer:
 
     def piece(self, token_id: int) -> bytes:
         """The bytes a token stands for, so a printout can show what an id means."""
-        if not 0 <= token_id < len(self._pieces):
-            raise ValueError(
-                f"token {token_id} is not in the table, whose ids run 0..{len(self._pieces) - 1}"
-            )
-        return self._pieces[token_id]
+        if type(token_id) is int and 0 <= token_id < len(self._pieces):
+            return self._pieces[token_id]  # the usual case, without building a list to check
+        (checked,) = token_ids([token_id], len(self._pieces))
+        return self._pieces[checked]
 
     # --8<-- [start:encode]
     def encode(self, text: str) -> list[int]:
@@ -82,21 +102,22 @@ class Tokenizer:
         exactly the segmentation training gave it; ``str.replace`` works left
         to right and never overlaps, in training and here alike.
         """
-        run = _as_chars(text.encode("utf-8"))
+        run = _as_chars(_utf8(text))
         for pair, merged in self._rules:
             run = run.replace(pair, merged)
         return [ord(c) for c in run]
 
     # --8<-- [end:encode]
 
-    def decode(self, ids: Iterable[int]) -> str:
+    def decode(self, ids: Sequence[int]) -> str:
         """Join the pieces back into bytes and read them as UTF-8.
 
         A run of ids cut from the middle of a text can split a multi-byte
-        character; that prints as U+FFFD instead of failing, because a row
+        character; that prints as U+FFFD instead of failing, because a run
         cut anywhere should still be showable.
         """
-        data = b"".join(self.piece(i) for i in ids)
+        pieces = self._pieces
+        data = b"".join(pieces[i] for i in token_ids(ids, len(pieces)))
         return data.decode("utf-8", errors="replace")
 
     @classmethod
@@ -108,9 +129,11 @@ class Tokenizer:
         smallest pair, ``(left, right)`` compared as ids, so the same entries
         always give the same table.
         """
-        if not 0 <= merges <= MERGES:
+        if whole(merges, "merges", 0) > MERGES:
             raise ValueError(f"merges must be between 0 and {MERGES}, not {merges}")
-        runs = [_as_chars(entry.encode("utf-8")) for entry in entries]
+        if isinstance(entries, str | bytes):
+            raise TypeError(f"train reads a list of entries, not {a_thing(entries)}")
+        runs = [_as_chars(_utf8(entry, "train")) for entry in entries]
         if not runs:
             raise ValueError("cannot train a tokenizer on no entries")
         learned: list[tuple[int, int]] = []
@@ -144,6 +167,8 @@ class Tokenizer:
     def loads(cls, text: str) -> Tokenizer:
         """Read merges.txt back; the quoted piece is for people and is ignored."""
         merges: list[tuple[int, int]] = []
+        if not isinstance(text, str):
+            raise TypeError(f"loads reads the text of merges.txt, not {a_thing(text)}")
         for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip() or line.startswith("#"):
                 continue
@@ -164,9 +189,9 @@ class Tokenizer:
 @functools.cache
 def load_tokenizer() -> Tokenizer:
     """The shipped table, read once: every caller must see the same ids."""
-    from importlib.resources import files
+    from attend.chronicle import DATA
 
-    return Tokenizer.loads((files("attend") / "data" / "merges.txt").read_text("utf-8"))
+    return Tokenizer.loads((DATA / "merges.txt").read_text("utf-8"))
 
 
 @functools.cache
@@ -175,3 +200,22 @@ def chronicle_ids() -> tuple[int, ...]:
     from attend.chronicle import chronicle_text
 
     return tuple(load_tokenizer().encode(chronicle_text()))
+
+
+@functools.cache
+def chronicle_front(length: int) -> tuple[int, ...]:
+    """The first `length` ids of the chronicle, or all of them if it holds fewer.
+
+    No merge crosses the end of an entry, so the first entries encode to exactly the first
+    ids of the whole chronicle. Encoding only as many entries as a row needs spares a short
+    run the cost of encoding the whole text, most of its work.
+    """
+    from attend.chronicle import entries
+
+    lines = entries()
+    taken = length // 8 + 1  # an entry is about ten tokens
+    while True:
+        ids = load_tokenizer().encode("".join(line + "\n" for line in lines[:taken]))
+        if len(ids) >= length or taken >= len(lines):
+            return tuple(ids[:length])
+        taken *= 2

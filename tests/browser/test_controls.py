@@ -46,7 +46,7 @@ def _shown(live: Any) -> list[str]:
 
 
 def _shares(divide: bool) -> list[str]:
-    return [f"{v:.4f}" for v in chapter_head(scale=divide).attend(chapter_row()).attn.ravel()]
+    return [f"{v:.4f}" for v in chapter_head(divide=divide).attend(chapter_row()).attn.ravel()]
 
 
 def test_the_divide_switch_shows_the_heads_shares_with_and_without_it(

@@ -1,11 +1,10 @@
 """The book's pictures plot exactly the numbers the book's tables print.
 
-Each figure in `book/attend_book/figures.py` returns the data it drew. These tests run the `attend`
-command that prints the matching table (through `attend.cli.main`, the function the command
-calls), read the numbers back out of its text, and hold the figure's data against them at
-the four decimals the table prints. They also check what a reader without sight gets (alt
-text, a title, a caption), that a build draws the same bytes twice, and that each figure
-sits on the page whose table it pictures.
+Each figure in `book/attend_book/figures.py` returns the data it drew. These tests take the table that
+`attend MODE` prints as data (`attend.tables`, the very function the command renders) and
+hold the figure's data against it, with no printed text read back. They also check what a
+reader without sight gets (alt text, a title, a caption), that a build draws the same bytes
+twice, and that each figure sits on the page whose table it pictures.
 """
 
 from __future__ import annotations
@@ -15,48 +14,24 @@ from pathlib import Path
 
 import pytest
 
-from attend.cli import main
+from attend import tables
 from attend_book import figures
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
-def printed(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    """What `attend ARGV...` prints."""
-    assert main(list(argv)) == 0
-    return capsys.readouterr().out
-
-
-def square_block(text: str, caption: str) -> list[list[float]]:
-    """The four rows of numbers under `caption` in a printed square."""
-    lines = text.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.strip().startswith(caption))
-    rows = lines[start + 2 : start + 6]  # the caption, the header, then four token rows
-    return [[float(v) for v in NUMBER.findall(row[28:])] for row in rows]
-
-
-def four(values: list[list[float]]) -> list[list[float]]:
-    return [[round(v, 4) for v in row] for row in values]
-
-
-def test_the_square_figure_plots_the_numbers_attend_square_prints(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    text = printed(capsys, "square")
+def test_the_square_figure_plots_the_numbers_attend_square_prints() -> None:
+    run = tables.square().run
     data = figures.square_figure().data
-    assert four(data["raw"]) == square_block(text, "each query dotted with each key")
-    assert four(data["scaled"]) == square_block(text, "the same square divided by")
+    assert data["raw"] == run.raw.tolist()
+    assert data["scaled"] == run.scaled.tolist()
 
 
-def test_the_shares_figure_plots_the_numbers_attend_scores_prints_with_and_without_the_divide(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
+def test_the_shares_figure_plots_the_numbers_attend_scores_prints_with_and_without_the_divide() -> None:
     data = figures.shares_figure().data
-    divided = square_block(printed(capsys, "scores"), "each row as shares of one")
-    undivided = square_block(printed(capsys, "scores", "--no-scale"), "each row as shares of one")
-    assert four(data["divided"]) == divided
-    assert four(data["undivided"]) == undivided
+    assert data["divided"] == tables.scores().run.attn.tolist()
+    assert data["undivided"] == tables.scores(divide=False).run.attn.tolist()
 
 
 def test_the_shares_figure_shows_rows_two_and_four_identical() -> None:
@@ -65,62 +40,37 @@ def test_the_shares_figure_shows_rows_two_and_four_identical() -> None:
         assert data[side][1] == data[side][3], side
 
 
-def test_the_scale_figure_plots_the_numbers_the_scale_table_prints(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    text = printed(capsys, "scale", "--widths", ",".join(map(str, figures.SCALE_WIDTHS)))
-    table = [
-        [float(v) for v in NUMBER.findall(line)]
-        for line in text.splitlines()
-        if re.match(r"^\s+\d+\s+\d+\.\d{4}", line)
-    ]
+def test_the_scale_figure_plots_the_numbers_the_scale_table_prints() -> None:
+    table = tables.scale(figures.SCALE_WIDTHS, count=1000, seed=82)
     data = figures.scale_figure().data
-    assert [int(row[0]) for row in table] == data["widths"] == list(figures.SCALE_WIDTHS)
-    for row, divided, undivided in zip(table, data["divided"], data["undivided"], strict=True):
-        assert row[1:] == [
-            round(divided[0], 4),
-            round(divided[1], 4),
-            divided[2],
-            round(undivided[0], 4),
-            round(undivided[1], 4),
-            undivided[2],
-        ]
+    assert [m.width for m in table.measured] == data["widths"] == list(figures.SCALE_WIDTHS)
+    for m, divided, undivided in zip(table.measured, data["divided"], data["undivided"], strict=True):
+        assert divided == (m.divided.spread, m.divided.biggest, m.divided.confident)
+        assert undivided == (m.undivided.spread, m.undivided.biggest, m.undivided.confident)
 
 
-def test_the_cost_figure_plots_the_numbers_the_cost_table_prints(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    text = printed(capsys, "cost", "--rows", ",".join(map(str, figures.COST_ROWS)))
-    table = [
-        [int(v) for v in line.split()[:4]]
-        for line in text.splitlines()
-        if re.match(r"^\s+\d+\s+\d+\s+\d+\s+\d+", line)
-    ]
+def test_the_cost_figure_plots_the_numbers_the_cost_table_prints() -> None:
+    table = tables.cost(figures.COST_ROWS)
     data = figures.cost_figure().data
-    assert [tuple(row) for row in table] == data["rows"]
+    assert [(c.length, c.project, c.quadratic, c.total) for c in table.costs] == data["rows"]
     assert [row[0] for row in data["rows"]] == list(figures.COST_ROWS)
     assert data["rows"][0][0] == 4 and data["rows"][-1][0] == 4096
 
 
-def test_the_cost_figure_marks_the_crossover_the_cost_table_names(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    text = printed(capsys, "cost")
-    named = int(re.search(r"at n = (\d+)", text).group(1))  # type: ignore[union-attr]
+def test_the_cost_figure_marks_the_crossover_the_cost_table_names() -> None:
+    named = tables.cost([4, 8, 16, 32]).crossover
     data = figures.cost_figure().data
     assert data["crossover"] == named == 7
-    tokens, project, pairs = data["at_crossover"]
-    assert tokens == named and pairs > project
+    length, project, pairs = data["at_crossover"]
+    assert length == named and pairs > project
     assert f"n = {named}" in figures.cost_figure().svg
 
 
-def test_the_flow_figure_draws_the_shares_and_the_mixed_values_attend_scores_prints(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    text = printed(capsys, "scores")
+def test_the_flow_figure_draws_the_shares_and_the_mixed_values_attend_scores_prints() -> None:
+    run = tables.scores().run
     data = figures.flow_figure().data
-    assert four(data["attn"]) == square_block(text, "each row as shares of one")
-    assert four(data["out"]) == square_block(text, "the values, mixed in")
+    assert data["attn"] == run.attn.tolist()
+    assert data["out"] == run.out.tolist()
 
 
 ALL = [
@@ -180,7 +130,7 @@ def test_no_two_figures_share_an_id() -> None:
 # Which page each figure belongs on: the one whose console fence prints its table.
 HOMES = {
     "square_figure": "$ attend square",
-    "shares_figure": "chapter_head(scale=False)",  # the undivided shares, printed by a fence
+    "shares_figure": "chapter_head(divide=False)",  # the undivided shares, printed by a fence
     "scale_figure": "$ attend scale",
     "cost_figure": "$ attend cost --rows " + ",".join(map(str, figures.COST_ROWS)),
 }

@@ -1,0 +1,203 @@
+"""The tables of `attend MODE` as text: what the command prints, laid out from `attend.tables`.
+
+Nothing here computes. Each function takes one table and lays it out, numbers at four
+decimals as the chapter prints them, so the same data can be printed, drawn and tested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import numpy.typing as npt
+
+from attend.checks import amount
+from attend.head import Workings
+from attend.tables import CostTable, Entry, Project, ScaleTable, Scores, Square, Token, Weights
+
+__all__ = ["cost", "entry", "project", "scale", "scores", "square", "weights"]
+
+LABEL = 24  # characters of a token's quoted text before it is cut short in a table
+ASKING = "query \\ key"  # a square's rows are the asking tokens, its columns the keys asked
+MIXED = "token \\ slot"  # the mixed values: a row per token, a column per value slot
+
+
+def label(token: Token) -> str:
+    """A token's text in quotes, cut to fit a table's first column."""
+    text = f'"{token.text}"'
+    return text if len(text) <= LABEL else text[: LABEL - 3] + "..."
+
+
+def numbers(values: Iterable[float], width: int = 9) -> str:
+    """Numbers at four decimals in columns of `width`, as every table of the chapter has them."""
+    return "".join(f"{value:{width}.4f}" for value in values)
+
+
+def block(
+    tokens: tuple[Token, ...], matrix: npt.NDArray[np.float64], caption: str, corner: str = ASKING
+) -> list[str]:
+    """A matrix with a token's label on each row and its columns numbered from 1."""
+    header = "".join(f"{j:9d}" for j in range(1, matrix.shape[1] + 1))
+    lines = [f"  {caption}", f"    {corner:<24}{header}"]
+    lines += [f"    {label(t):<24}{numbers(r)}" for t, r in zip(tokens, matrix, strict=True)]
+    return lines
+
+
+def divide_line(run: Workings) -> str:
+    """What the scores were divided by, said first so no reader mistakes which run this is."""
+    if run.div == 1.0:
+        return "  the divide  left off: every score is used as it came out"
+    return f"  the divide  by {run.div:.4f}, the square root of {run.k.shape[1]}"
+
+
+def entry(table: Entry) -> str:
+    lines = [
+        f"attend: the row the head reads, cut by a table of {table.vocabulary} tokens",
+        "",
+        f"  one chronicle entry, {table.size} bytes, encodes to {amount(len(table.ids), 'token')}",
+        f"    {table.text}",
+        f"  decoded again it is the same {table.size} bytes: {str(table.round_trip).lower()}",
+        "",
+        f"  its first {amount(len(table.tokens), 'token')}",
+        "      n     id  bytes  stands for",
+    ]
+    for n, token in enumerate(table.tokens, start=1):
+        lines.append(f'  {n:5d}  {token.id:5d}  {len(token.piece):5d}  "{token.text}"')
+    lines += [
+        "",
+        "  the four numbers each one arrives with, typed by a rule and not learned",
+        *slot_header(table.slots),
+    ]
+    for n, (token, typed) in enumerate(zip(table.tokens, table.typed, strict=True), 1):
+        lines.append(f"  {n:5d} {label(token):<24}" + "".join(f"{v:11.2f}" for v in typed))
+    return "\n".join(lines)
+
+
+def slot_header(slots: tuple[str, ...]) -> list[str]:
+    """The slots' names over two lines, so the typed table fits within a page's column."""
+    halves = [(" ".join(w[: len(w) // 2]), " ".join(w[len(w) // 2 :])) for w in map(str.split, slots)]
+    first = "      n " + " " * 24 + "".join(f"{top:>11}" for top, _ in halves)
+    return [first, " " * 32 + "".join(f"{bottom:>11}" for _, bottom in halves)]
+
+
+def weights(table: Weights) -> str:
+    each = amount(table.d * table.dk, "number")
+    lines = [f"attend: the three stored matrices, {each} each, one run of {table.d} per slot"]
+    for name, matrix in table.matrices:
+        lines.append("")
+        for slot, run in enumerate(matrix, start=1):
+            lines.append(f"  {name if slot == 1 else '  '} slot {slot} {numbers(run)}")
+    return "\n".join(lines)
+
+
+def project(table: Project) -> str:
+    run = table.run
+    lines = ["attend: the three projections of each token", ""]
+    for n, token in enumerate(table.tokens):
+        for part, matrix in (("query", run.q), ("key", run.k), ("value", run.v)):
+            first = f"{n + 1:5d} {label(token):<24}" if part == "query" else " " * 30
+            lines.append(f"{first} {part:<6}{numbers(matrix[n])}")
+        lines.append("")
+    lines += [
+        "  token 2's query, worked out two ways",
+        f"    {'attend.Head, projecting':<30}{numbers(table.by_head)}",
+        f"    {'attend.layer.Layer, no biases':<30}{numbers(table.by_layer)}",
+        f"    {'the same numbers':<30}{str(table.same).lower():>9}",
+    ]
+    return "\n".join(lines)
+
+
+def square(table: Square) -> str:
+    run = table.run
+    n, dk = run.raw.shape[0], run.k.shape[1]
+    return "\n".join(
+        [
+            f"attend: each query against each key, {amount(n, 'token')}, keys {dk} wide",
+            "",
+            divide_line(run),
+            "",
+            *block(table.tokens, run.raw, "each query dotted with each key"),
+            "",
+            *block(table.tokens, run.scaled, f"the same square divided by {run.div:.4f}"),
+        ]
+    )
+
+
+def scores(table: Scores) -> str:
+    run, cost = table.run, table.run.cost
+    lines = [
+        "attend: the rows as shares of one, and the values mixed in those shares",
+        "",
+        divide_line(run),
+        "",
+        *block(table.tokens, run.attn, "each row as shares of one"),
+        "",
+        "  what each row comes to",
+    ]
+    for i, share in enumerate(table.shares, start=1):
+        lines.append(
+            f"    row {i}  sums to {share.total:.4f}   its largest share, "
+            f"{share.largest:.4f}, goes to token {share.top}"
+        )
+    lines += [
+        "",
+        *block(table.tokens, run.out, "the values, mixed in those shares", MIXED),
+        "",
+        "  token 2, before and after",
+        f"    {'arrives as':<24}{numbers(run.x[1])}",
+        f"    {'leaves as':<24}{numbers(run.out[1])}",
+        "",
+        "  the multiply-adds it took",
+        f"    {'queries, keys and values':<34}{cost.project:9d}",
+        f"    {'each query against each key':<34}{cost.score:9d}",
+        f"    {'mixing the values':<34}{cost.mix:9d}",
+        f"    {'altogether':<34}{cost.total:9d}",
+    ]
+    return "\n".join(lines)
+
+
+def scale(table: ScaleTable) -> str:
+    lines = [
+        f"attend: what the divide does, {amount(table.count, 'row')} of four tokens at each width",
+        "",
+        f"  queries and keys drawn from numpy's default_rng({table.seed}), afresh at each width",
+        "",
+        "           ---- divided by the root ----   -------- left undivided --------",
+        "    keys     spread   biggest  rows at      spread   biggest  rows at",
+        "    wide   of a row     share     0.99    of a row     share     0.99",
+    ]
+    for m in table.measured:
+        a, b = m.divided, m.undivided
+        lines.append(
+            f"  {m.width:6d} {a.spread:10.4f}{a.biggest:10.4f}{a.confident:9d}"
+            f"  {b.spread:10.4f}{b.biggest:10.4f}{b.confident:9d}"
+        )
+    return "\n".join(lines)
+
+
+def cost(table: CostTable) -> str:
+    d, dk = table.d, table.dk
+    lines = [
+        "attend: one head at several row lengths, multiply-adds counted where they happen",
+        "",
+        f"  {d} numbers a token, keys {dk} wide, each row cut from the front of the chronicle",
+        "",
+        "    tokens  q, k and v  the pairs  altogether  x row above  pairs' share",
+    ]
+    for c, growth, percent in zip(table.costs, table.growth, table.pair_percent, strict=True):
+        ratio = " " * 13 if growth is None else f"{growth:13.2f}"
+        lines.append(f"  {c.length:8d}{c.project:12d}{c.quadratic:11d}{c.total:12d}{ratio}{percent:13.1f}%")
+    n = table.costs[-1].length
+    lines += [
+        "",
+        f"  the count held against the formula, at {amount(n, 'token')}",
+        f"    {f'3 x {n} x {d} x {dk}, the projections':<44}{table.projections:12d}",
+        f"    {f'2 x {n} x {n} x {dk}, the pairs':<44}{table.pairs:12d}",
+        f"    {'adding up to':<44}{table.projections + table.pairs:12d}",
+        f"    {'what the head counted':<44}{table.costs[-1].total:12d}",
+        f"    {'the same number':<44}{str(table.agrees).lower():>12}",
+        "",
+        "  where the pairs overtake the projections",
+        f"    2 x n x n x Dk first passes 3 x n x D x Dk at n = {table.crossover:d}",
+    ]
+    return "\n".join(lines)

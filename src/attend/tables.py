@@ -1,0 +1,230 @@
+"""The tables of `attend MODE` as data: one function per mode, computing and never printing.
+
+The command renders these (see `attend.render`), and the book's figures and the tests read
+them directly. Keeping the numbers apart from their text means nothing downstream has to
+parse a printout back into numbers, and a change of layout cannot change a number. Every
+array here is read-only and every record frozen: a table is a result, not a workspace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+import numpy as np
+import numpy.typing as npt
+
+from attend.chapter import DK, D, chapter_head, chapter_row, chapter_tokens
+from attend.checks import switch
+from attend.chronicle import CHAPTER_ENTRY
+from attend.cost import Cost
+from attend.embedding import SLOTS
+from attend.experiments import Measurement, cost_sweep, crossover, scale_experiment
+from attend.head import Workings
+from attend.layer import Layer
+from attend.tokenizer import load_tokenizer
+
+__all__ = [
+    "CostTable",
+    "Entry",
+    "Project",
+    "ScaleTable",
+    "Scores",
+    "Share",
+    "Square",
+    "Token",
+    "Weights",
+    "cost",
+    "entry",
+    "project",
+    "scale",
+    "scores",
+    "square",
+    "weights",
+]
+
+Matrix = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token of the chapter's row: its id and the bytes it stands for."""
+
+    id: int
+    piece: bytes
+
+    @property
+    def text(self) -> str:
+        """The bytes as text; a piece cut inside a character shows U+FFFD there."""
+        return self.piece.decode("utf-8", errors="replace")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """`attend row`: the chronicle entry, its tokens, and the typed numbers of the first four."""
+
+    text: str
+    size: int  # bytes of UTF-8
+    ids: tuple[int, ...]  # the whole entry, encoded
+    round_trip: bool  # decoding the ids gives the entry back
+    vocabulary: int  # tokens in the tokenizer's table
+    tokens: tuple[Token, ...]  # the first four, the row the head reads
+    slots: tuple[str, ...]  # what each typed number says
+    typed: Matrix  # one run of typed numbers per token
+
+
+@dataclass(frozen=True)
+class Weights:
+    """`attend weights`: the three stored matrices, one run of `d` weights per output slot."""
+
+    d: int
+    dk: int
+    matrices: tuple[tuple[str, Matrix], ...]  # ("Wq", dk×d), ("Wk", …), ("Wv", …)
+
+
+@dataclass(frozen=True)
+class Project:
+    """`attend project`: each token's query, key and value, and token 2's query found twice."""
+
+    tokens: tuple[Token, ...]
+    run: Workings
+    by_head: Matrix  # token 2's query as the head projects it
+    by_layer: Matrix  # the same from the earlier volume's Layer, biases at zero
+
+    @property
+    def same(self) -> bool:
+        return bool(np.array_equal(self.by_head, self.by_layer))
+
+
+@dataclass(frozen=True)
+class Square:
+    """`attend square`: every query against every key, before and after the divide."""
+
+    tokens: tuple[Token, ...]
+    run: Workings
+
+
+@dataclass(frozen=True)
+class Share:
+    """What one token's shares come to: their total, and the token given the largest."""
+
+    total: float
+    top: int  # token number, counted from 1
+    largest: float
+
+
+@dataclass(frozen=True)
+class Scores:
+    """`attend scores`: the shares, what each token's shares come to, and the mixed values."""
+
+    tokens: tuple[Token, ...]
+    run: Workings
+    shares: tuple[Share, ...]  # one per token, in order
+
+
+@dataclass(frozen=True)
+class ScaleTable:
+    """`attend scale`: the divide measured at several key widths."""
+
+    count: int  # draws at each width
+    seed: int
+    length: int  # keys in a draw
+    measured: tuple[Measurement, ...]
+
+
+@dataclass(frozen=True)
+class CostTable:
+    """`attend cost`: counted multiply-adds at several lengths, and the formula at the last."""
+
+    d: int
+    dk: int
+    costs: tuple[Cost, ...]
+    projections: int  # 3·n·D·Dk at the last length, by the formula
+    pairs: int  # 2·n²·Dk at the last length, by the formula
+    crossover: int  # the shortest row whose pairs outgrow its projections
+
+    @property
+    def growth(self) -> tuple[float | None, ...]:
+        """Each total over the one before it; the first has none before it."""
+        totals = [c.total for c in self.costs]
+        return (None, *(b / a for a, b in pairwise(totals)))
+
+    @property
+    def agrees(self) -> bool:
+        """Whether the head's count at the last length is what the formula says."""
+        return self.projections + self.pairs == self.costs[-1].total
+
+    @property
+    def pair_percent(self) -> tuple[float, ...]:
+        """The pairs' part of each total, in percent."""
+        return tuple(100 * c.quadratic / c.total for c in self.costs)
+
+
+def _frozen(array: Matrix) -> Matrix:
+    """A read-only copy, so a table handed out cannot be changed under its renderer."""
+    copy = np.array(array, dtype=np.float64)
+    copy.flags.writeable = False
+    return copy
+
+
+def _tokens() -> tuple[Token, ...]:
+    """The chapter's four tokens with their bytes, which every table labels its lines by."""
+    tokenizer = load_tokenizer()
+    return tuple(Token(t, tokenizer.piece(t)) for t in chapter_tokens())
+
+
+def entry() -> Entry:
+    """The chapter's entry through the tokenizer: what `attend row` shows."""
+    tokenizer = load_tokenizer()
+    ids = tuple(tokenizer.encode(CHAPTER_ENTRY))
+    return Entry(
+        text=CHAPTER_ENTRY,
+        size=len(CHAPTER_ENTRY.encode()),
+        ids=ids,
+        round_trip=tokenizer.decode(ids) == CHAPTER_ENTRY,
+        vocabulary=len(tokenizer),
+        tokens=_tokens(),
+        slots=SLOTS,
+        typed=_frozen(chapter_row()),
+    )
+
+
+def weights() -> Weights:
+    """The matrices as the head holds them, dk×d, one run of d weights per output slot."""
+    head = chapter_head()
+    return Weights(D, DK, (("Wq", head.wq), ("Wk", head.wk), ("Wv", head.wv)))
+
+
+def project() -> Project:
+    """One run of the chapter's head, and token 2's query found again by a neuron layer."""
+    head = chapter_head()
+    run = head.attend(chapter_row())
+    layer = Layer(D, tuple(head.wq.ravel().tolist()), (0.0,) * DK)
+    return Project(_tokens(), run, run.q[1], _frozen(np.array(layer.forward(run.x[1]))))
+
+
+def square(*, divide: bool = True) -> Square:
+    """One run of the chapter's head, with or without the divide, for its score square."""
+    return Square(_tokens(), chapter_head(divide=switch(divide, "divide")).attend(chapter_row()))
+
+
+def scores(*, divide: bool = True) -> Scores:
+    """One run of the chapter's head, and what each token's shares come to."""
+    run = chapter_head(divide=switch(divide, "divide")).attend(chapter_row())
+    shares = tuple(Share(float(s.sum()), int(s.argmax()) + 1, float(s.max())) for s in run.attn)
+    return Scores(_tokens(), run, shares)
+
+
+def scale(widths: Sequence[int], *, count: int, seed: int) -> ScaleTable:
+    """The divide experiment at each width, drawn as `attend scale` asks."""
+    length = len(chapter_tokens())  # as many keys as the chapter's row has tokens
+    measured = scale_experiment(widths, count=count, seed=seed, length=length)
+    return ScaleTable(count, seed, length, tuple(measured))
+
+
+def cost(lengths: Sequence[int]) -> CostTable:
+    """The head's counts on the chronicle at each length, and the formula at the last."""
+    costs = tuple(cost_sweep(lengths))
+    n = costs[-1].length
+    return CostTable(D, DK, costs, 3 * n * D * DK, 2 * n * n * DK, crossover())

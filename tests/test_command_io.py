@@ -1,0 +1,130 @@
+"""The command as a real process, where the output cannot be written or cannot hold a √.
+
+A closed standard output and a full disk are I/O failures: one line on stderr, status 1.
+A terminal whose encoding has no √ gets "sqrt" instead, and every other character it
+cannot show as "?", rather than a UnicodeEncodeError.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ATTEND = [sys.executable, "-m", "attend"]
+RUNS = [["row"], ["cost"], ["scores", "--help"], ["--help"], ["--version"]]
+
+
+def one_line(stderr: str) -> bool:
+    return stderr.startswith("attend: ") and stderr.count("\n") == 1 and "Traceback" not in stderr
+
+
+@pytest.mark.parametrize("argv", RUNS, ids=" ".join)
+def test_a_closed_standard_output_is_one_line_and_status_1(argv: list[str]) -> None:
+    done = subprocess.run(
+        ["sh", "-c", 'exec "$@" >&-', "sh", *ATTEND, *argv],
+        capture_output=False,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert one_line(done.stderr) and "standard output is closed" in done.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("argv", RUNS, ids=" ".join)
+def test_a_full_disk_is_one_line_and_status_1(argv: list[str]) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([*ATTEND, *argv], stdout=full, stderr=subprocess.PIPE, text=True, check=False)
+    assert done.returncode == 1, done.stderr
+    assert one_line(done.stderr) and "No space left on device" in done.stderr
+
+
+def test_a_reader_who_stops_reading_ends_the_run_quietly() -> None:
+    # `true` exits without reading, so the command's write meets a broken pipe
+    done = subprocess.run(
+        ["bash", "-c", 'set -o pipefail; "$@" | true', "bash", *ATTEND, "cost"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert done.stderr == ""
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "ascii", "cp1252"])
+@pytest.mark.parametrize(
+    "argv",
+    [["--help"], ["scores", "--help"], ["square", "--help"], ["row"], ["scores"], ["cost"]],
+    ids=" ".join,
+)
+def test_a_terminal_without_utf_8_gets_every_table_and_help(encoding: str, argv: list[str]) -> None:
+    done = subprocess.run(
+        [*ATTEND, *argv],
+        capture_output=True,
+        check=False,
+        env={**os.environ, "PYTHONIOENCODING": encoding},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == b""
+    text = done.stdout.decode(encoding)
+    if argv[-1] == "--help" and argv[0] in ("scores", "square"):
+        assert "leave the divide by sqrt dk off" in text
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "ascii", "cp1252"])
+def test_a_refusal_naming_a_character_the_terminal_lacks_is_still_one_line(encoding: str) -> None:
+    done = subprocess.run(
+        [*ATTEND, "cost", "--rows", "４"],
+        capture_output=True,
+        check=False,
+        env={**os.environ, "PYTHONIOENCODING": encoding},
+    )
+    assert done.returncode == 2
+    assert one_line(done.stderr.decode(encoding))
+
+
+def resident_mib(pid: int) -> float:
+    """How much memory a process holds now, from /proc (0 once it has gone)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    return next(
+        (int(line.split()[1]) / 1024 for line in status.splitlines() if line.startswith("VmRSS")), 0.0
+    )
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc to see the work start")
+def test_an_interrupted_run_says_so_in_one_line_without_a_traceback() -> None:
+    # the heaviest cost row the bound allows holds hundreds of MiB for seconds: once its
+    # memory shows the work has begun, the interrupt lands inside it, not in the imports
+    run = subprocess.Popen(
+        [*ATTEND, "cost", "--rows", "5773"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 60
+    while resident_mib(run.pid) < 200 and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    run.send_signal(signal.SIGINT)
+    _, stderr = run.communicate(timeout=60)
+    assert (run.returncode, stderr) == (130, "attend: interrupted\n")
+
+
+@pytest.mark.parametrize("stderr", ["closed", "/dev/full"])
+def test_a_usage_error_with_nowhere_to_say_it_still_exits_2(stderr: str) -> None:
+    if stderr == "/dev/full" and not Path("/dev/full").exists():
+        pytest.skip("no /dev/full on this system")
+    redirect = "2>&-" if stderr == "closed" else "2>/dev/full"
+    done = subprocess.run(
+        ["sh", "-c", f'"$@" {redirect}', "sh", *ATTEND, "cost", "--rows", "x"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
