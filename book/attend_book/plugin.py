@@ -56,6 +56,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         self.workbench = ""  # the workbench page's src_uri, once it is executed
         self._page = ""  # the page being rendered, as errors name it
         self._unshown: list[Block] = []  # its blocks markdown-exec has not asked for yet
+        self._failed = False  # whether its code failed, so that it has no blocks to show
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
@@ -104,8 +105,16 @@ class BookPlugin(BasePlugin[BookConfig]):
             return markdown
         source = page.file.content_string  # with its front matter, so lines are the file's
         self._page = os.path.relpath(page.file.abs_src_path or src, Path(config.config_file_path).parent)
-        self.blocks[src] = self.cache.page(self._page, source)
-        self._unshown = list(self.blocks[src])
+        try:
+            self.blocks[src] = self.cache.page(self._page, source)
+        except FenceError as error:
+            # One build reports every problem of every page: a page whose code fails is logged
+            # (which --strict counts), drawn without outputs, and the build goes on to the next.
+            log.error(str(error))
+            self.blocks.pop(src, None)
+            self._unshown, self._failed = [], True
+        else:
+            self._unshown, self._failed = list(self.blocks[src]), False
         cells = notebooks.cells_of(source, Path(config.config_file_path).parent)
         if any(cell.kind == "code" for cell in cells):
             notebook = notebooks.notebook_of(cells, str(page.title or PurePosixPath(src).stem), f"docs/{src}")
@@ -114,6 +123,14 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     def _format(self, kind: str, *, code: str, md: Markdown, **options: Any) -> Any:
         """markdown-exec's formatter for `kind`: show the block the page's run made for this fence."""
+        if self._failed:
+            return markdown_exec.base_format(
+                language=kind,
+                run=lambda *_, **__: "(not shown: this page's code failed)",
+                code=code,
+                md=md,
+                **options,
+            )
         if not self._unshown or self._unshown[0].code.rstrip("\n") != code.rstrip("\n"):
             raise FenceError(f"{self._page}: markdown-exec met a fence the book's reader did not:\n{code}")
         block = self._unshown.pop(0)

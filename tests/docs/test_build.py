@@ -48,7 +48,7 @@ def project(tmp_path: Path) -> Iterator[Path]:
     yield tmp_path
 
 
-def test_a_block_that_raises_stops_the_build_before_any_page_is_written(
+def test_a_block_that_raises_fails_the_build_after_every_other_page_is_checked(
     project: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     (project / "docs" / "index.md").write_text(
@@ -56,11 +56,17 @@ def test_a_block_that_raises_stops_the_build_before_any_page_is_written(
         '```python exec="1" session="index"\nraise ValueError("no")\n```\n',
         encoding="utf-8",
     )
-    with caplog.at_level(logging.ERROR), pytest.raises(Abort, match="BuildError"):
+    (project / "docs" / "other.md").write_text(
+        '---\ntitle: t\ndescription: d\n---\n\n```python exec="1"\nprint(3.125)\n```\n\nIt is 3.126.\n',
+        encoding="utf-8",
+    )
+    bind(project / "docs" / "other.md", "It is [3.126].")
+    with caplog.at_level(logging.WARNING), pytest.raises(Abort, match="1 errors, 1 warnings"):
         build_site(project / "mkdocs.yml", project / "site")
     assert 'docs/index.md:7: a python fence failed at `raise ValueError("no")`' in caplog.text
     assert "ValueError: no" in caplog.text
-    assert not (project / "site" / "index.html").exists()
+    assert "docs/other.md:10: 3.126 is written, 3.125 is computed now" in caplog.text
+    assert "ValueError" not in (project / "site" / "index.html").read_text(encoding="utf-8")
 
 
 def test_a_stale_number_fails_a_strict_build_naming_page_line_and_number(
