@@ -154,3 +154,14 @@ def pdf(session: nox.Session) -> None:
         *session.posargs,
         env={**QUIET, "ATTEND_BROWSER": "1", "BOOK_SITE": site, "ATTEND_PDF": str(Path(site) / "attend.pdf")},
     )
+
+
+@nox.session(python=BOOK_PYTHON, default=False)  # it rewrites docs/: only when asked for by name
+def renumber(session: nox.Session) -> None:
+    """Bring every page's numerals back to what the code prints (docs/contributing.md).
+
+    Rewrites each bound numeral whose value moved, at its written precision, binds new numerals
+    whose source is unambiguous, and lists the ones it could not. `-- docs/p.md` for one page.
+    """
+    session.install(*LOCK, *BOOK)
+    session.run("python", "-m", "attend_book.renumber", *session.posargs, env=QUIET)

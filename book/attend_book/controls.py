@@ -33,6 +33,7 @@ from matplotlib.colors import to_hex
 
 from attend import chapter_head, chapter_row, chapter_tokens, cost_sweep, crossover, scale_experiment
 from attend_book.figures import Figure, label
+from attend_book.run import show_figure
 
 __all__ = [
     "CONTROL_ROWS",
@@ -74,6 +75,7 @@ class Control:
 
     def html(self) -> str:
         """The figure, then (hidden until the script runs) the control and its panels."""
+        show_figure(self.figure.data_text())  # the build keeps the data beside the fence's output
         name = self.figure.name
         panels = "\n".join(
             f'<div class="attend-control__panel" data-state="{html.escape(s.value)}" '

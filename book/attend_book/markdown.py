@@ -16,11 +16,15 @@ from typing import Any
 import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+from mdit_py_plugins.admon import admon_plugin
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 __all__ = ["Fence", "fences", "front_matter", "parse"]
 
 _FRONT = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
-_PARSER = MarkdownIt("commonmark", {"html": True}).enable("table")
+# Admonitions (`!!! note`) and math (`$…$`, `$$`) as mkdocs renders them, so that an indented
+# admonition body is prose and not an indented code block, and TeX is read as math.
+_PARSER = MarkdownIt("commonmark", {"html": True}).enable("table").use(admon_plugin).use(dollarmath_plugin)
 
 
 def _blank_front_matter(text: str) -> str:

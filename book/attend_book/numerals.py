@@ -1,214 +1,361 @@
-"""The prose-number check: every numeral a page writes must be one its own code printed.
+"""The numerals a reader meets on a page, read from markdown-it-py tokens.
 
-Pure functions, no mkdocs in sight, so that each rule has a unit test of its own:
+`read(markdown)` walks the token stream and returns every numeral a reader sees in headings,
+paragraphs, list items, table cells, admonition titles and bodies, link text, image alt text
+and math, each with the line of the source file it sits on, its column there (when the text
+can be found verbatim on that line, so the renumber tool can rewrite it) and the words around
+it. Fences, code spans, raw HTML and front matter are not read: they are code, not numbers a
+reader is told.
 
-* `prose_numerals(page)` finds the numerals a reader sees in a page's prose, with the line of
-  the source file each sits on. Fenced code, code spans, front matter, HTML tags, link targets
-  and the exponents and subscripts of math are not prose and are left out.
-* `output_numerals(text)` finds the numerals in what the page's code printed.
-* `equations(page)` finds worked arithmetic written in the prose (`0.5×1.5 = 0.75`,
-  `2 x 32 x 32 x 4 = 8192`, `1×0 + 0.5×0.5 = 0.25`) and evaluates the left-hand side.
-* `check_page(page, outputs, givens)` puts those together and returns one `Problem` per numeral
-  the page's output does not account for, per equation that does not hold, and per declared
-  given the page no longer needs.
+`figure_prose(html)` and `figure_lines(html)` read a figure fence's output: the alt text and the
+caption are prose, the text drawn inside the SVG is output a numeral can quote.
 
-A written numeral matches a computed one at the precision it is written to: "0.58" is produced
-by a printed "0.5800", "3.125" by "3.1250", while "3" needs a computed value that is exactly 3
-(so a printed 3.1250 does not excuse a written 3).
+`evaluate` works out the left side of worked arithmetic written in prose, refusing anything
+that is not arithmetic, so that `0.5×0.25 = 0.125` is checked by computing it.
 """
 
 from __future__ import annotations
 
 import ast
+import html as html_lib
 import math
 import operator
 import re
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from markdown_it.token import Token
+
+from attend_book.markdown import parse
 
 __all__ = [
-    "Computed",
+    "NUMBER",
+    "NUMBERS",
+    "PRINTED",
     "Equation",
     "Numeral",
-    "Problem",
-    "check_page",
-    "equations",
-    "output_numerals",
-    "prose_lines",
-    "prose_numerals",
+    "decimals",
+    "evaluate",
+    "figure_lines",
+    "figure_prose",
+    "printed_numbers",
+    "read",
+    "rounds_to",
+    "value_of",
 ]
+
+# A number as written or printed: thousands may be grouped with commas ("4,096").
+_DIGITS = r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"
+NUMBER = rf"(?:{_DIGITS})(?:\.\d+)?"
+NUMBERS = re.compile(rf"-?{NUMBER}")
+# In prose a numeral is not glued to a word ("float64", "Wq2", "d_k") nor part of a longer
+# number; an ordinal suffix ("800th") and a minus sign after a space or bracket belong to it.
+_FRACTIONS = {"½": 0.5, "¼": 0.25, "¾": 0.75}
+_PROSE = re.compile(
+    rf"(?<![\w.,])(?P<sign>(?<=[\s(\[])[−-])?(?P<number>{NUMBER}|[½¼¾])(?:st|nd|rd|th)?(?![\w]|[.,]\d)"
+)
+PRINTED = re.compile(rf"(?<![\w.])-?(?:{NUMBER})(?![\d])")
+_TERM = rf"(?:√\s*)?{NUMBER}²?"
+_OP = r"(?:\s*[×*·/÷+−-]\s*|\s+x\s+|(?<=\d)x(?=\d))"
+_EQUATION = re.compile(
+    rf"(?<![\w.])(?P<left>{_TERM}(?:{_OP}{_TERM})+)\s*=\s*(?P<right>{NUMBER})(?![\w]|\.\d)"
+)
+_ATTR_LIST = re.compile(r"\{\s*[:#.][^}]*\}")
+_SNIPPET = re.compile(r"^\s*-{1,3}8<-{1,3}")
+_TEX_WORD = re.compile(r"\\[A-Za-z]+")
 
 
 @dataclass(frozen=True)
 class Numeral:
-    """A number as it is written: its text, its value and how many decimals it was given."""
+    """A number as a reader meets it, and where.
+
+    `column` is where the numeral starts on its source line, or None when the text it sits in
+    is not on the page verbatim (a figure's caption, text with escapes). `context` is the words
+    around it with the numeral in brackets, `passage` names the kind of passage it was read from.
+    """
 
     line: int
+    column: int | None
     text: str
-    value: float
-    decimals: int
-    column: int = 0
+    context: str
+    passage: str = "prose"
+    equation: Equation | None = field(default=None, compare=False)
+    run: tuple[str, ...] = field(default=(), compare=False)
+    place: int = field(default=0, compare=False)
 
+    @property
+    def value(self) -> float:
+        return value_of(self.text)
 
-@dataclass(frozen=True)
-class Computed:
-    """A number some code on the page printed."""
-
-    text: str
-    value: float
+    @property
+    def decimals(self) -> int:
+        return decimals(self.text)
 
 
 @dataclass(frozen=True)
 class Equation:
-    """Worked arithmetic in the prose: `left = right`, with the left side evaluated."""
+    """Worked arithmetic: `left = right`, where `right` is the numeral it derives."""
 
-    line: int
     text: str
     left: str
-    value: float
-    right: Numeral
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One line of the report: where, and what is wrong there."""
-
-    line: int
-    message: str
-
-    def render(self, path: str) -> str:
-        return f"{path}:{self.line}: {self.message}"
+def value_of(text: str) -> float:
+    """The value of a numeral as written: "4,096", "−0.5", "½"."""
+    if text in _FRACTIONS:
+        return _FRACTIONS[text]
+    return float(text.replace("−", "-").replace(",", ""))
 
 
-_NUMBER = r"\d+(?:\.\d+)?"
-_SIGNED = rf"(?:(?<![\w.)])[−-])?{_NUMBER}"
-# A numeral in prose: not glued to a word ("float64", "d_k", "h2") and not part of a longer number.
-_PROSE_NUMERAL = re.compile(rf"(?<![\w.])(?:(?<=[\s(\[])[−-](?=\d))?{_NUMBER}(?![\w]|\.\d)")
-_OUTPUT_NUMERAL = re.compile(rf"(?<![\w.])-?{_NUMBER}(?![\d])")
-
-# Worked arithmetic: terms joined by operators, an equals sign, one number.
-_TERM = rf"(?:√\s*)?{_NUMBER}²?"
-_OP = r"(?:\s*[×*·/÷+−-]\s*|\s+x\s+|(?<=\d)x(?=\d))"
-_EQUATION = re.compile(
-    rf"(?<![\w.])(?P<left>{_TERM}(?:{_OP}{_TERM})+)\s*=\s*(?P<right>{_SIGNED})(?![\w]|\.\d)"
-)
-
-_FENCE = re.compile(r"^\s*(?P<mark>`{3,}|~{3,})")
-_CODE_SPAN = re.compile(r"(?P<ticks>`+)(?!`).*?(?<!`)(?P=ticks)(?!`)")
-_HTML_COMMENT = re.compile(r"<!--.*?-->")
-_HTML_TAG = re.compile(r"</?[A-Za-z][^>]*>")
-_LINK_TARGET = re.compile(r"\]\([^)]*\)")
-_REFERENCE_DEFINITION = re.compile(r"^\s*\[[^\]]+\]:\s+\S+.*$")
-_AUTOLINK = re.compile(r"<(?:https?|mailto):[^>]*>")
-_ATTR_LIST = re.compile(r"\{\s*[:#.][^}]*\}")
-_FOOTNOTE_REF = re.compile(r"\[\^[^\]]+\]")
-_LIST_MARKER = re.compile(r"^(?P<indent>\s*)\d+[.)](?=\s)")
-_ADMONITION = re.compile(r"^(?P<indent>\s*)(?:!!!|\?\?\?\+?)\s+[\w-]+")
-_SNIPPET = re.compile(r"^\s*-{1,3}8<-{1,3}")
-_INLINE_MATH = re.compile(r"(?<![\\$])\$(?!\s)(?P<tex>[^$\n]+?)(?<!\s)\$(?!\$)")
-# In TeX, the digit after ^ or _ is an exponent or an index: notation, not a number on the page.
-_TEX_SCRIPT = re.compile(r"[\^_](?:\{[^}]*\}|\\?\w)")
-_TEX_WORD = re.compile(r"\\[A-Za-z]+")
-
-
-def _blank(match: re.Match[str]) -> str:
-    """The same width of spaces, so that columns still point into the source line."""
-    return " " * len(match.group(0))
-
-
-def _tex_as_prose(tex: str) -> str:
-    """TeX with its operators spelt as the prose spells them and its scripts dropped."""
-    tex = _TEX_SCRIPT.sub(_blank, tex)
-    for word, symbol in ((r"\times", "×"), (r"\cdot", "·"), (r"\div", "÷"), (r"\sqrt", "√")):
-        tex = tex.replace(word, symbol.ljust(len(word)))
-    tex = _TEX_WORD.sub(_blank, tex)
-    return re.sub(r"[{}]", " ", tex)
-
-
-def prose_lines(page: str) -> list[tuple[int, str]]:
-    """Each line of prose as (source line number, what a reader reads on it), code removed.
-
-    Front matter, fenced blocks (at any indentation), snippet lines and HTML comments are dropped
-    whole; on the lines that are left, code spans, tags, link targets, attribute lists and
-    list markers are blanked, and inline or display math is kept with its scripts dropped.
-    """
-    lines = page.splitlines()
-    out: list[tuple[int, str]] = []
-    start = 0
-    if lines and lines[0].strip() == "---":
-        for end in range(1, len(lines)):
-            if lines[end].strip() in {"---", "..."}:
-                start = end + 1
-                break
-    fence: str | None = None
-    comment = False
-    display_math = False
-    for index in range(start, len(lines)):
-        number, line = index + 1, lines[index]
-        if fence is not None:
-            stripped = line.strip()
-            if stripped.startswith(fence) and set(stripped) == {fence[0]}:
-                fence = None
-            continue
-        if comment:
-            if "-->" in line:
-                comment = False
-                line = " " * (line.index("-->") + 3) + line[line.index("-->") + 3 :]
-            else:
-                continue
-        if (opened := _FENCE.match(line)) is not None:
-            fence = opened.group("mark")
-            continue
-        if _SNIPPET.match(line) or _REFERENCE_DEFINITION.match(line):
-            continue
-        line = _HTML_COMMENT.sub(_blank, line)
-        if "<!--" in line:
-            comment = True
-            line = line[: line.index("<!--")]
-        if line.strip() == "$$":
-            display_math = not display_math
-            continue
-        if display_math:
-            out.append((number, _tex_as_prose(line)))
-            continue
-        line = _CODE_SPAN.sub(_blank, line)
-        line = _INLINE_MATH.sub(lambda m: " " + _tex_as_prose(m.group("tex")) + " ", line)
-        if line.strip().startswith("$$") and line.strip().endswith("$$"):
-            line = _tex_as_prose(line.replace("$$", "  "))
-        for pattern in (_AUTOLINK, _HTML_TAG, _LINK_TARGET, _ATTR_LIST, _FOOTNOTE_REF):
-            line = pattern.sub(_blank, line)
-        line = _LIST_MARKER.sub(
-            lambda m: m.group("indent") + " " * (len(m.group(0)) - len(m.group("indent"))), line
-        )
-        line = _ADMONITION.sub(_blank, line)
-        out.append((number, line))
-    return out
-
-
-def _decimals(text: str) -> int:
+def decimals(text: str) -> int:
     return len(text.split(".", 1)[1]) if "." in text else 0
 
 
-def _numeral(line: int, text: str, column: int = 0) -> Numeral:
-    value = float(text.replace("−", "-"))
-    return Numeral(line, text, value, _decimals(text), column)
+def rounds_to(value: float, written: str) -> bool:
+    """Whether `value`, at the precision `written` has, is what is written.
+
+    A whole number needs a value that is exactly it: "3" does not quote 3.125.
+    """
+    number = value_of(written)
+    places = decimals(written)
+    if places == 0:
+        return math.isclose(value, number, rel_tol=0, abs_tol=1e-9)
+    return f"{value:.{places}f}" == f"{number:.{places}f}"
 
 
-def prose_numerals(page: str) -> list[Numeral]:
-    """Every numeral in the page's prose, in reading order."""
-    return [
-        _numeral(number, found.group(0), found.start())
-        for number, line in prose_lines(page)
-        for found in _PROSE_NUMERAL.finditer(line)
-    ]
+def printed_numbers(line: str) -> list[str]:
+    """The numbers of one printed line, in order: the fields a numeral can quote."""
+    return [m.group(0) for m in PRINTED.finditer(line)]
 
 
-def output_numerals(text: str) -> list[Computed]:
-    """Every number in printed output, each once, in the order first printed."""
-    seen: dict[str, Computed] = {}
-    for found in _OUTPUT_NUMERAL.finditer(text):
-        seen.setdefault(found.group(0), Computed(found.group(0), float(found.group(0))))
-    return list(seen.values())
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
+
+
+def _tex(tex: str) -> str:
+    """TeX as the prose reads it, the same width: operators spelt out, commands blank.
+
+    A script is read like the rest: the 1.5625 of $e^{1.5625}$ is a value and the 2 of $n^2$
+    a power, both numbers a reader sees. Its `^`, `_` and braces become spaces.
+    """
+    tex = re.sub(r"[\^_]", " ", tex)
+    for word, symbol in ((r"\times", "×"), (r"\cdot", "·"), (r"\div", "÷"), (r"\sqrt", "√")):
+        tex = tex.replace(word, symbol.ljust(len(word)))
+    return re.sub(r"[{}]", " ", _TEX_WORD.sub(_blank, tex))
+
+
+@dataclass
+class _Passage:
+    """One run of reader text (a paragraph, a heading, a table row, a caption), flattened.
+
+    `scan` is what numerals are looked for in (code blanked), `shown` the same width with code
+    kept, for the words around a numeral; `spans` maps stretches of both back to the source.
+    """
+
+    kind: str
+    scan: str = ""
+    shown: str = ""
+    spans: list[tuple[int, int, int, int | None]] = field(default_factory=list)
+
+    def add(self, scan: str, shown: str, line: int, column: int | None) -> None:
+        start = len(self.scan)
+        self.scan += scan
+        self.shown += shown
+        self.spans.append((start, len(self.scan), line, column))
+
+    def where(self, offset: int) -> tuple[int, int | None]:
+        for start, end, line, column in self.spans:
+            if start <= offset < end:
+                return line, None if column is None else column + offset - start
+        raise ValueError(offset)
+
+
+class _Source:
+    """The page's lines, and a cursor per line so repeated text is found in reading order."""
+
+    def __init__(self, markdown: str) -> None:
+        self.lines = markdown.splitlines()
+        self.cursor: dict[int, int] = {}
+
+    def find(self, line: int, text: str) -> int | None:
+        if not text or line > len(self.lines):
+            return None
+        at = self.lines[line - 1].find(text, self.cursor.get(line, 0))
+        if at < 0:
+            return None
+        self.cursor[line] = at + len(text)
+        return at
+
+
+def _inline(token: Token, passage: _Passage, source: _Source) -> None:
+    """Add an inline token's children to a passage, line by line."""
+    line = (token.map[0] if token.map else 0) + 1
+    for child in token.children or []:
+        if child.type in ("softbreak", "hardbreak"):
+            line += 1
+            passage.add(" ", " ", line, None)
+        elif child.type == "text":
+            text = child.content
+            if _SNIPPET.match(text):
+                continue
+            passage.add(_ATTR_LIST.sub(_blank, text), text, line, source.find(line, text))
+        elif child.type == "code_inline":
+            shown = f"`{child.content}`"
+            column = source.find(line, child.content)
+            passage.add(" " * len(shown), shown, line, column)
+        elif child.type == "math_inline":
+            column = source.find(line, child.content)
+            passage.add(
+                f" {_tex(child.content)} ", f"${child.content}$", line, None if column is None else column - 1
+            )
+        elif child.type == "image":
+            passage.add(" ", " ", line, None)
+            alt = child.content
+            passage.add(alt, alt, line, source.find(line, alt))
+            passage.add(" ", " ", line, None)
+
+
+def _passages(markdown: str) -> Iterator[_Passage]:
+    source = _Source(markdown)
+    tokens = parse(markdown)
+    row: _Passage | None = None
+    for token in tokens:
+        if token.type == "tr_open":
+            row = _Passage("table")
+        elif token.type == "tr_close" and row is not None:
+            yield row
+            row = None
+        elif token.type == "inline" and row is not None:
+            if row.scan:
+                row.add(" | ", " | ", (token.map[0] if token.map else 0) + 1, None)
+            _inline(token, row, source)
+        elif token.type == "inline":
+            passage = _Passage("prose")
+            _inline(token, passage, source)
+            yield passage
+        elif token.type == "math_block" and token.map:
+            for offset, tex in enumerate(token.content.splitlines()):
+                if tex.strip():
+                    first = token.map[0] + 1
+                    line = next(
+                        (n for n in range(first, token.map[1] + 1) if tex in source.lines[n - 1]),
+                        first + offset,
+                    )
+                    passage = _Passage("math")
+                    passage.add(_tex(tex), tex, line, source.find(line, tex))
+                    yield passage
+
+
+def _context(passage: _Passage, start: int, end: int, words: int) -> str:
+    """The numeral at [start, end) of the passage in brackets, with `words` words either side."""
+    shown = passage.shown
+    before = shown[:start].split()
+    after = shown[end:].split()
+    left = "" if shown[:start][-1:].isspace() or not before else before.pop()
+    right = "" if shown[end:][:1].isspace() or not after else after.pop(0)
+    head = " ".join(before[-words:] if words else [])
+    tail = " ".join(after[:words] if words else [])
+    core = f"{left}[{shown[start:end]}]{right}"
+    return " ".join(part for part in (head, core, tail) if part)
+
+
+_BETWEEN_A_RUN = re.compile(r"[\s,;:()\[\]|]*")
+
+
+def _numerals_of(passages: list[_Passage]) -> list[Numeral]:
+    found: list[tuple[_Passage, int, int, Equation | None]] = []
+    runs: list[tuple[tuple[str, ...], int]] = []
+    for passage in passages:
+        derived: dict[int, Equation] = {}
+        for match in _EQUATION.finditer(passage.scan):
+            derived[match.start("right")] = Equation(
+                re.sub(r"\s+", " ", match.group(0)).strip(), match.group("left")
+            )
+        # A run: numerals with nothing but punctuation between them, as in "(0, 3, 0.5, 0)",
+        # or the operands of one worked equation ("3 x 32 x 4 x 4"), which are a run of their own.
+        lefts = [(m.start("left"), m.end("left")) for m in _EQUATION.finditer(passage.scan)]
+
+        def side(match: re.Match[str], lefts: list[tuple[int, int]] = lefts) -> int:
+            return next((i for i, (a, b) in enumerate(lefts) if a <= match.start() < b), -1)
+
+        groups: list[list[re.Match[str]]] = []
+        for match in _PROSE.finditer(passage.scan):
+            if groups and (
+                side(match) == side(groups[-1][-1]) >= 0
+                or (
+                    side(match) == side(groups[-1][-1]) == -1
+                    and _BETWEEN_A_RUN.fullmatch(passage.scan[groups[-1][-1].end() : match.start()])
+                )
+            ):
+                groups[-1].append(match)
+            else:
+                groups.append([match])
+        for group in groups:
+            texts = tuple(passage.scan[m.start() : m.end("number")] for m in group)
+            for place, match in enumerate(group):
+                found.append(
+                    (passage, match.start(), match.end("number"), derived.get(match.start("number")))
+                )
+                runs.append((texts, place))
+    contexts = _unique_contexts(found)
+    numerals = []
+    for (passage, start, end, equation), context, (run, place) in zip(found, contexts, runs, strict=True):
+        line, column = passage.where(start)
+        text = passage.scan[start:end]
+        numerals.append(Numeral(line, column, text, context, passage.kind, equation, run, place))
+    return numerals
+
+
+def _unique_contexts(found: list[tuple[_Passage, int, int, Equation | None]]) -> list[str]:
+    """For each numeral the fewest words around it that no other numeral on the page shares."""
+    chosen: list[str | None] = [None] * len(found)
+    for words in (3, 6, 12, 24, 10_000):
+        tried = [_context(p, s, e, words) for p, s, e, _ in found]
+        counts: dict[str, int] = {}
+        for text in tried:
+            counts[text] = counts.get(text, 0) + 1
+        for i, text in enumerate(tried):
+            if chosen[i] is None and (counts[text] == 1 or words == 10_000):
+                chosen[i] = text
+    seen: dict[str, int] = {}
+    out = []
+    for context in chosen:
+        text = context or ""
+        seen[text] = seen.get(text, 0) + 1
+        out.append(text if seen[text] == 1 else f"{text} (#{seen[text]})")
+    return out
+
+
+def read(markdown: str) -> list[Numeral]:
+    """Every numeral a reader sees in the page's Markdown, in reading order."""
+    return _numerals_of(list(_passages(markdown)))
+
+
+_FIGCAPTION = re.compile(r"<figcaption>(.*?)</figcaption>", re.DOTALL)
+_TITLE = re.compile(r"<title>(.*?)</title>", re.DOTALL)
+_SVG_TEXT = re.compile(r"<text\b[^>]*>(.*?)</text>", re.DOTALL)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def _plain(fragment: str) -> str:
+    return re.sub(r"\s+", " ", html_lib.unescape(_TAG.sub("", fragment))).strip()
+
+
+def figure_prose(html: str, line: int) -> list[Numeral]:
+    """The numerals of a figure's alt text and caption, placed at its fence's line."""
+    passages = []
+    for kind, pattern in (("alt text", _TITLE), ("caption", _FIGCAPTION)):
+        for match in pattern.finditer(html):
+            passage = _Passage(kind)
+            text = f"{kind}: {_plain(match.group(1))}"
+            passage.add(text, text, line, None)
+            passages.append(passage)
+    return _numerals_of(passages)
+
+
+def figure_lines(html: str) -> list[str]:
+    """The text drawn inside a figure (tick labels, cell values, titles), one line each."""
+    return [_plain(m.group(1)) for m in _SVG_TEXT.finditer(html) if _plain(m.group(1))]
 
 
 _BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
@@ -230,101 +377,20 @@ def _evaluate(node: ast.AST) -> float:
         return _BINARY[type(node.op)](_evaluate(node.left), _evaluate(node.right))
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         return -_evaluate(node.operand)
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == "sqrt"
-        and len(node.args) == 1
-    ):
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "sqrt":
         return math.sqrt(_evaluate(node.args[0]))
     raise ValueError(f"not arithmetic: {ast.dump(node)}")
 
 
 def evaluate(expression: str) -> float:
-    """The value of arithmetic as the prose writes it: `0.5×1.5`, `2 x 32 x 4`, `√4`."""
-    python = re.sub(r"√\s*(" + _NUMBER + ")", r"sqrt(\1)", expression)
+    """The value of arithmetic as prose writes it: `0.5×1.5`, `2 x 32 x 4`, `√4`, `1,024 ÷ 2`.
+
+    Raises ValueError for anything that is not arithmetic and ZeroDivisionError as Python does.
+    """
+    python = expression.replace(",", "")
+    python = re.sub(rf"√\s*({NUMBER})", r"sqrt(\1)", python)
     python = re.sub(r"(?<=\d)²", "**2", python)
     python = re.sub(r"(?<=[\d\s])x(?=[\s\d])", "*", python)
     for symbol, spelt in (("×", "*"), ("·", "*"), ("÷", "/"), ("−", "-")):
         python = python.replace(symbol, spelt)
     return _evaluate(ast.parse(python.strip(), mode="eval"))
-
-
-def equations(page: str) -> list[Equation]:
-    """Every worked equation in the page's prose, its left side evaluated."""
-    found: list[Equation] = []
-    for number, line in prose_lines(page):
-        for match in _EQUATION.finditer(line):
-            right = _numeral(number, match.group("right"), match.start("right"))
-            found.append(
-                Equation(number, match.group(0), match.group("left"), evaluate(match.group("left")), right)
-            )
-    return found
-
-
-def _holds(value: float, written: Numeral) -> bool:
-    if written.decimals == 0:
-        return bool(math.isclose(value, written.value, rel_tol=0, abs_tol=1e-9))
-    tolerance: float = 0.5 * 10.0**-written.decimals + 1e-12
-    return abs(value - written.value) <= tolerance
-
-
-def _shown(value: float) -> str:
-    return f"{value:.6f}".rstrip("0").rstrip(".")
-
-
-def _nearest(written: Numeral, computed: Iterable[Computed]) -> Computed | None:
-    near = [c for c in computed if abs(c.value - written.value) <= max(1.0, 0.25 * abs(written.value))]
-    return min(near, key=lambda c: abs(c.value - written.value), default=None)
-
-
-def _given(written: Numeral, givens: Mapping[str, str]) -> str | None:
-    for key in givens:
-        try:
-            if float(key) == written.value:
-                return key
-        except ValueError:
-            continue
-    return None
-
-
-def check_page(page: str, outputs: Iterable[str], givens: Mapping[str, str] | None = None) -> list[Problem]:
-    """Everything wrong with the numbers of one page, in the order they appear in the source.
-
-    `page` is the page's markdown as it sits on disk (front matter included, so that line
-    numbers are the file's); `outputs` is everything the page's code printed; `givens` maps a
-    numeral the page states without computing it to the reason it may.
-    """
-    givens = dict(givens or {})
-    computed = [c for text in outputs for c in output_numerals(text)]
-    problems: list[Problem] = []
-    derived: set[tuple[int, int]] = set()
-    for equation in equations(page):
-        derived.add((equation.line, equation.right.column))
-        if not _holds(equation.value, equation.right):
-            problems.append(
-                Problem(
-                    equation.line,
-                    f"{equation.text.strip()} does not hold "
-                    f"({equation.left.strip()} is {_shown(equation.value)})",
-                )
-            )
-    used: set[str] = set()
-    for written in prose_numerals(page):
-        if (written.line, written.column) in derived:
-            continue
-        if any(_holds(c.value, written) for c in computed):
-            continue
-        if (key := _given(written, givens)) is not None:
-            used.add(key)
-            continue
-        message = f"{written.text} is written here but nothing on the page computes it"
-        if (near := _nearest(written, computed)) is not None:
-            message += f" (nearest computed: {near.text})"
-        problems.append(Problem(written.line, message))
-    for key, reason in givens.items():
-        if not reason or not str(reason).strip():
-            problems.append(Problem(1, f"the given {key} is declared without a reason"))
-        elif key not in used:
-            problems.append(Problem(1, f"the given {key} is declared but no prose numeral needs it"))
-    return sorted(problems, key=lambda p: p.line)

@@ -5,9 +5,9 @@ from the execution cache or, when the page's code or anything it runs on changed
 the page (`run.run_page`). markdown-exec then renders each executed fence as usual, through its
 public `base_format`, with a runner that hands over the block already computed for that fence,
 so every fence runs once per change and never twice in a build. After rendering, the page's
-prose numbers are held against its blocks, its math becomes MathML, and a button offers its code
-as a notebook. The workbench (a jupytext notebook that mkdocs-jupyter renders) is executed on a
-cache miss only and mkdocs-jupyter is handed the executed notebook.
+numerals are held against the outputs its ledger binds them to, its math becomes MathML, and a
+button offers its code as a notebook. The workbench (a jupytext notebook that mkdocs-jupyter
+renders) is executed on a cache miss only and mkdocs-jupyter is handed the executed notebook.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from attend_book import mathml, notebooks, numerals
+from attend_book import mathml, notebooks, verify
 from attend_book.cache import Cache, fingerprint, installed_versions, source_roots
 from attend_book.run import LANGUAGES, Block, FenceError, commands
 
@@ -56,8 +56,11 @@ class BookPlugin(BasePlugin[BookConfig]):
         self.workbench = ""  # the workbench page's src_uri, once it is executed
         self._page = ""  # the page being rendered, as errors name it
         self._unshown: list[Block] = []  # its blocks markdown-exec has not asked for yet
+        self._failed = False  # whether its code failed, so that it has no blocks to show
+        self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self.root = Path(config.config_file_path).parent
         for language, kind in LANGUAGES.items():
             markdown_exec.formatters[language] = functools.partial(self._format, kind)  # type: ignore[assignment]
         return config
@@ -102,8 +105,16 @@ class BookPlugin(BasePlugin[BookConfig]):
             return markdown
         source = page.file.content_string  # with its front matter, so lines are the file's
         self._page = os.path.relpath(page.file.abs_src_path or src, Path(config.config_file_path).parent)
-        self.blocks[src] = self.cache.page(self._page, source)
-        self._unshown = list(self.blocks[src])
+        try:
+            self.blocks[src] = self.cache.page(self._page, source)
+        except FenceError as error:
+            # One build reports every problem of every page: a page whose code fails is logged
+            # (which --strict counts), drawn without outputs, and the build goes on to the next.
+            log.error(str(error))
+            self.blocks.pop(src, None)
+            self._unshown, self._failed = [], True
+        else:
+            self._unshown, self._failed = list(self.blocks[src]), False
         cells = notebooks.cells_of(source, Path(config.config_file_path).parent)
         if any(cell.kind == "code" for cell in cells):
             notebook = notebooks.notebook_of(cells, str(page.title or PurePosixPath(src).stem), f"docs/{src}")
@@ -112,6 +123,14 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     def _format(self, kind: str, *, code: str, md: Markdown, **options: Any) -> Any:
         """markdown-exec's formatter for `kind`: show the block the page's run made for this fence."""
+        if self._failed:
+            return markdown_exec.base_format(
+                language=kind,
+                run=lambda *_, **__: "(not shown: this page's code failed)",
+                code=code,
+                md=md,
+                **options,
+            )
         if not self._unshown or self._unshown[0].code.rstrip("\n") != code.rstrip("\n"):
             raise FenceError(f"{self._page}: markdown-exec met a fence the book's reader did not:\n{code}")
         block = self._unshown.pop(0)
@@ -142,21 +161,17 @@ class BookPlugin(BasePlugin[BookConfig]):
         return html
 
     def check_numbers(
-        self, path: str, source: str, blocks: list[Block], meta: Mapping[str, Any]
+        self, path: str, source: str, blocks: list[Block], meta: Mapping[str, Any], root: Path | None = None
     ) -> list[str]:
-        """Every problem with the page's front matter and the numbers of its prose, one line each."""
+        """Every problem with the page's front matter, its numbers and its include lines, one line
+        each (`attend_book.verify`); `path` is the page's file relative to `root`, mkdocs.yml's folder."""
         problems = [
             f"{path}:1: the front matter has no {key}"
             for key in REQUIRED_META
             if not str(meta.get(key, "")).strip()
         ]
-        givens = meta.get("givens") or {}
-        if not isinstance(givens, dict):
-            problems.append(f"{path}:1: givens must map each numeral to the reason it is given")
-            givens = {}
-        outputs = [block.text for block in blocks if not block.html]  # a figure's SVG is drawing
-        found = numerals.check_page(source, outputs, {str(k): str(v) for k, v in givens.items()})
-        return problems + [problem.render(path) for problem in found]
+        root = root or self.root
+        return problems + verify.page(root / path, source, blocks, root)
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         site = Path(config.site_dir)

@@ -16,6 +16,7 @@ fence and the failing line inside it.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
 import shlex
@@ -97,11 +98,37 @@ def _run_python(fence: Fence, namespace: dict[str, object], path: str) -> tuple[
         raise FenceError(
             f"{path}:{fence.line + inside}: a python fence failed at `{failing}`:\n"
             + "".join(traceback.format_exception_only(error)).rstrip()
+            + (_compared(fence.body, inside, namespace) if isinstance(error, AssertionError) else "")
         ) from error
     finally:
         data = _FIGURES.get()
         _FIGURES.reset(figures)
     return printed.getvalue(), "\n".join(data) if data else None
+
+
+def _compared(body: str, line: int, namespace: dict[str, object]) -> str:
+    """What the parts of the assertion that failed on `line` evaluate to, one per line."""
+    tests = [n.test for n in ast.walk(ast.parse(body)) if isinstance(n, ast.Assert) and n.lineno == line]
+    if not tests:
+        return ""
+    test = tests[0]
+    parts: list[ast.expr] = [test]
+    if isinstance(test, ast.Compare):
+        parts = [test.left, *test.comparators]
+    elif isinstance(test, ast.BoolOp):
+        parts = list(test.values)
+    elif isinstance(test, ast.UnaryOp | ast.Call):
+        parts = [test.operand] if isinstance(test, ast.UnaryOp) else [*test.args]
+    shown = []
+    for part in parts:
+        if isinstance(part, ast.Constant):
+            continue
+        try:  # the page's own expression, evaluated again in the page's namespace
+            value: object = eval(compile(ast.Expression(part), "<assert>", "eval"), namespace)
+        except Exception as error:
+            value = error
+        shown.append(f"\n  {ast.unparse(part)} = {value!r:.200}")
+    return "".join(shown)
 
 
 def run_page(path: str, markdown: str) -> list[Block]:

@@ -19,20 +19,10 @@ def name(page: Path) -> str:
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
-def test_every_page_passes_the_builds_own_check_of_its_front_matter_and_numbers(page: Path) -> None:
+def test_every_page_passes_the_builds_own_check_of_its_front_matter_numbers_and_includes(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     blocks = run_page(name(page), text)
-    assert BookPlugin().check_numbers(name(page), text, blocks, front_matter(text)) == []
-
-
-def test_the_declared_givens_are_few_and_each_has_a_reason() -> None:
-    givens = {
-        (page.name, key): reason
-        for page in PAGES
-        for key, reason in (front_matter(page.read_text(encoding="utf-8")).get("givens") or {}).items()
-    }
-    assert len(givens) <= 5, givens
-    assert all(str(reason).strip() for reason in givens.values())
+    assert BookPlugin().check_numbers(name(page), text, blocks, front_matter(text), DOCS.parent) == []
 
 
 def test_every_python_block_imports_from_attend_or_continues_a_page_that_did() -> None:

@@ -1,0 +1,333 @@
+"""`nox -s renumber`: bring every page's numerals back to what the code prints now.
+
+For each page it runs the page's fences, then
+
+* rewrites every bound numeral whose value moved to the value its quote prints now, at the
+  precision it is written to, and then every worked equation whose operands moved;
+* binds each new numeral whose source is unambiguous: of the printed numbers with its value,
+  the one best aligned with the numerals written beside it (the run `(0, 3, 0.5, 0)` against a
+  printed row), then on the same line as its neighbours' quotes, then sharing most words;
+* drops ledger entries nothing on the page writes any more, and restates every kept entry's
+  words and quoted line as they are now;
+
+and prints each change as `page:line old → new`, each numeral it could not bind with its
+candidates, and each it could not rewrite. Run twice, the second run changes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from attend_book import numerals
+from attend_book.binding import (
+    Entry,
+    Outputs,
+    Quote,
+    alike,
+    bound,
+    dump_ledger,
+    ledger_path,
+    load_ledger,
+    match,
+    page_numerals,
+    resolve,
+    same_words,
+    sources,
+)
+from attend_book.numerals import Numeral
+from attend_book.run import Block, FenceError, run_page
+
+__all__ = ["Report", "best", "candidates", "main", "renumber", "restate"]
+
+_WORD = re.compile(r"[A-Za-z]{3,}")
+_COMMON = frozenset(
+    [
+        "the",
+        "and",
+        "for",
+        "its",
+        "that",
+        "this",
+        "with",
+        "from",
+        "are",
+        "was",
+        "not",
+        "but",
+        "has",
+        "have",
+        "one",
+        "two",
+        "all",
+        "any",
+        "each",
+        "every",
+        "into",
+        "than",
+        "then",
+        "what",
+        "which",
+        "when",
+        "where",
+        "who",
+        "how",
+        "out",
+        "use",
+        "per",
+        "let",
+        "got",
+        "gets",
+        "get",
+    ]
+)
+
+
+@dataclass
+class Report:
+    """What one run changed and what it left for a person."""
+
+    changes: list[str] = field(default_factory=list)
+    bound: list[str] = field(default_factory=list)
+    unbound: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+
+
+def restate(printed: str, written: str) -> str:
+    """`printed` written the way `written` is: its decimals, its minus sign, its grouping."""
+    value = numerals.value_of(printed)
+    places = numerals.decimals(written)
+    if places == 0 and value != round(value):
+        places = numerals.decimals(printed)
+    text = f"{value:,.{places}f}" if "," in written else f"{value:.{places}f}"
+    if "." in text and not written.endswith("0") and places < 4:
+        # Written short ("3.125", not "3.1250"), so kept short; four places is how the tables
+        # print, and a numeral written to four places keeps them.
+        text = text.rstrip("0").rstrip(".")
+    return text.replace("-", "−") if written.startswith("−") else text
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text)} - _COMMON
+
+
+def _word_before(text: str, end: int) -> str:
+    """The word right before position `end` ("token" in "token 3"), or "" if something else is."""
+    found = re.search(r"([A-Za-z]{2,})[^\w\n]{0,2}$", text[:end])
+    return found.group(1).lower().removesuffix("s") if found else ""
+
+
+def candidates(
+    numeral: Numeral, outputs: Outputs, near: Sequence[Quote] = (), blocks: Sequence[int] = ()
+) -> list[tuple[tuple[int, ...], Quote]]:
+    """Every printed number the numeral could quote, each with its score, best first.
+
+    The score, compared in this order: how many of the numerals written in a run with it line
+    up with consecutive printed numbers around the candidate; whether the word before it is the
+    word printed before the candidate ("token 3" quoting "token 3"); how many neighbours'
+    quotes sit on the same line; how many words its context shares with the line and its
+    block's first line; and, last, how near the block is to it on the page (`blocks` holds
+    each block's line).
+    """
+    mine = _words(numeral.context)
+    bracket = numeral.context.find("[")
+    label = _word_before(numeral.context, bracket) if bracket >= 0 else ""
+    run, place = numeral.run or (numeral.text,), numeral.place
+    scored = []
+    for b, lines in enumerate(outputs.lines, 1):
+        distance = abs(numeral.line - blocks[b - 1]) if len(blocks) >= b else 0
+        for n, line in enumerate(lines, 1):
+            found = list(numerals.PRINTED.finditer(line))
+            fields = [m.group(0) for m in found]
+            for f, value in enumerate(fields, 1):
+                if not numerals.rounds_to(numerals.value_of(value), numeral.text):
+                    continue
+                extent = 1
+                for step in (-1, 1):
+                    k = 1
+                    while 0 <= place + step * k < len(run) and 0 <= f - 1 + step * k < len(fields):
+                        printed = fields[f - 1 + step * k].replace(",", "")
+                        if not numerals.rounds_to(float(printed), run[place + step * k]):
+                            break
+                        extent, k = extent + 1, k + 1
+                beside = sum(1 for q in near if (q.block, q.line) == (b, n))
+                labelled = int(bool(label) and _word_before(line, found[f - 1].start()) == label)
+                overlap = len(mine & _words(f"{line} {outputs.heads[b - 1]}"))
+                quote = Quote(b, outputs.heads[b - 1], n, " ".join(line.split()), f, value)
+                scored.append(((extent, labelled, beside, overlap, -distance), quote))
+    return sorted(scored, key=lambda s: s[0], reverse=True)
+
+
+def best(
+    numeral: Numeral,
+    outputs: Outputs,
+    near: Sequence[Quote] = (),
+    blocks: Sequence[int] = (),
+    guess: bool = False,
+) -> Quote | None:
+    """The candidate to bind, or None when the evidence does not single one out.
+
+    Unambiguous means: the only printed number with the numeral's value, or the one ahead of
+    every other on the run, the neighbours, the label and the shared words (nearness does not
+    count). With `guess`, nearness breaks ties too and the top candidate is always taken.
+    """
+    scored = candidates(numeral, outputs, near, blocks)
+    if not scored:
+        return None
+    if guess or len(scored) == 1:
+        return scored[0][1]
+    top, second = scored[0][0][:4], scored[1][0][:4]
+    strong = top[0] >= 2 or top[1] >= 1 or top[2] >= 1 or top[3] >= 2
+    return scored[0][1] if top > second and strong else None
+
+
+def _rewrite(markdown: str, edits: list[tuple[Numeral, str]], report: Report, page: str) -> str:
+    lines = markdown.split("\n")
+    changes: list[str] = []
+    for numeral, new in sorted(edits, key=lambda e: (e[0].line, e[0].column or 0), reverse=True):
+        text = lines[numeral.line - 1]
+        column = numeral.column
+        if column is None or text[column : column + len(numeral.text)] != numeral.text:
+            report.unbound.append(
+                f"{page}:{numeral.line}: {numeral.text} should now read {new}, but it is not written "
+                f"on that line as such (a caption or alt text drawn by code?): {numeral.context}"
+            )
+            continue
+        lines[numeral.line - 1] = text[:column] + new + text[column + len(numeral.text) :]
+        changes.append(f"{page}:{numeral.line} {numeral.text} → {new}")
+    report.changes += reversed(changes)  # made right to left, so that columns stay true
+    return "\n".join(lines)
+
+
+def _equations(markdown: str, outputs: Outputs, report: Report, page: str) -> str:
+    """Rewrite the result of every worked equation whose operands moved, until all hold."""
+    for _ in range(3):
+        edits = []
+        for numeral in page_numerals(markdown, outputs):
+            if numeral.equation is None:
+                continue
+            try:
+                value = numerals.evaluate(numeral.equation.left)
+            except (ArithmeticError, ValueError, SyntaxError):
+                continue  # the check reports it; there is no value to write
+            if not numerals.rounds_to(value, numeral.text):
+                edits.append((numeral, restate(repr(round(value, 12)), numeral.text)))
+        if not edits:
+            break
+        markdown = _rewrite(markdown, edits, report, page)
+    return markdown
+
+
+def renumber(
+    page: str, markdown: str, blocks: Sequence[Block], entries: Sequence[Entry], guess: bool = False
+) -> tuple[str, list[Entry], Report]:
+    """The page and its ledger brought up to date with `blocks`, and what was done."""
+    report = Report()
+    outputs = sources(markdown, blocks)
+    lines = [block.line for block in blocks]
+    found = page_numerals(markdown, outputs)
+    pairs, unused = match(found, entries)
+    report.dropped = [f"{page}: dropped the binding of a numeral no longer written: {e.at}" for e in unused]
+    edits = []
+    for i, entry in pairs.items():
+        quote = resolve(entry, outputs) if entry.given is None else None
+        if isinstance(quote, str):
+            report.unbound.append(f"{page}:{found[i].line}: {found[i].text} quotes nothing now: {quote}")
+        elif isinstance(quote, Quote) and not numerals.rounds_to(
+            numerals.value_of(quote.value), found[i].text
+        ):
+            if quote.found_again or not same_words(found[i], entry, found):
+                # The binding was found again, not where it was made: rewriting prose on a
+                # guess could turn a right number wrong, so a person looks first.
+                report.unbound.append(
+                    f"{page}:{found[i].line}: {found[i].text} reads {quote.value} at {quote.describe()} now, "
+                    f"but its binding had to be found again ({found[i].context}): check it, then rerun"
+                )
+            else:
+                edits.append((found[i], restate(quote.value, found[i].text)))
+    markdown = _equations(_rewrite(markdown, edits, report, page), outputs, report, page)
+    after = page_numerals(markdown, outputs)
+    assert len(after) == len(found), "a rewrite changed how many numerals the page has"
+    kept: dict[int, Entry] = {}
+    for i, entry in pairs.items():
+        quote = resolve(entry, outputs) if entry.given is None else None
+        fresh = replace(entry, at=after[i].context)
+        fresh = bound(fresh, quote) if isinstance(quote, Quote) else fresh
+        # An entry whose words and place are the same but for numbers is left as it was written:
+        # a value that moved changes the page, not the ledger, so a diff shows only the numerals.
+        kept[i] = entry if alike(entry, fresh) else fresh
+    for _ in range(2):  # a second pass can lean on the quotes the first one found
+        for i, numeral in enumerate(after):
+            if numeral.equation is not None or i in kept:
+                continue
+            near = [
+                q
+                for j, e in kept.items()
+                if abs(after[j].line - numeral.line) <= 1 and isinstance(q := resolve(e, outputs), Quote)
+            ]
+            if (quote := best(numeral, outputs, near, lines, guess)) is not None:
+                kept[i] = bound(Entry(numeral.context), quote)
+                report.bound.append(f"{page}:{numeral.line} {numeral.text} bound to {quote.describe()}")
+    for i, numeral in enumerate(after):
+        if numeral.equation is None and i not in kept:
+            options = candidates(numeral, outputs, (), lines)
+            listed = "; ".join(q.describe() for _, q in options[:4])
+            report.unbound.append(
+                f"{page}:{numeral.line}: {numeral.text} could not be bound ({len(options)} candidates"
+                f"{': ' + listed if listed else ''}): {numeral.context}"
+            )
+    ordered = [kept[i] for i in sorted(kept)]
+    report.changes.sort(key=lambda change: int(change.split(" ", 1)[0].rsplit(":", 1)[1]))
+    return markdown, ordered, report
+
+
+def _pages(docs: Path, named: Sequence[str]) -> list[Path]:
+    if named:
+        return [Path(name) for name in named]
+    return sorted(p for p in docs.glob("*.md"))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="renumber", description=__doc__.splitlines()[0] if __doc__ else None
+    )
+    parser.add_argument("pages", nargs="*", help="pages to renumber (default: every page in docs/)")
+    parser.add_argument("--docs", default="docs", help="the book's page directory")
+    parser.add_argument(
+        "--guess",
+        action="store_true",
+        help="bind every new numeral to its best candidate even when others score as well "
+        "(a first pass over a new page: review every entry it writes)",
+    )
+    args = parser.parse_args(argv)
+    status = 0
+    for path in _pages(Path(args.docs), args.pages):
+        markdown = path.read_text(encoding="utf-8")
+        try:
+            blocks = run_page(path.as_posix(), markdown)
+        except FenceError as failure:
+            print(failure, file=sys.stderr)
+            status = 1
+            continue
+        ledger = ledger_path(path)
+        new_markdown, entries, report = renumber(
+            path.as_posix(), markdown, blocks, load_ledger(ledger), args.guess
+        )
+        if new_markdown != markdown:
+            path.write_text(new_markdown, encoding="utf-8")
+        text = dump_ledger(entries, path.name)
+        if entries and (not ledger.exists() or ledger.read_text(encoding="utf-8") != text):
+            ledger.write_text(text, encoding="utf-8")
+        for line in (*report.changes, *report.bound, *report.dropped, *report.unbound):
+            print(line)
+        if report.unbound:
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
