@@ -26,7 +26,9 @@ def test_axe_finds_no_wcag_violation_on_any_page(scheme: str, site: Any, open_co
         assert palette == ("slate" if scheme == "dark" else "default"), (path, palette)
         results = axe.run(
             page,
-            options={"runOnly": {"type": "tag", "values": WCAG}, "resultTypes": ["violations", "passes"]},
+            # Every node of a violation in full; of the rules that passed, one node each is enough
+            # to show they ran, and skipping the rest halves the time axe takes.
+            options={"runOnly": {"type": "tag", "values": WCAG}, "resultTypes": ["violations"]},
         )
         checked += len(results.response["passes"])
         for rule in results.response["violations"]:
