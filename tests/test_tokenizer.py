@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from attend.chronicle import CHAPTER_ENTRY, entries
-from attend.tokenizer import Tokenizer, chronicle_front, chronicle_ids, load_tokenizer
+from attend.tokenizer import Tokenizer, chronicle_ids, load_tokenizer
 
 
 def test_the_shipped_table_has_256_bytes_and_256_merges() -> None:
@@ -58,11 +58,6 @@ def test_no_merge_crosses_the_end_of_an_entry() -> None:
     for entry in entries():
         glued += table.encode(entry) + newline
     assert list(chronicle_ids()) == glued
-
-
-@pytest.mark.parametrize("length", [0, 1, 7, 8, 80, 81, 1000, 4096, 6068, 6069, 10_000])
-def test_the_front_of_the_chronicle_is_the_front_of_its_whole_encoding(length: int) -> None:
-    assert chronicle_front(length) == chronicle_ids()[:length]
 
 
 def test_training_never_merges_across_entries_even_when_the_join_would_be_common() -> None:

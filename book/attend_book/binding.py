@@ -28,16 +28,16 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import yaml
 
 from attend_book import numerals
 from attend_book.markdown import fences
 from attend_book.numerals import Numeral
+from attend_book.run import Block
 
 __all__ = [
-    "Block",
     "Entry",
     "Outputs",
     "Problem",
@@ -55,18 +55,6 @@ __all__ = [
     "same_words",
     "sources",
 ]
-
-
-class Block(Protocol):
-    """One executed fence as `attend_book.run` records it; a figure's also has `html` set and
-    its plotted numbers as `data`."""
-
-    @property
-    def kind(self) -> str: ...
-    @property
-    def line(self) -> int: ...
-    @property
-    def text(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -143,9 +131,8 @@ def sources(markdown: str, blocks: Sequence[Block]) -> Outputs:
     out = Outputs()
     for block in blocks:
         out.heads.append(heads.get(block.line, ""))
-        if getattr(block, "html", False) and "<figure" in block.text:
-            data = str(getattr(block, "data", "") or "")
-            out.lines.append(numerals.figure_lines(block.text) + data.splitlines())
+        if block.html and "<figure" in block.text:
+            out.lines.append(numerals.figure_lines(block.text) + (block.data or "").splitlines())
             out.figures.append((block.line, block.text))
         else:
             out.lines.append(block.text.splitlines())
@@ -223,11 +210,7 @@ def excerpt(line: str, field: int) -> str | None:
     found = list(numerals.PRINTED.finditer(line))
     if not 0 < field <= len(found):
         return None
-    start, end = found[field - 1].span()
-    before, after = line[:start].split(), line[end:].split()
-    left = "" if line[:start][-1:].isspace() or not before else before.pop()
-    right = "" if line[end:][:1].isspace() or not after else after.pop(0)
-    return " ".join([*before[-2:], f"{left}[{line[start:end]}]{right}", *after[:2]])
+    return numerals.bracketed(line, *found[field - 1].span(), 2)
 
 
 def same_words(numeral: Numeral, entry: Entry, found: Sequence[Numeral]) -> bool:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from attend_book.markdown import fences
-from attend_book.run import LANGUAGES, Block, run_page
+from attend_book.run import LANGUAGES, Block, executed, run_page
 
 __all__ = ["Cache", "fingerprint", "installed_versions", "source_roots"]
 
@@ -83,15 +83,15 @@ class Cache:
         self, path: str, markdown: str, run: Callable[[str, str], list[Block]] = run_page
     ) -> list[Block]:
         """The page's blocks: from the cache while its code and the environment stand, else run."""
-        executed = [f for f in fences(markdown) if f.executed and f.language in LANGUAGES]
-        key = _key(self.environment, *(f"{f.language} {f.switched_on('html')}\n{f.body}" for f in executed))
+        ran = [f for f in fences(markdown) if executed(f)]
+        key = _key(self.environment, *(f"{f.language} {f.switched_on('html')}\n{f.body}" for f in ran))
         entry = self.folder / "pages" / f"{key}.json"
         self.used.add(entry)
         if entry.is_file():
             stored = json.loads(entry.read_text(encoding="utf-8"))
             return [
                 Block(LANGUAGES[f.language], f.line, s["text"], f.body, s["html"], s["data"])
-                for f, s in zip(executed, stored, strict=True)
+                for f, s in zip(ran, stored, strict=True)
             ]
         self.runs += 1
         blocks = run(path, markdown)

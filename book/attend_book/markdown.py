@@ -19,16 +19,16 @@ from markdown_it.token import Token
 from mdit_py_plugins.admon import admon_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-__all__ = ["Fence", "fences", "front_matter", "parse"]
+__all__ = ["FRONT", "Fence", "fences", "front_matter", "parse"]
 
-_FRONT = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+FRONT = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 # Admonitions (`!!! note`) and math (`$…$`, `$$`) as mkdocs renders them, so that an indented
 # admonition body is prose and not an indented code block, and TeX is read as math.
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable("table").use(admon_plugin).use(dollarmath_plugin)
 
 
 def _blank_front_matter(text: str) -> str:
-    return _FRONT.sub(lambda m: "\n" * m.group(0).count("\n"), text, count=1)
+    return FRONT.sub(lambda m: "\n" * m.group(0).count("\n"), text, count=1)
 
 
 def parse(text: str) -> list[Token]:
@@ -89,6 +89,6 @@ def fences(text: str) -> tuple[Fence, ...]:
 
 def front_matter(text: str) -> dict[str, Any]:
     """The page's YAML front matter, or an empty mapping."""
-    found = _FRONT.match(text)
+    found = FRONT.match(text)
     loaded = yaml.safe_load(found.group(0)[4:-4]) if found else None
     return loaded if isinstance(loaded, dict) else {}

@@ -18,8 +18,9 @@ from typing import Any
 
 from mkdocs.exceptions import PluginError
 
-from attend_book.markdown import fences
-from attend_book.run import commands
+from attend_book.markdown import FRONT, fences
+from attend_book.run import commands, executed
+from attend_book.snippets import INCLUDE, section
 
 __all__ = ["Cell", "cells_of", "download_button", "execute", "notebook_of", "page_dir"]
 
@@ -31,7 +32,6 @@ FIGURE_NOTE = (
     "*The page draws a figure here, from the numbers the cells above print; "
     "`book/attend_book/figures.py` in the repository holds the code that draws it.*"
 )
-SNIPPET = re.compile(r"""^(?P<indent>[ \t]*)-+8<-+[ \t]+["'](?P<path>[^"':]+):?(?P<part>[^"']*)["'][ \t]*$""")
 ADMONITION = re.compile(r"^(!!!|\?\?\?\+?)\s+(\w+)(?:\s+\"([^\"]*)\")?\s*$")
 ICON = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" aria-hidden="true">'
@@ -48,7 +48,7 @@ class Cell:
 def cells_of(markdown: str, root: Path | None = None) -> list[Cell]:
     """A page cut into cells; snippets in listings are read from `root` (default: here)."""
     lines = markdown.splitlines()
-    front = re.match(r"\A---\n.*?\n---\n", markdown, re.DOTALL)
+    front = FRONT.match(markdown)
     after = front.group(0).count("\n") if front else 0  # the first line not yet in a cell
     cells: list[Cell] = []
     prose: list[str] = []
@@ -63,7 +63,7 @@ def cells_of(markdown: str, root: Path | None = None) -> list[Cell]:
         prose.extend(lines[after : fence.line - 1])
         after = fence.end
         code = fence.body.replace("  # markdown-exec: hide", "")
-        if fence.executed and fence.language in ("python", "py", "console"):
+        if executed(fence):
             flush()
             if fence.language == "console":
                 cells.append(Cell("code", _calls(code)))
@@ -105,20 +105,16 @@ def _admonitions(text: str) -> str:
 
 def _resolve(line: str, root: Path) -> str:
     """A snippet line as the code it names, or the line itself if it names nothing here."""
-    found = SNIPPET.match(line)
+    found = INCLUDE.match(line)
     file = root / found["path"] if found else None
     if found is None or file is None or not file.is_file():
         return line
     text = file.read_text(encoding="utf-8")
-    if part := re.escape(found["part"]):
-        section = re.search(
-            rf"--8<-- \[start:{part}\][^\n]*\n(.*?)^[^\n]*--8<-- \[end:{part}\]",
-            text,
-            re.MULTILINE | re.DOTALL,
-        )
-        if section is None:
+    if found["part"]:
+        part = section(text, found["part"])
+        if part is None:
             return line
-        text = section[1]
+        text = part
     return "\n".join(found["indent"] + t for t in text.rstrip("\n").splitlines())
 
 

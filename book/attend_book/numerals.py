@@ -34,6 +34,7 @@ __all__ = [
     "PRINTED",
     "Equation",
     "Numeral",
+    "bracketed",
     "decimals",
     "evaluate",
     "figure_lines",
@@ -246,16 +247,16 @@ def _passages(markdown: str) -> Iterator[_Passage]:
                     yield passage
 
 
-def _context(passage: _Passage, start: int, end: int, words: int) -> str:
-    """The numeral at [start, end) of the passage in brackets, with `words` words either side."""
-    shown = passage.shown
-    before = shown[:start].split()
-    after = shown[end:].split()
-    left = "" if shown[:start][-1:].isspace() or not before else before.pop()
-    right = "" if shown[end:][:1].isspace() or not after else after.pop(0)
+def bracketed(text: str, start: int, end: int, words: int) -> str:
+    """The number at [start, end) of `text` in brackets, with `words` words either side; a word
+    glued to it (`(0,` or `2's`) stays glued."""
+    before = text[:start].split()
+    after = text[end:].split()
+    left = "" if text[:start][-1:].isspace() or not before else before.pop()
+    right = "" if text[end:][:1].isspace() or not after else after.pop(0)
     head = " ".join(before[-words:] if words else [])
     tail = " ".join(after[:words] if words else [])
-    core = f"{left}[{shown[start:end]}]{right}"
+    core = f"{left}[{text[start:end]}]{right}"
     return " ".join(part for part in (head, core, tail) if part)
 
 
@@ -310,7 +311,7 @@ def _unique_contexts(found: list[tuple[_Passage, int, int, Equation | None]]) ->
     """For each numeral the fewest words around it that no other numeral on the page shares."""
     chosen: list[str | None] = [None] * len(found)
     for words in (3, 6, 12, 24, 10_000):
-        tried = [_context(p, s, e, words) for p, s, e, _ in found]
+        tried = [bracketed(p.shown, s, e, words) for p, s, e, _ in found]
         counts: dict[str, int] = {}
         for text in tried:
             counts[text] = counts.get(text, 0) + 1

@@ -39,6 +39,9 @@ __all__ = ["BookConfig", "BookPlugin"]
 log = get_plugin_logger(__name__)
 
 REQUIRED_META = ("title", "description")
+# The plugin's modules that the pages' code imports: under `mkdocs serve` they are imported
+# afresh with the package, so a rerun page never draws with the code as it was first loaded.
+PAGE_IMPORTS = ("attend_book.figures", "attend_book.controls")
 
 
 class BookConfig(Config):
@@ -68,9 +71,9 @@ class BookPlugin(BasePlugin[BookConfig]):
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         # `mkdocs serve` builds again in one process: a page that reruns must run the package as
         # it is on disk now, not as it was first imported.
-        for name in [n for n in sys.modules if n.partition(".")[0] == "attend" or n == "attend_book.figures"]:
+        for name in [n for n in sys.modules if n.partition(".")[0] == "attend" or n in PAGE_IMPORTS]:
             del sys.modules[name]
-        folder = Path(config.config_file_path).parent / self.config.cache_dir
+        folder = self.root / self.config.cache_dir
         self.cache = Cache(folder, fingerprint(source_roots(), installed_versions()))
         self.blocks.clear()
         self.notebooks.clear()
@@ -104,7 +107,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         if not src.endswith(".md") or self.cache is None:
             return markdown
         source = page.file.content_string  # with its front matter, so lines are the file's
-        self._page = os.path.relpath(page.file.abs_src_path or src, Path(config.config_file_path).parent)
+        self._page = os.path.relpath(page.file.abs_src_path or src, self.root)
         try:
             self.blocks[src] = self.cache.page(self._page, source)
         except FenceError as error:
@@ -115,7 +118,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             self._unshown, self._failed = [], True
         else:
             self._unshown, self._failed = list(self.blocks[src]), False
-        cells = notebooks.cells_of(source, Path(config.config_file_path).parent)
+        cells = notebooks.cells_of(source, self.root)
         if any(cell.kind == "code" for cell in cells):
             notebook = notebooks.notebook_of(cells, str(page.title or PurePosixPath(src).stem), f"docs/{src}")
             self.notebooks[src] = (PurePosixPath(src).stem + ".ipynb", notebook)

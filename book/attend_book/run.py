@@ -31,7 +31,7 @@ from pymdownx.superfences import SuperFencesException  # type: ignore[import-unt
 
 from attend_book.markdown import Fence, fences
 
-__all__ = ["Block", "FenceError", "commands", "run_page", "run_transcript", "show_figure"]
+__all__ = ["Block", "FenceError", "commands", "executed", "run_page", "run_transcript", "show_figure"]
 
 LANGUAGES = {"python": "python", "py": "python", "console": "console"}
 _FIGURES: ContextVar[list[str] | None] = ContextVar("attend_book_figures", default=None)
@@ -52,6 +52,11 @@ class Block:
     code: str = ""  # the fence's body, as the page writes it
     html: bool = False  # printed straight into the page (a figure), not shown as text
     data: str | None = None  # a figure's plotted numbers, as text
+
+
+def executed(fence: Fence) -> bool:
+    """Whether the build runs this fence: marked to execute, in a language the book runs."""
+    return fence.executed and fence.language in LANGUAGES
 
 
 def show_figure(data: str) -> None:
@@ -137,10 +142,8 @@ def run_page(path: str, markdown: str) -> list[Block]:
     sys.modules[module.__name__] = module  # so classes a fence defines know their module
     blocks = []
     try:
-        for fence in fences(markdown):
-            kind = LANGUAGES.get(fence.language)
-            if not fence.executed or kind is None:
-                continue
+        for fence in filter(executed, fences(markdown)):
+            kind = LANGUAGES[fence.language]
             if kind == "console":
                 text, data = run_transcript("\n".join(commands(fence.body)), f"{path}:{fence.line}"), None
             else:

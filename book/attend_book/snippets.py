@@ -14,33 +14,45 @@ from pathlib import Path
 
 from attend_book.binding import Problem
 
-__all__ = ["check"]
+__all__ = ["INCLUDE", "check", "section"]
 
-_INCLUDE = re.compile(r'^\s*-{1,3}8<-{1,3}\s+"(?P<path>[^":]+)(?::(?P<section>[\w-]+))?"\s*$')
+# An include line as pymdownx.snippets reads it: a file, and after a colon perhaps a section.
+INCLUDE = re.compile(r"""^(?P<indent>[ \t]*)-+8<-+[ \t]+["'](?P<path>[^"':]+):?(?P<part>[^"']*)["'][ \t]*$""")
+
+
+def section(text: str, name: str) -> str | None:
+    """The lines between a file's `[start:name]` and `[end:name]` markers, as snippets includes them."""
+    found = re.search(
+        rf"--8<-- \[start:{re.escape(name)}\][^\n]*\n(.*?)^[^\n]*--8<-- \[end:{re.escape(name)}\]",
+        text,
+        re.MULTILINE | re.DOTALL,
+    )
+    return None if found is None else found[1]
 
 
 def check(markdown: str, root: Path) -> list[Problem]:
     """Every include line of the page whose file or marked section is not there exactly once."""
     problems = []
     for number, line in enumerate(markdown.splitlines(), 1):
-        found = _INCLUDE.match(line)
+        found = INCLUDE.match(line)
         if found is None:
             continue
-        path, section = found.group("path"), found.group("section")
+        path, part = found["path"], found["part"]
         source = root / path
         if not source.is_file():
             problems.append(Problem(number, f"the include names {path}, which is not there"))
             continue
-        if section is None:
+        if not part:
             continue
         text = source.read_text(encoding="utf-8")
-        for marker in ("start", "end"):
-            count = len(re.findall(rf"--8<-- \[{marker}:{re.escape(section)}\]", text))
-            if count != 1:
+        at: dict[str, list[int]] = {"start": [], "end": []}
+        for marker in re.finditer(rf"--8<-- \[(start|end):{re.escape(part)}\]", text):
+            at[marker[1]].append(marker.start())
+        for kind, places in at.items():
+            if len(places) != 1:
                 problems.append(
-                    Problem(number, f"{path} has {count} `[{marker}:{section}]` markers where one belongs")
+                    Problem(number, f"{path} has {len(places)} `[{kind}:{part}]` markers where one belongs")
                 )
-        starts = text.find(f"[start:{section}]")
-        if 0 <= text.find(f"[end:{section}]") < starts:
-            problems.append(Problem(number, f"{path} ends section {section} before it starts it"))
+        if at["start"] and at["end"] and at["end"][0] < at["start"][0]:
+            problems.append(Problem(number, f"{path} ends section {part} before it starts it"))
     return problems

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from attend_book import binding, snippets
-from attend_book.binding import Block, Problem
+from attend_book.binding import Problem
+from attend_book.run import Block
 
 __all__ = ["page"]
 

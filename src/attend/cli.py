@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from attend import render, tables
 from attend.checks import amount
-from attend.tokenizer import chronicle_front, chronicle_ids
+from attend.tokenizer import chronicle_ids
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -127,7 +127,7 @@ def many(flag: str, *, tokens: bool = False) -> Callable[[str], list[int]]:
             )
         values = [whole_number(flag, part) for part in parts]
         longest = max(values)
-        if tokens and len(chronicle_front(longest)) < longest:
+        if tokens and len(chronicle_ids()) < longest:
             raise argparse.ArgumentTypeError(
                 f"{flag} asks for {amount(longest, 'token')} and the chronicle holds {len(chronicle_ids())}"
             )

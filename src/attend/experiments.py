@@ -21,7 +21,7 @@ from attend.cost import Cost
 from attend.embedding import embed
 from attend.head import Head
 from attend.softmax import softmax
-from attend.tokenizer import chronicle_front
+from attend.tokenizer import chronicle_ids
 
 __all__ = ["Measurement", "Spread", "chronicle_row", "cost_sweep", "crossover", "scale_experiment"]
 
@@ -89,7 +89,7 @@ def _spread(scores: npt.NDArray[np.float64]) -> Spread:
 
 def chronicle_row(length: int) -> npt.NDArray[np.float64]:
     """The typed numbers of the first `length` tokens of the chronicle."""
-    ids = chronicle_front(whole(length, "length", 1))
+    ids = chronicle_ids()[: whole(length, "length", 1)]
     if len(ids) < length:
         raise ValueError(f"a row of {length} tokens: the chronicle holds 1 to {len(ids)}")
     return embed(ids)

@@ -15,8 +15,7 @@ from itertools import pairwise
 import numpy as np
 import numpy.typing as npt
 
-from attend.chapter import DK, D, chapter_head, chapter_row, chapter_tokens
-from attend.checks import switch
+from attend.chapter import DK, WQ, D, chapter_head, chapter_row, chapter_tokens
 from attend.chronicle import CHAPTER_ENTRY
 from attend.cost import Cost
 from attend.embedding import SLOTS
@@ -129,7 +128,6 @@ class ScaleTable:
 
     count: int  # draws at each width
     seed: int
-    length: int  # keys in a draw
     measured: tuple[Measurement, ...]
 
 
@@ -140,9 +138,17 @@ class CostTable:
     d: int
     dk: int
     costs: tuple[Cost, ...]
-    projections: int  # 3·n·D·Dk at the last length, by the formula
-    pairs: int  # 2·n²·Dk at the last length, by the formula
     crossover: int  # the shortest row whose pairs outgrow its projections
+
+    @property
+    def projections(self) -> int:
+        """3·n·D·Dk at the last length, by the formula the count is held against."""
+        return 3 * self.costs[-1].length * self.d * self.dk
+
+    @property
+    def pairs(self) -> int:
+        """2·n²·Dk at the last length, by the formula."""
+        return 2 * self.costs[-1].length ** 2 * self.dk
 
     @property
     def growth(self) -> tuple[float | None, ...]:
@@ -161,7 +167,7 @@ class CostTable:
         return tuple(100 * c.quadratic / c.total for c in self.costs)
 
 
-def _frozen(array: Matrix) -> Matrix:
+def _frozen(array: npt.ArrayLike) -> Matrix:
     """A read-only copy, so a table handed out cannot be changed under its renderer."""
     copy = np.array(array, dtype=np.float64)
     copy.flags.writeable = False
@@ -198,33 +204,28 @@ def weights() -> Weights:
 
 def project() -> Project:
     """One run of the chapter's head, and token 2's query found again by a neuron layer."""
-    head = chapter_head()
-    run = head.attend(chapter_row())
-    layer = Layer(D, tuple(head.wq.ravel().tolist()), (0.0,) * DK)
-    return Project(_tokens(), run, run.q[1], _frozen(np.array(layer.forward(run.x[1]))))
+    run = chapter_head().attend(chapter_row())
+    layer = Layer(D, WQ, (0.0,) * DK)
+    return Project(_tokens(), run, run.q[1], _frozen(layer.forward(run.x[1])))
 
 
 def square(*, divide: bool = True) -> Square:
     """One run of the chapter's head, with or without the divide, for its score square."""
-    return Square(_tokens(), chapter_head(divide=switch(divide, "divide")).attend(chapter_row()))
+    return Square(_tokens(), chapter_head(divide=divide).attend(chapter_row()))
 
 
 def scores(*, divide: bool = True) -> Scores:
     """One run of the chapter's head, and what each token's shares come to."""
-    run = chapter_head(divide=switch(divide, "divide")).attend(chapter_row())
+    run = chapter_head(divide=divide).attend(chapter_row())
     shares = tuple(Share(float(s.sum()), int(s.argmax()) + 1, float(s.max())) for s in run.attn)
     return Scores(_tokens(), run, shares)
 
 
 def scale(widths: Sequence[int], *, count: int, seed: int) -> ScaleTable:
     """The divide experiment at each width, drawn as `attend scale` asks."""
-    length = len(chapter_tokens())  # as many keys as the chapter's row has tokens
-    measured = scale_experiment(widths, count=count, seed=seed, length=length)
-    return ScaleTable(count, seed, length, tuple(measured))
+    return ScaleTable(count, seed, tuple(scale_experiment(widths, count=count, seed=seed)))
 
 
 def cost(lengths: Sequence[int]) -> CostTable:
     """The head's counts on the chronicle at each length, and the formula at the last."""
-    costs = tuple(cost_sweep(lengths))
-    n = costs[-1].length
-    return CostTable(D, DK, costs, 3 * n * D * DK, 2 * n * n * DK, crossover())
+    return CostTable(D, DK, tuple(cost_sweep(lengths)), crossover())

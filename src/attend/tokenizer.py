@@ -200,22 +200,3 @@ def chronicle_ids() -> tuple[int, ...]:
     from attend.chronicle import chronicle_text
 
     return tuple(load_tokenizer().encode(chronicle_text()))
-
-
-@functools.cache
-def chronicle_front(length: int) -> tuple[int, ...]:
-    """The first `length` ids of the chronicle, or all of them if it holds fewer.
-
-    No merge crosses the end of an entry, so the first entries encode to exactly the first
-    ids of the whole chronicle. Encoding only as many entries as a row needs spares a short
-    run the cost of encoding the whole text, most of its work.
-    """
-    from attend.chronicle import entries
-
-    lines = entries()
-    taken = length // 8 + 1  # an entry is about ten tokens
-    while True:
-        ids = load_tokenizer().encode("".join(line + "\n" for line in lines[:taken]))
-        if len(ids) >= length or taken >= len(lines):
-            return tuple(ids[:length])
-        taken *= 2
