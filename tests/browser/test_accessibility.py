@@ -21,7 +21,7 @@ def test_axe_finds_no_wcag_violation_on_any_page(scheme: str, site: Any, open_co
     checked = 0
     for path in site.pages:
         page = context.new_page()
-        page.goto(site.url + path, wait_until="networkidle")
+        page.goto(site.url + path, wait_until="load")
         palette = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
         assert palette == ("slate" if scheme == "dark" else "default"), (path, palette)
         results = axe.run(
@@ -68,7 +68,7 @@ def test_every_control_is_reached_by_tab_with_a_visible_focus(site: Any, page: A
     unseen: dict[str, list[str]] = {}
     no_ring: dict[str, set[str]] = {}
     for path in site.pages:
-        page.goto(site.url + path, wait_until="networkidle")
+        page.goto(site.url + path, wait_until="load")
         controls = page.evaluate(CONTROLS)
         reached: set[int] = set()
         for _ in range(2 * len(controls) + 10):

@@ -32,7 +32,7 @@ def _home(figure: str, visits: dict[str, Any]) -> str:
 
 
 def _open(page: Any, site: Any, visits: dict[str, Any], figure: str) -> Any:
-    page.goto(site.url + _home(figure, visits), wait_until="networkidle")
+    page.goto(site.url + _home(figure, visits), wait_until="load")
     live = page.locator(f"#figure-{figure} .attend-control")
     assert live.is_visible(), f"the control of figure-{figure} is not shown"
     return live
@@ -148,7 +148,7 @@ def test_without_javascript_each_driven_figure_is_still_a_whole_static_figure(
 ) -> None:
     page = open_context(java_script_enabled=False).new_page()
     for figure in ("shares", "scale", "cost"):
-        page.goto(site.url + _home(figure, visits), wait_until="networkidle")
+        page.goto(site.url + _home(figure, visits), wait_until="load")
         fig = page.locator(f"#figure-{figure}")
         assert fig.locator("svg").first.is_visible(), figure
         assert fig.locator("figcaption").inner_text().strip(), figure

@@ -25,7 +25,7 @@ def test_no_listing_scrolls_sideways_at_1280_pixels(site: Any, page: Any) -> Non
     wide: dict[str, list[dict[str, Any]]] = {}
     listings = 0
     for path in site.pages:
-        page.goto(site.url + path, wait_until="networkidle")
+        page.goto(site.url + path, wait_until="load")
         listings += page.locator("article pre").count()
         found = page.evaluate(SIDEWAYS)
         if found:

@@ -30,7 +30,7 @@ def test_the_brackets_of_the_attention_formula_stretch_around_the_fraction(
 ) -> None:
     formulas = []
     for path in site.pages:
-        page.goto(site.url + path, wait_until="networkidle")
+        page.goto(site.url + path, wait_until="load")
         page.evaluate("document.fonts.ready")
         for formula in page.evaluate(FENCES):
             formulas.append((path, formula))

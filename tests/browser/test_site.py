@@ -115,7 +115,7 @@ def test_every_page_is_screenshotted(visits: dict[str, Any]) -> None:
 def test_search_finds_the_term(term: str, site: Any, page: Any, screenshots: Path) -> None:
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.goto(site.url, wait_until="networkidle")
+    page.goto(site.url, wait_until="load")
     box = page.locator("input[data-md-component='search-query']")
     box.click()  # the header's search box, as a reader would
     box.press_sequentially(term, delay=30)
@@ -137,7 +137,7 @@ def test_figures_stay_legible_in_the_dark_palette(
     page.emulate_media(color_scheme="dark")
     page.add_init_script("localStorage.clear()")  # forget the palette the light visits stored
     for path in with_figures:
-        page.goto(site.url + path, wait_until="networkidle")
+        page.goto(site.url + path, wait_until="load")
         scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
         assert scheme == "slate", f"{path}: the dark palette did not apply ({scheme})"
         grounds = page.evaluate("""() => [...document.querySelectorAll('figure.attend-figure svg')]
