@@ -1,6 +1,6 @@
 """Figures a reader can drive, every number in them computed by `attend` at build.
 
-Each control wraps one of the static figures of `attend_book.figures` and adds a live part: a
+Each control wraps one of the static figures of `attend_figures.pictures` and adds a live part: a
 control (a switch, a set of radio buttons, a slider) and one panel per state it can take,
 every panel written out here in full, numbers formatted as the tables print them. The small
 script `docs/javascripts/controls.js` only shows the panel whose state the control names:
@@ -11,8 +11,7 @@ the static figure, complete, as before (and so does the printed book).
 A page embeds one by handing the figure to `driven`:
 
     ```python exec="on" html="1"
-    from attend_book.controls import driven
-    from attend_book.figures import cost_figure
+    from attend_figures import cost_figure, driven
 
     print(driven(cost_figure()).html())
     ```
@@ -32,8 +31,7 @@ from matplotlib import colormaps
 from matplotlib.colors import to_hex
 
 from attend import chapter_head, chapter_row, chapter_tokens, cost_sweep, crossover, scale_experiment
-from attend_book.figures import Figure, label
-from attend_book.run import show_figure
+from attend_figures.pictures import Figure, label
 
 __all__ = [
     "CONTROL_ROWS",
@@ -75,7 +73,6 @@ class Control:
 
     def html(self) -> str:
         """The figure, then (hidden until the script runs) the control and its panels."""
-        show_figure(self.figure.data_text())  # the build keeps the data beside the fence's output
         name = self.figure.name
         panels = "\n".join(
             f'<div class="attend-control__panel" data-state="{html.escape(s.value)}" '
@@ -89,10 +86,7 @@ class Control:
             f'<output class="attend-control__now" id="control-{name}-now" aria-live="polite">'
             f"{html.escape(self.states[self.start].label)}</output>\n{panels}\n</div>"
         )
-        return (
-            f'<figure class="attend-figure" id="figure-{name}">\n{self.figure.svg}\n'
-            f"<figcaption>{html.escape(self.figure.caption)}</figcaption>\n{live}\n</figure>"
-        )
+        return self.figure.html(live)
 
     def _input(self, name: str) -> str:
         legend = html.escape(self.legend)
@@ -229,7 +223,7 @@ DRIVES = {"shares": shares_drive, "scale": scale_drive, "cost": cost_drive}
 
 
 def driven(figure: Figure) -> Control:
-    """`figure` (from `attend_book.figures`) with the control that drives it, for a page to print."""
+    """`figure` (from `attend_figures.pictures`) with the control that drives it, for a page to print."""
     if figure.name not in DRIVES:
         raise KeyError(f"figure-{figure.name} has no control; these do: {', '.join(DRIVES)}")
     drive = DRIVES[figure.name]()

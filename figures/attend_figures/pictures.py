@@ -9,12 +9,14 @@ against the table `attend` prints, so a picture cannot drift from the page it si
 A page embeds one with a markdown-exec fence:
 
     ```python exec="on" html="1"
-    from attend_book.figures import cost_figure
+    from attend_figures import cost_figure
     print(cost_figure().html())
     ```
 
-The SVG is made deterministic (a fixed hash salt per figure, no date in the metadata), so
-building twice gives the same bytes.
+The numbers ride along in the printed HTML, in a comment after the `<figure>`; the book's
+build lifts that comment out before the page is written and checks the caption against it,
+so nothing here depends on the build. The SVG is made deterministic (a fixed hash salt per
+figure, no date in the metadata), so building twice gives the same bytes.
 """
 
 from __future__ import annotations
@@ -47,7 +49,6 @@ from attend import (
     load_tokenizer,
     scale_experiment,
 )
-from attend_book.run import show_figure
 
 __all__ = [
     "COST_ROWS",
@@ -96,13 +97,19 @@ class Figure:
         can be traced to a value the figure drew."""
         return "\n".join(f"{key}: {_as_text(value)}" for key, value in self.data.items())
 
-    def html(self) -> str:
-        """The picture as a `<figure>` a page can print straight into its HTML."""
-        show_figure(self.data_text())  # the build keeps the data beside the fence's output
-        return (
-            f'<figure class="attend-figure" id="figure-{self.name}">\n{self.svg}\n'
-            f"<figcaption>{html.escape(self.caption)}</figcaption>\n</figure>"
-        )
+    def html(self, live: str = "") -> str:
+        """The picture as a `<figure>` a page can print straight into its HTML, with `live` (a
+        control, from `attend_figures.controls`) under the caption. The plotted data follows in
+        a comment for the book's build, which takes it out before the page is written."""
+        parts = [
+            f'<figure class="attend-figure" id="figure-{self.name}">',
+            self.svg,
+            f"<figcaption>{html.escape(self.caption)}</figcaption>",
+            *([live] if live else []),
+            "</figure>",
+            f"<!-- attend-figure-data\n{self.data_text()}\n-->",
+        ]
+        return "\n".join(parts)
 
 
 def _as_text(value: Any) -> str:
