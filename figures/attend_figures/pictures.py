@@ -24,7 +24,7 @@ from __future__ import annotations
 import html
 import io
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -384,17 +384,7 @@ def _heat(
     with plt.rc_context(_STYLE):
         lo = float(square.min()) if vmin is None else vmin
         hi = float(square.max()) if vmax is None else vmax
-        middle = (lo + hi) / 2
-        _grid(
-            ax,
-            square,
-            square,
-            cmap,
-            (lo, hi),
-            places=4,
-            fontsize=8,
-            ink=lambda v: "white" if v > middle else "black",
-        )
+        _grid(ax, square, square, cmap, (lo, hi), places=4, fontsize=8, white_above=(lo + hi) / 2)
         n = len(labels)
         ticks = list(range(n))
         ax.set_xticks(ticks, [str(j + 1) for j in ticks])
@@ -413,16 +403,17 @@ def _grid(
     limits: tuple[float, float],
     places: int,
     fontsize: float,
-    ink: Callable[[float], str] | None = None,
+    white_above: float | None = None,
 ) -> None:
-    """Cells coloured by `shade`, each with its value of `square` printed in it, `ink` picking
-    the text's colour. The printed numbers are the scale, so no tick marks and no frame."""
+    """Cells coloured by `shade`, each with its value of `square` printed in it (in white above
+    `white_above`, to stay legible on dark cells). The printed numbers are the scale, so no tick
+    marks and no frame."""
     ax.imshow(shade, cmap=cmap, vmin=limits[0], vmax=limits[1])
     rows, cols = square.shape
     for i in range(rows):
         for j in range(cols):
             value = float(square[i, j])
-            colour = None if ink is None else ink(value)
+            colour = None if white_above is None else "white" if value > white_above else "black"
             ax.text(j, i, f"{value:.{places}f}", ha="center", va="center", fontsize=fontsize, color=colour)
     ax.tick_params(length=0)
     for spine in ax.spines.values():
