@@ -1,7 +1,7 @@
 """Contributor sessions. Each installs with `-c constraints.txt`, the exact versions CI runs.
 
 `nox` alone runs lint, the package's tests on every Python and the book; `nox -s lock`
-rewrites constraints.txt from the newest versions the ranges in the two pyproject files allow.
+rewrites constraints.txt from the newest versions the ranges in the three pyproject files allow.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ nox.options.sessions = ["lint", "tests", "docs"]
 PYTHONS = ["3.11", "3.12", "3.13"]
 BOOK_PYTHON = "3.11"  # the book is built and checked on one Python; the package is tested on all
 LOCK = ("-c", "constraints.txt")
-BOOK = ("-e", ".[test,docs]", "-e", "./book")  # the package, the plugin, the fence tests
+BOOK = ("-e", ".[test,docs]", "-e", "./book", "-e", "./figures")  # package, plugin, figures, fence tests
 QUIET = {"NO_MKDOCS_2_WARNING": "1"}
-LINTED = ("src", "book", "tests", "scripts", "noxfile.py")
+LINTED = ("src", "book", "figures", "tests", "scripts", "noxfile.py")
 
 
 @nox.session(python=PYTHONS)
@@ -50,8 +50,8 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(python=BOOK_PYTHON)
 def lint(session: nox.Session) -> None:
-    """ruff's lint and format check, and mypy (strict) over the package, the plugin and the tests."""
-    session.install(*LOCK, "-e", ".[test,docs,lint,browser]", "-e", "./book")
+    """ruff's lint and format check, and mypy (strict) over the package, the book and the tests."""
+    session.install(*LOCK, "-e", ".[test,docs,lint,browser]", "-e", "./book", "-e", "./figures")
     session.run("ruff", "check", *LINTED)
     session.run("ruff", "format", "--check", *LINTED)
     session.run("mypy")
@@ -103,11 +103,10 @@ def browser(session: nox.Session) -> None:
 
 @nox.session(python=BOOK_PYTHON)
 def serve(session: nox.Session) -> None:
-    """A live preview that rebuilds on any change to docs/, src/attend or the plugin."""
+    """A live preview that rebuilds on any change to docs/, src/attend, the plugin or the figures."""
     session.install(*LOCK, *BOOK)
-    session.run(
-        "mkdocs", "serve", "--strict", "--watch", "src/attend", "--watch", "book", *session.posargs, env=QUIET
-    )
+    watched = [arg for folder in ("src/attend", "book", "figures") for arg in ("--watch", folder)]
+    session.run("mkdocs", "serve", "--strict", *watched, *session.posargs, env=QUIET)
 
 
 @nox.session(python=BOOK_PYTHON, default=False, reuse_venv=False, venv_backend="venv")  # pip freeze
@@ -121,6 +120,8 @@ def lock(session: nox.Session) -> None:
         ".[test,docs,lint,browser]",
         "-e",
         "./book",
+        "-e",
+        "./figures",
         "nox",
         "uv",
     )

@@ -1,11 +1,12 @@
 """The execution cache: what a page printed, and the executed workbench, kept between builds.
 
 An entry is found by a key that hashes everything that can change what the code prints: the
-code itself (a page's executed fences, the workbench's text), every file of the package and of
-this plugin (source and data), the versions of every installed distribution and the Python
-that runs them. Prose is not in the key, so a prose edit reruns nothing; anything else reruns
-what it could have changed. A page's blocks are stored without their line numbers, which are
-taken from the page as it is now, so prose added above a fence does not rerun it either.
+code itself (a page's executed fences, the workbench's text), every file of the package, of
+the figures the pages draw and of this plugin (source and data), the versions of every
+installed distribution and the Python that runs them. Prose is not in the key, so a prose
+edit reruns nothing; anything else reruns what it could have changed. A page's blocks are
+stored without their line numbers, which are taken from the page as it is now, so prose added
+above a fence does not rerun it either.
 """
 
 from __future__ import annotations
@@ -41,10 +42,11 @@ def installed_versions() -> dict[str, str]:
 
 
 def source_roots() -> list[Path]:
-    """The folders whose files the pages' outputs are made from: the package and this plugin."""
-    spec = importlib.util.find_spec("attend")
-    package = [Path(p) for p in (spec.submodule_search_locations or [])] if spec else []
-    return [*package, Path(__file__).resolve().parent]
+    """The folders whose files the pages' outputs are made from: the package, the figures and
+    this plugin."""
+    specs = [importlib.util.find_spec(name) for name in ("attend", "attend_figures")]
+    imported = [Path(p) for spec in specs if spec for p in spec.submodule_search_locations or []]
+    return [*imported, Path(__file__).resolve().parent]
 
 
 def fingerprint(roots: Iterable[Path], versions: Mapping[str, str]) -> str:

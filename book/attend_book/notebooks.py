@@ -30,7 +30,7 @@ WORKBENCH_DESCRIPTION = (
 )
 FIGURE_NOTE = (
     "*The page draws a figure here, from the numbers the cells above print; "
-    "`book/attend_book/figures.py` in the repository holds the code that draws it.*"
+    "`figures/attend_figures/` in the repository holds the code that draws it.*"
 )
 ADMONITION = re.compile(r"^(!!!|\?\?\?\+?)\s+(\w+)(?:\s+\"([^\"]*)\")?\s*$")
 ICON = (
@@ -67,7 +67,7 @@ def cells_of(markdown: str, root: Path | None = None) -> list[Cell]:
             flush()
             if fence.language == "console":
                 cells.append(Cell("code", _calls(code)))
-            elif re.search(r"^\s*(from|import)\s+attend_book\b", code, re.MULTILINE):
+            elif re.search(r"^\s*(from|import)\s+attend_figures\b", code, re.MULTILINE):
                 cells.append(Cell("markdown", FIGURE_NOTE))
             else:
                 cells.append(Cell("code", code.strip("\n")))

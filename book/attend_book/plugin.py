@@ -39,9 +39,9 @@ __all__ = ["BookConfig", "BookPlugin"]
 log = get_plugin_logger(__name__)
 
 REQUIRED_META = ("title", "description")
-# The plugin's modules that the pages' code imports: under `mkdocs serve` they are imported
-# afresh with the package, so a rerun page never draws with the code as it was first loaded.
-PAGE_IMPORTS = ("attend_book.figures", "attend_book.controls")
+# The packages the pages' code imports: under `mkdocs serve` they are imported afresh on every
+# build, so a rerun page never runs or draws with the code as it was first loaded.
+PAGE_IMPORTS = ("attend", "attend_figures")
 
 
 class BookConfig(Config):
@@ -71,7 +71,7 @@ class BookPlugin(BasePlugin[BookConfig]):
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         # `mkdocs serve` builds again in one process: a page that reruns must run the package as
         # it is on disk now, not as it was first imported.
-        for name in [n for n in sys.modules if n.partition(".")[0] == "attend" or n in PAGE_IMPORTS]:
+        for name in [n for n in sys.modules if n.partition(".")[0] in PAGE_IMPORTS]:
             del sys.modules[name]
         folder = self.root / self.config.cache_dir
         self.cache = Cache(folder, fingerprint(source_roots(), installed_versions()))

@@ -7,8 +7,9 @@ check, the tests and any tool that needs a page's outputs without mkdocs: `run_p
 * A `console` fence is a transcript: each `$ attend …` line calls `attend.cli.main`, the very
   function the installed command calls, and what it prints is the block's text. Only `attend`
   may be run.
-* A figure fence (`html="1"`) prints SVG; a `Figure` printed there also hands its plotted data
-  over as text (`Block.data`), so a caption's numbers have something to be held against.
+* A figure fence (`html="1"`) prints SVG, and after it, in an `attend-figure-data` comment, the
+  numbers the figure plotted: the comment is taken out of the block's text and kept as
+  `Block.data`, so a caption's numbers have something to be held against.
 
 A fence that raises stops everything with a `FenceError` naming the page, the line of the
 fence and the failing line inside it.
@@ -19,11 +20,11 @@ from __future__ import annotations
 import ast
 import contextlib
 import io
+import re
 import shlex
 import sys
 import traceback
 import types
-from contextvars import ContextVar
 from dataclasses import dataclass
 
 from mkdocs.exceptions import PluginError
@@ -31,10 +32,10 @@ from pymdownx.superfences import SuperFencesException  # type: ignore[import-unt
 
 from attend_book.markdown import Fence, fences
 
-__all__ = ["Block", "FenceError", "commands", "executed", "run_page", "run_transcript", "show_figure"]
+__all__ = ["Block", "FenceError", "commands", "executed", "run_page", "run_transcript"]
 
 LANGUAGES = {"python": "python", "py": "python", "console": "console"}
-_FIGURES: ContextVar[list[str] | None] = ContextVar("attend_book_figures", default=None)
+FIGURE_DATA = re.compile(r"\n<!-- attend-figure-data\n(.*?)\n-->", re.DOTALL)  # as attend_figures prints it
 
 
 class FenceError(SuperFencesException, PluginError):  # type: ignore[misc]
@@ -57,13 +58,6 @@ class Block:
 def executed(fence: Fence) -> bool:
     """Whether the build runs this fence: marked to execute, in a language the book runs."""
     return fence.executed and fence.language in LANGUAGES
-
-
-def show_figure(data: str) -> None:
-    """Called by a figure as it is printed into a page: its data joins the fence's block."""
-    shown = _FIGURES.get()
-    if shown is not None:
-        shown.append(data)
 
 
 def commands(transcript: str) -> list[str]:
@@ -92,7 +86,7 @@ def run_transcript(code: str, where: str = "a page") -> str:
 
 def _run_python(fence: Fence, namespace: dict[str, object], path: str) -> tuple[str, str | None]:
     name = f"<{path}:{fence.line}>"
-    printed, figures = io.StringIO(), _FIGURES.set([])
+    printed = io.StringIO()
     try:
         with contextlib.redirect_stdout(printed):
             exec(compile(fence.body, name, "exec"), namespace)
@@ -105,10 +99,8 @@ def _run_python(fence: Fence, namespace: dict[str, object], path: str) -> tuple[
             + "".join(traceback.format_exception_only(error)).rstrip()
             + (_compared(fence.body, inside, namespace) if isinstance(error, AssertionError) else "")
         ) from error
-    finally:
-        data = _FIGURES.get()
-        _FIGURES.reset(figures)
-    return printed.getvalue(), "\n".join(data) if data else None
+    data = FIGURE_DATA.findall(printed.getvalue())
+    return FIGURE_DATA.sub("", printed.getvalue()), "\n".join(data) if data else None
 
 
 def _compared(body: str, line: int, namespace: dict[str, object]) -> str:

@@ -1,6 +1,6 @@
-// The figures a reader can drive (book/controls.py). Every state of every control was drawn
-// at build, numbers and all, by the `attend` package; this script only shows the panel whose
-// state the control names. It computes nothing and fetches nothing. Without it, the page
+// The figures a reader can drive (figures/attend_figures/controls.py). Every state of every
+// control was drawn at build, numbers and all, by the `attend` package; this script only shows
+// the panel whose state the control names. It computes nothing and fetches nothing. Without it, the page
 // keeps the static figure and the controls stay hidden.
 document.querySelectorAll(".attend-control").forEach((live) => {
   const inputs = [...live.querySelectorAll("[data-control-input]")];

@@ -102,6 +102,10 @@ def test_the_fingerprint_covers_the_package_the_plugin_and_the_installed_version
     assert {"numpy", "mkdocs", "markdown-exec"} <= set(versions)
 
 
+def test_the_fingerprint_covers_the_figures_the_pages_draw() -> None:
+    assert any((root / "pictures.py").is_file() for root in source_roots()), source_roots()
+
+
 def test_the_workbench_is_executed_once_per_environment(tmp_path: Path) -> None:
     source = tmp_path / "workbench.py"
     source.write_text("# %%\nprint(1)\n", encoding="utf-8")

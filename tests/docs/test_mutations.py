@@ -262,7 +262,7 @@ def with_weights(
 
 def _figures() -> dict[str, Callable[[], object]]:
     """The book's cached figure functions that a page has drawn, by name."""
-    module = sys.modules.get("attend_book.figures")
+    module = sys.modules.get("attend_figures.pictures")
     return {
         name: value
         for name, value in (vars(module).items() if module else ())
@@ -331,7 +331,7 @@ def test_each_weight_mutant_fails_the_check_exactly_where_a_quoted_output_moved(
         reached = [name for name, page in book.items() if probe[name] != page.blocks]
         assert reached, "changing every weight changed no page: the mutants are not reaching the package"
         with weights(everything):
-            figures = vars(sys.modules["attend_book.figures"])
+            figures = vars(sys.modules["attend_figures.pictures"])
             moving = frozenset(name for name, before in drawn.items() if figures[name]() != before)
         runs = {
             (name, index): with_weights({name: _changed(own[name], index)}, reached, moving)

@@ -50,10 +50,10 @@ def test_a_transcript_becomes_a_call_to_the_function_the_command_calls() -> None
 def test_a_figure_fence_becomes_a_note_and_not_code_a_reader_cannot_run() -> None:
     page = (
         f'{F}python exec="1" html="1"\n'
-        f"from attend_book.figures import cost_figure\n\nprint(cost_figure().html())\n{F}\n"
+        f"from attend_figures import cost_figure\n\nprint(cost_figure().html())\n{F}\n"
     )
     [cell] = cells_of(page)
-    assert cell.kind == "markdown" and "book/attend_book/figures.py" in cell.source
+    assert cell.kind == "markdown" and "figures/attend_figures/" in cell.source
 
 
 def test_a_listing_stays_prose_with_its_snippet_resolved_to_the_code() -> None:

@@ -39,7 +39,7 @@ def test_a_fence_that_raises_is_named_by_page_line_and_the_failing_line() -> Non
 
 
 def test_a_figure_fence_keeps_its_html_and_hands_over_the_data_it_plots() -> None:
-    code = "from attend_book.figures import square_figure\n\nprint(square_figure().html())"
+    code = "from attend_figures import square_figure\n\nprint(square_figure().html())"
     page = f'{F}python exec="1" html="1"\n{code}\n{F}\n'
     [block] = run_page("docs/p.md", page)
     assert block.html and block.text.startswith('<figure class="attend-figure"')

@@ -174,18 +174,17 @@ def test_pytest_markdown_docs_never_so_much_as_opens_the_workbench(tmp_path: Pat
 
 
 def test_a_rebuild_under_serve_runs_the_package_as_it_is_now(tmp_path: Path) -> None:
-    """`mkdocs serve` rebuilds in one process: each build imports `attend`, and the plugin's
-    modules that pages import, afresh."""
+    """`mkdocs serve` rebuilds in one process: each build imports `attend`, and the figures
+    that pages draw, afresh."""
     probe = (
-        "import sys, types, attend, attend_book.figures, attend_book.controls\n"
+        "import sys, types, attend, attend_figures\n"
         "from attend_book.plugin import BookPlugin\n"
         f"config = types.SimpleNamespace(config_file_path={str(tmp_path / 'mkdocs.yml')!r})\n"
         "plugin = BookPlugin()\n"
         "plugin.load_config({})\n"
         f"plugin.root = __import__('pathlib').Path({str(tmp_path)!r})\n"
         "plugin.on_pre_build(config=config)\n"
-        "pages_import = ('attend_book.figures', 'attend_book.controls')\n"
-        "left = sorted(n for n in sys.modules if n.split('.')[0] == 'attend' or n in pages_import)\n"
+        "left = sorted(n for n in sys.modules if n.split('.')[0] in ('attend', 'attend_figures'))\n"
         "import attend as again\n"
         "print(left, again is not attend)\n"
     )

@@ -1,6 +1,6 @@
 """Figures a reader can drive, every number in them computed by `attend` at build.
 
-Each control wraps one of the static figures of `attend_book.figures` and adds a live part: a
+Each control wraps one of the static figures of `attend_figures.pictures` and adds a live part: a
 control (a switch, a set of radio buttons, a slider) and one panel per state it can take,
 every panel written out here in full, numbers formatted as the tables print them. The small
 script `docs/javascripts/controls.js` only shows the panel whose state the control names:
@@ -11,8 +11,7 @@ the static figure, complete, as before (and so does the printed book).
 A page embeds one by handing the figure to `driven`:
 
     ```python exec="on" html="1"
-    from attend_book.controls import driven
-    from attend_book.figures import cost_figure
+    from attend_figures import cost_figure, driven
 
     print(driven(cost_figure()).html())
     ```
@@ -32,21 +31,7 @@ from matplotlib import colormaps
 from matplotlib.colors import to_hex
 
 from attend import chapter_head, chapter_row, chapter_tokens, cost_sweep, crossover, scale_experiment
-from attend_book.figures import Figure, label
-from attend_book.run import show_figure
-
-__all__ = [
-    "CONTROL_ROWS",
-    "CONTROL_WIDTHS",
-    "DRIVES",
-    "Control",
-    "Drive",
-    "State",
-    "cost_drive",
-    "driven",
-    "scale_drive",
-    "shares_drive",
-]
+from attend_figures.pictures import Figure, label
 
 CONTROL_WIDTHS = tuple(2**p for p in range(2, 10))  # 4, 8, ..., 512: key widths to pick from
 CONTROL_ROWS = (*range(1, 17), *(2**p for p in range(5, 13)))  # 1..16 token by token, then to 4,096
@@ -64,60 +49,64 @@ class State:
 
 
 @dataclass(frozen=True)
-class Control:
-    """A static figure plus a control whose every state was drawn at build."""
+class Drive:
+    """How one figure is driven: the kind of control, its words, and every state it can take."""
 
-    figure: Figure
     kind: Kind
     legend: str
     states: tuple[State, ...]
     start: int = 0  # the state shown first
 
+
+@dataclass(frozen=True)
+class Control:
+    """A static figure plus a control whose every state was drawn at build."""
+
+    figure: Figure
+    drive: Drive
+
     def html(self) -> str:
         """The figure, then (hidden until the script runs) the control and its panels."""
-        show_figure(self.figure.data_text())  # the build keeps the data beside the fence's output
-        name = self.figure.name
+        name, drive = self.figure.name, self.drive
         panels = "\n".join(
             f'<div class="attend-control__panel" data-state="{html.escape(s.value)}" '
-            f'data-label="{html.escape(s.label)}"{"" if i == self.start else " hidden"}>\n'
+            f'data-label="{html.escape(s.label)}"{"" if i == drive.start else " hidden"}>\n'
             f"{s.panel}\n</div>"
-            for i, s in enumerate(self.states)
+            for i, s in enumerate(drive.states)
         )
         live = (
             f'<div class="attend-control" data-control="{name}" hidden>\n'
             f"{self._input(name)}\n"
             f'<output class="attend-control__now" id="control-{name}-now" aria-live="polite">'
-            f"{html.escape(self.states[self.start].label)}</output>\n{panels}\n</div>"
+            f"{html.escape(drive.states[drive.start].label)}</output>\n{panels}\n</div>"
         )
-        return (
-            f'<figure class="attend-figure" id="figure-{name}">\n{self.figure.svg}\n'
-            f"<figcaption>{html.escape(self.figure.caption)}</figcaption>\n{live}\n</figure>"
-        )
+        return self.figure.html(live)
 
     def _input(self, name: str) -> str:
-        legend = html.escape(self.legend)
-        if self.kind == "switch":
-            on, off = self.states
-            checked = " checked" if self.start == 0 else ""
+        drive = self.drive
+        legend = html.escape(drive.legend)
+        if drive.kind == "switch":
+            on, off = drive.states
+            checked = " checked" if drive.start == 0 else ""
             return (
                 f'<label class="attend-control__switch"><input type="checkbox" '
                 f'data-control-input data-on="{html.escape(on.value)}" '
                 f'data-off="{html.escape(off.value)}"{checked}> {legend}</label>'
             )
-        if self.kind == "choice":
+        if drive.kind == "choice":
             radios = "".join(
                 f'<label><input type="radio" name="control-{name}" value="{html.escape(s.value)}"'
-                f" data-control-input{' checked' if i == self.start else ''}> "
+                f" data-control-input{' checked' if i == drive.start else ''}> "
                 f"{html.escape(s.value)}</label>"
-                for i, s in enumerate(self.states)
+                for i, s in enumerate(drive.states)
             )
             return f'<fieldset class="attend-control__choice"><legend>{legend}</legend>{radios}</fieldset>'
-        last = len(self.states) - 1
+        last = len(drive.states) - 1
         return (
             f'<label class="attend-control__slider" for="control-{name}-input">{legend}</label>'
             f'<input type="range" id="control-{name}-input" min="0" max="{last}" step="1" '
-            f'value="{self.start}" data-control-input aria-describedby="control-{name}-now" '
-            f'aria-valuetext="{html.escape(self.states[self.start].label)}">'
+            f'value="{drive.start}" data-control-input aria-describedby="control-{name}-now" '
+            f'aria-valuetext="{html.escape(drive.states[drive.start].label)}">'
         )
 
 
@@ -160,16 +149,6 @@ def _table(caption: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -
         f'<table class="attend-readout"><caption>{html.escape(caption)}</caption>'
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     )
-
-
-@dataclass(frozen=True)
-class Drive:
-    """How one figure is driven: the kind of control, its words, and every state it can take."""
-
-    kind: Kind
-    legend: str
-    states: tuple[State, ...]
-    start: int = 0
 
 
 @cache
@@ -229,8 +208,7 @@ DRIVES = {"shares": shares_drive, "scale": scale_drive, "cost": cost_drive}
 
 
 def driven(figure: Figure) -> Control:
-    """`figure` (from `attend_book.figures`) with the control that drives it, for a page to print."""
+    """`figure` (from `attend_figures.pictures`) with the control that drives it, for a page to print."""
     if figure.name not in DRIVES:
         raise KeyError(f"figure-{figure.name} has no control; these do: {', '.join(DRIVES)}")
-    drive = DRIVES[figure.name]()
-    return Control(figure, drive.kind, drive.legend, drive.states, drive.start)
+    return Control(figure, DRIVES[figure.name]())

@@ -9,12 +9,14 @@ against the table `attend` prints, so a picture cannot drift from the page it si
 A page embeds one with a markdown-exec fence:
 
     ```python exec="on" html="1"
-    from attend_book.figures import cost_figure
+    from attend_figures import cost_figure
     print(cost_figure().html())
     ```
 
-The SVG is made deterministic (a fixed hash salt per figure, no date in the metadata), so
-building twice gives the same bytes.
+The numbers ride along in the printed HTML, in a comment after the `<figure>`; the book's
+build lifts that comment out before the page is written and checks the caption against it,
+so nothing here depends on the build. The SVG is made deterministic (a fixed hash salt per
+figure, no date in the metadata), so building twice gives the same bytes.
 """
 
 from __future__ import annotations
@@ -47,19 +49,6 @@ from attend import (
     load_tokenizer,
     scale_experiment,
 )
-from attend_book.run import show_figure
-
-__all__ = [
-    "COST_ROWS",
-    "SCALE_WIDTHS",
-    "Figure",
-    "cost_figure",
-    "flow_figure",
-    "label",
-    "scale_figure",
-    "shares_figure",
-    "square_figure",
-]
 
 SCALE_WIDTHS = (4, 16, 64, 256)  # the widths `attend scale` prints by default
 COST_ROWS = tuple(2**p for p in range(2, 13))  # 4, 8, ..., 4,096 tokens
@@ -96,13 +85,19 @@ class Figure:
         can be traced to a value the figure drew."""
         return "\n".join(f"{key}: {_as_text(value)}" for key, value in self.data.items())
 
-    def html(self) -> str:
-        """The picture as a `<figure>` a page can print straight into its HTML."""
-        show_figure(self.data_text())  # the build keeps the data beside the fence's output
-        return (
-            f'<figure class="attend-figure" id="figure-{self.name}">\n{self.svg}\n'
-            f"<figcaption>{html.escape(self.caption)}</figcaption>\n</figure>"
-        )
+    def html(self, live: str = "") -> str:
+        """The picture as a `<figure>` a page can print straight into its HTML, with `live` (a
+        control, from `attend_figures.controls`) under the caption. The plotted data follows in
+        a comment for the book's build, which takes it out before the page is written."""
+        parts = [
+            f'<figure class="attend-figure" id="figure-{self.name}">',
+            self.svg,
+            f"<figcaption>{html.escape(self.caption)}</figcaption>",
+            *([live] if live else []),
+            "</figure>",
+            f"<!-- attend-figure-data\n{self.data_text()}\n-->",
+        ]
+        return "\n".join(parts)
 
 
 def _as_text(value: Any) -> str:
@@ -120,7 +115,6 @@ def label(token_id: int, width: int = 14) -> str:
     return f'"{text}"' if len(text) <= width else f'"{text[: width - 1]}…"'
 
 
-# --8<-- [start:square]
 @cache
 def square_figure() -> Figure:
     """The score square as `attend square` prints it, before and after the divide."""
@@ -144,10 +138,6 @@ def square_figure() -> Figure:
     return Figure("square", _svg(fig, "square", alt), alt, caption, data)
 
 
-# --8<-- [end:square]
-
-
-# --8<-- [start:shares]
 @cache
 def shares_figure() -> Figure:
     """The shares as `attend scores` and `attend scores --no-scale` print them, side by side."""
@@ -184,10 +174,6 @@ def shares_figure() -> Figure:
     return Figure("shares", _svg(fig, "shares", alt), alt, caption, data)
 
 
-# --8<-- [end:shares]
-
-
-# --8<-- [start:scale]
 @cache
 def scale_figure(widths: Sequence[int] = SCALE_WIDTHS) -> Figure:
     """The divide experiment as `attend scale` prints it: spread and biggest share by width."""
@@ -241,10 +227,6 @@ def scale_figure(widths: Sequence[int] = SCALE_WIDTHS) -> Figure:
     return Figure("scale", _svg(fig, "scale", alt), alt, caption, data)
 
 
-# --8<-- [end:scale]
-
-
-# --8<-- [start:cost]
 @cache
 def cost_figure(rows: Sequence[int] = COST_ROWS) -> Figure:
     """The counted cost as `attend cost --rows 4,...,4096` prints it, on log–log axes."""
@@ -301,10 +283,6 @@ def cost_figure(rows: Sequence[int] = COST_ROWS) -> Figure:
     return Figure("cost", _svg(fig, "cost", alt), alt, caption, data)
 
 
-# --8<-- [end:cost]
-
-
-# --8<-- [start:flow]
 @cache
 def flow_figure() -> Figure:
     """One real run of the chapter's head drawn as it flows: rows, q/k/v, square, shares, out."""
@@ -374,26 +352,16 @@ def flow_figure() -> Figure:
     return Figure("flow", _svg(fig, "flow", alt), alt, caption, data)
 
 
-# --8<-- [end:flow]
-
-
 def _cells(ax: Axes, square: npt.NDArray[np.float64], title: str, labels: Sequence[str] | None) -> None:
     """A small matrix as a grid of pale cells, each value printed to two places."""
     with plt.rc_context(_STYLE):
         top = float(np.abs(square).max()) or 1.0
-        ax.imshow(np.abs(square), cmap="Blues", vmin=0.0, vmax=top * 1.6)
-        rows, cols = square.shape
-        for i in range(rows):
-            for j in range(cols):
-                ax.text(j, i, f"{square[i, j]:.2f}", ha="center", va="center", fontsize=6.5)
+        _grid(ax, square, np.abs(square), "Blues", (0.0, top * 1.6), places=2, fontsize=6.5)
         ax.set_xticks([])
         if labels is None:
             ax.set_yticks([])
         else:
-            ax.set_yticks(range(rows), [f"{i + 1} {t}" for i, t in enumerate(labels)], fontsize=7)
-        ax.tick_params(length=0)
-        for spine in ax.spines.values():
-            spine.set_visible(False)
+            ax.set_yticks(range(len(labels)), _numbered(labels), fontsize=7)
         ax.set_title(title, fontsize=8)
 
 
@@ -416,31 +384,45 @@ def _heat(
     with plt.rc_context(_STYLE):
         lo = float(square.min()) if vmin is None else vmin
         hi = float(square.max()) if vmax is None else vmax
-        ax.imshow(square, cmap=cmap, vmin=lo, vmax=hi)
+        _grid(ax, square, square, cmap, (lo, hi), places=4, fontsize=8, white_above=(lo + hi) / 2)
         n = len(labels)
         ticks = list(range(n))
         ax.set_xticks(ticks, [str(j + 1) for j in ticks])
-        ax.set_yticks(ticks, [f"{i + 1} {labels[i]}" for i in ticks])
+        ax.set_yticks(ticks, _numbered(labels))
         ax.set_xlabel("key (token number)")
         ax.set_title(title)
-        ax.tick_params(length=0)
-        for spine in ax.spines.values():
-            spine.set_visible(False)
-        middle = (lo + hi) / 2
-        for i in range(n):
-            for j in range(n):
-                value = float(square[i, j])
-                ax.text(
-                    j,
-                    i,
-                    f"{value:.4f}",
-                    ha="center",
-                    va="center",
-                    fontsize=8,
-                    color="white" if value > middle else "black",
-                )
         for row in (1, 3):  # rows 2 and 4: the bare digits, the same four numbers
             ax.add_patch(Rectangle((-0.5, row - 0.5), n, 1, fill=False, edgecolor="#00b3b3", linewidth=2.0))
+
+
+def _grid(
+    ax: Axes,
+    square: npt.NDArray[np.float64],
+    shade: npt.NDArray[np.float64],
+    cmap: str,
+    limits: tuple[float, float],
+    places: int,
+    fontsize: float,
+    white_above: float | None = None,
+) -> None:
+    """Cells coloured by `shade`, each with its value of `square` printed in it (in white above
+    `white_above`, to stay legible on dark cells). The printed numbers are the scale, so no tick
+    marks and no frame."""
+    ax.imshow(shade, cmap=cmap, vmin=limits[0], vmax=limits[1])
+    rows, cols = square.shape
+    for i in range(rows):
+        for j in range(cols):
+            value = float(square[i, j])
+            colour = None if white_above is None else "white" if value > white_above else "black"
+            ax.text(j, i, f"{value:.{places}f}", ha="center", va="center", fontsize=fontsize, color=colour)
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+
+
+def _numbered(labels: Sequence[str]) -> list[str]:
+    """Row labels as the tables write them: the token's number, then the token."""
+    return [f"{i + 1} {t}" for i, t in enumerate(labels)]
 
 
 def _svg(fig: MplFigure, name: str, alt: str) -> str:
