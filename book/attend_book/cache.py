@@ -23,8 +23,6 @@ from pathlib import Path
 from attend_book.markdown import fences
 from attend_book.run import LANGUAGES, Block, executed, run_page
 
-__all__ = ["Cache", "fingerprint", "installed_versions", "source_roots"]
-
 
 def installed_versions() -> dict[str, str]:
     """Every distribution installed beside the build, by name: what the lock file put there.

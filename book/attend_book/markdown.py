@@ -19,8 +19,6 @@ from markdown_it.token import Token
 from mdit_py_plugins.admon import admon_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-__all__ = ["FRONT", "Fence", "fences", "front_matter", "parse"]
-
 FRONT = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 # Admonitions (`!!! note`) and math (`$…$`, `$$`) as mkdocs renders them, so that an indented
 # admonition body is prose and not an indented code block, and TeX is read as math.

@@ -14,8 +14,6 @@ import re
 
 from latex2mathml.converter import convert
 
-__all__ = ["render_math", "tex_to_mathml"]
-
 _INLINE = re.compile(r'<span class="arithmatex">\\\((?P<tex>.*?)\\\)</span>', re.DOTALL)
 _BLOCK = re.compile(r'<div class="arithmatex">\\\[(?P<tex>.*?)\\\]</div>', re.DOTALL)
 

@@ -22,8 +22,6 @@ from attend_book.markdown import FRONT, fences
 from attend_book.run import commands, executed
 from attend_book.snippets import INCLUDE, section
 
-__all__ = ["Cell", "cells_of", "download_button", "execute", "notebook_of", "page_dir"]
-
 WORKBENCH_DESCRIPTION = (
     "The chapter's head as a notebook: change the typed table or the three matrices and rerun "
     "the head, the square, the shares and the cost."

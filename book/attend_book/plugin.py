@@ -34,8 +34,6 @@ from attend_book import mathml, notebooks, verify
 from attend_book.cache import Cache, fingerprint, installed_versions, source_roots
 from attend_book.run import LANGUAGES, Block, FenceError, commands
 
-__all__ = ["BookConfig", "BookPlugin"]
-
 log = get_plugin_logger(__name__)
 
 REQUIRED_META = ("title", "description")

@@ -31,8 +31,6 @@ from pymdownx.superfences import SuperFencesException  # type: ignore[import-unt
 
 from attend_book.markdown import Fence, fences
 
-__all__ = ["Block", "FenceError", "commands", "executed", "run_page", "run_transcript", "show_figure"]
-
 LANGUAGES = {"python": "python", "py": "python", "console": "console"}
 _FIGURES: ContextVar[list[str] | None] = ContextVar("attend_book_figures", default=None)
 

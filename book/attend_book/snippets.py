@@ -14,8 +14,6 @@ from pathlib import Path
 
 from attend_book.binding import Problem
 
-__all__ = ["INCLUDE", "check", "section"]
-
 # An include line as pymdownx.snippets reads it: a file, and after a colon perhaps a section.
 INCLUDE = re.compile(r"""^(?P<indent>[ \t]*)-+8<-+[ \t]+["'](?P<path>[^"':]+):?(?P<part>[^"']*)["'][ \t]*$""")
 
