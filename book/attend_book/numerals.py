@@ -21,29 +21,13 @@ import html as html_lib
 import math
 import operator
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from markdown_it.token import Token
 
 from attend_book.markdown import parse
-
-__all__ = [
-    "NUMBER",
-    "NUMBERS",
-    "PRINTED",
-    "Equation",
-    "Numeral",
-    "bracketed",
-    "decimals",
-    "evaluate",
-    "figure_lines",
-    "figure_prose",
-    "printed_numbers",
-    "read",
-    "rounds_to",
-    "value_of",
-]
 
 # A number as written or printed: thousands may be grouped with commas ("4,096").
 _DIGITS = r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"
@@ -254,77 +238,68 @@ def bracketed(text: str, start: int, end: int, words: int) -> str:
     after = text[end:].split()
     left = "" if text[:start][-1:].isspace() or not before else before.pop()
     right = "" if text[end:][:1].isspace() or not after else after.pop(0)
-    head = " ".join(before[-words:] if words else [])
-    tail = " ".join(after[:words] if words else [])
     core = f"{left}[{text[start:end]}]{right}"
-    return " ".join(part for part in (head, core, tail) if part)
+    return " ".join(part for part in (" ".join(before[-words:]), core, " ".join(after[:words])) if part)
 
 
 _BETWEEN_A_RUN = re.compile(r"[\s,;:()\[\]|]*")
 
 
+def _runs(scan: str, equations: list[re.Match[str]]) -> list[list[re.Match[str]]]:
+    """The numerals of a passage in runs: numerals with nothing but punctuation between them, as
+    in "(0, 3, 0.5, 0)", or the operands of one worked equation ("3 x 32 x 4 x 4"), alone."""
+    runs: list[tuple[int, list[re.Match[str]]]] = []  # (the equation it is an operand of, or -1)
+    for match in _PROSE.finditer(scan):
+        side = next(
+            (k for k, e in enumerate(equations) if e.start("left") <= match.start() < e.end("left")), -1
+        )
+        if (
+            runs
+            and runs[-1][0] == side
+            and (side >= 0 or _BETWEEN_A_RUN.fullmatch(scan[runs[-1][1][-1].end() : match.start()]))
+        ):
+            runs[-1][1].append(match)
+        else:
+            runs.append((side, [match]))
+    return [run for _, run in runs]
+
+
 def _numerals_of(passages: list[_Passage]) -> list[Numeral]:
-    found: list[tuple[_Passage, int, int, Equation | None]] = []
-    runs: list[tuple[tuple[str, ...], int]] = []
+    found: list[tuple[_Passage, re.Match[str], Equation | None, tuple[str, ...], int]] = []
     for passage in passages:
-        derived: dict[int, Equation] = {}
-        for match in _EQUATION.finditer(passage.scan):
-            derived[match.start("right")] = Equation(
-                re.sub(r"\s+", " ", match.group(0)).strip(), match.group("left")
-            )
-        # A run: numerals with nothing but punctuation between them, as in "(0, 3, 0.5, 0)",
-        # or the operands of one worked equation ("3 x 32 x 4 x 4"), which are a run of their own.
-        lefts = [(m.start("left"), m.end("left")) for m in _EQUATION.finditer(passage.scan)]
-
-        def side(match: re.Match[str], lefts: list[tuple[int, int]] = lefts) -> int:
-            return next((i for i, (a, b) in enumerate(lefts) if a <= match.start() < b), -1)
-
-        groups: list[list[re.Match[str]]] = []
-        for match in _PROSE.finditer(passage.scan):
-            if groups and (
-                side(match) == side(groups[-1][-1]) >= 0
-                or (
-                    side(match) == side(groups[-1][-1]) == -1
-                    and _BETWEEN_A_RUN.fullmatch(passage.scan[groups[-1][-1].end() : match.start()])
-                )
-            ):
-                groups[-1].append(match)
-            else:
-                groups.append([match])
-        for group in groups:
+        equations = list(_EQUATION.finditer(passage.scan))
+        derived = {
+            e.start("right"): Equation(" ".join(e.group(0).split()), e.group("left")) for e in equations
+        }
+        for group in _runs(passage.scan, equations):
             texts = tuple(passage.scan[m.start() : m.end("number")] for m in group)
-            for place, match in enumerate(group):
-                found.append(
-                    (passage, match.start(), match.end("number"), derived.get(match.start("number")))
-                )
-                runs.append((texts, place))
-    contexts = _unique_contexts(found)
+            found += [
+                (passage, m, derived.get(m.start("number")), texts, place) for place, m in enumerate(group)
+            ]
+    contexts = _unique_contexts([(passage, m.start(), m.end("number")) for passage, m, *_ in found])
     numerals = []
-    for (passage, start, end, equation), context, (run, place) in zip(found, contexts, runs, strict=True):
-        line, column = passage.where(start)
-        text = passage.scan[start:end]
+    for (passage, match, equation, run, place), context in zip(found, contexts, strict=True):
+        line, column = passage.where(match.start())
+        text = passage.scan[match.start() : match.end("number")]
         numerals.append(Numeral(line, column, text, context, passage.kind, equation, run, place))
     return numerals
 
 
-def _unique_contexts(found: list[tuple[_Passage, int, int, Equation | None]]) -> list[str]:
+def _unique_contexts(found: list[tuple[_Passage, int, int]]) -> list[str]:
     """For each numeral the fewest words around it that no other numeral on the page shares."""
-    chosen: list[str | None] = [None] * len(found)
+    chosen = [""] * len(found)
     for words in (3, 6, 12, 24, 10_000):
-        tried = [bracketed(p.shown, s, e, words) for p, s, e, _ in found]
-        counts: dict[str, int] = {}
-        for text in tried:
-            counts[text] = counts.get(text, 0) + 1
+        tried = [bracketed(passage.shown, start, end, words) for passage, start, end in found]
+        counts = Counter(tried)
         for i, text in enumerate(tried):
-            if chosen[i] is None and (counts[text] == 1 or words == 10_000):
+            if not chosen[i] and (counts[text] == 1 or words == 10_000):
                 chosen[i] = text
-    seen: dict[str, int] = {}
-    out = []
+    seen: Counter[str] = Counter()
+    contexts = []
     for context in chosen:
-        text = context or ""
-        seen[text] = seen.get(text, 0) + 1
-        out.append(text if seen[text] == 1 else f"{text} (#{seen[text]})")
-    return out
+        seen[context] += 1
+        contexts.append(context if seen[context] == 1 else f"{context} (#{seen[context]})")
+    return contexts
 
 
 def read(markdown: str) -> list[Numeral]:
