@@ -85,6 +85,7 @@ class Outputs:
     """A page's blocks as a numeral can quote them: each block's head and its printed lines."""
 
     heads: list[str] = field(default_factory=list)
+    opens: list[int] = field(default_factory=list)  # the line each block's fence opens on
     lines: list[list[str]] = field(default_factory=list)
     figures: list[tuple[int, str]] = field(default_factory=list)  # (fence line, html)
 
@@ -116,6 +117,7 @@ def sources(markdown: str, blocks: Sequence[Block]) -> Outputs:
     out = Outputs()
     for block in blocks:
         out.heads.append(heads.get(block.line, ""))
+        out.opens.append(block.line)
         if block.html and "<figure" in block.text:
             out.lines.append(numerals.figure_lines(block.text) + (block.data or "").splitlines())
             out.figures.append((block.line, block.text))

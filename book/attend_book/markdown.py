@@ -69,19 +69,11 @@ def fences(text: str) -> tuple[Fence, ...]:
     for token in parse(text):
         if token.type != "fence" or token.map is None:
             continue
-        words = shlex.split(token.info) if token.info.strip() else []
-        options = tuple((k, v) for k, _, v in (w.partition("=") for w in words[1:] if "=" in w))
-        found.append(
-            Fence(
-                line=token.map[0] + 1,
-                end=token.map[1],
-                mark=token.markup,
-                language=words[0] if words else "",
-                words=frozenset(w for w in words[1:] if "=" not in w),
-                options=options,
-                body=token.content.removesuffix("\n"),
-            )
-        )
+        language, *rest = shlex.split(token.info) or [""]
+        options = tuple((k, v) for k, _, v in (w.partition("=") for w in rest if "=" in w))
+        words = frozenset(w for w in rest if "=" not in w)
+        body = token.content.removesuffix("\n")
+        found.append(Fence(token.map[0] + 1, token.map[1], token.markup, language, words, options, body))
     return tuple(found)
 
 

@@ -18,20 +18,14 @@ _INLINE = re.compile(r'<span class="arithmatex">\\\((?P<tex>.*?)\\\)</span>', re
 _BLOCK = re.compile(r'<div class="arithmatex">\\\[(?P<tex>.*?)\\\]</div>', re.DOTALL)
 
 
-def tex_to_mathml(tex: str, display: bool = False) -> str:
-    """One TeX formula as a MathML element; `display` makes it a centred block."""
-    mathml: str = convert(tex.strip(), display="block" if display else "inline")
-    return mathml
-
-
 def render_math(page_html: str) -> str:
     """The page with every arithmatex span and div replaced by MathML."""
 
     def block(match: re.Match[str]) -> str:
-        tex = html.unescape(match.group("tex"))
-        return f'<div class="math-block">{tex_to_mathml(tex, display=True)}</div>'
+        tex = html.unescape(match.group("tex")).strip()
+        return f'<div class="math-block">{convert(tex, display="block")}</div>'
 
     def inline(match: re.Match[str]) -> str:
-        return tex_to_mathml(html.unescape(match.group("tex")))
+        return str(convert(html.unescape(match.group("tex")).strip(), display="inline"))
 
     return _INLINE.sub(inline, _BLOCK.sub(block, page_html))

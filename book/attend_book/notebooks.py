@@ -104,16 +104,13 @@ def _admonitions(text: str) -> str:
 def _resolve(line: str, root: Path) -> str:
     """A snippet line as the code it names, or the line itself if it names nothing here."""
     found = INCLUDE.match(line)
-    file = root / found["path"] if found else None
-    if found is None or file is None or not file.is_file():
+    if found is None or not (file := root / found["path"]).is_file():
         return line
     text = file.read_text(encoding="utf-8")
-    if found["part"]:
-        part = section(text, found["part"])
-        if part is None:
-            return line
-        text = part
-    return "\n".join(found["indent"] + t for t in text.rstrip("\n").splitlines())
+    part = section(text, found["part"]) if found["part"] else text
+    if part is None:
+        return line
+    return "\n".join(found["indent"] + t for t in part.rstrip("\n").splitlines())
 
 
 def notebook_of(cells: list[Cell], title: str, source: str) -> dict[str, Any]:

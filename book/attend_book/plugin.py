@@ -30,7 +30,7 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from attend_book import mathml, notebooks, verify
+from attend_book import binding, mathml, notebooks, snippets
 from attend_book.cache import Cache, fingerprint, installed_versions, source_roots
 from attend_book.run import LANGUAGES, Block, FenceError, commands
 
@@ -124,22 +124,18 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     def _format(self, kind: str, *, code: str, md: Markdown, **options: Any) -> Any:
         """markdown-exec's formatter for `kind`: show the block the page's run made for this fence."""
-        if self._failed:
-            return markdown_exec.base_format(
-                language=kind,
-                run=lambda *_, **__: "(not shown: this page's code failed)",
-                code=code,
-                md=md,
-                **options,
-            )
-        if not self._unshown or self._unshown[0].code.rstrip("\n") != code.rstrip("\n"):
-            raise FenceError(f"{self._page}: markdown-exec met a fence the book's reader did not:\n{code}")
-        block = self._unshown.pop(0)
-        if kind == "console":
-            options["source"] = options.get("source") or "console"
-            options["transform_source"] = _prompted
+        text = "(not shown: this page's code failed)"
+        if not self._failed:
+            if not self._unshown or self._unshown[0].code.rstrip("\n") != code.rstrip("\n"):
+                raise FenceError(
+                    f"{self._page}: markdown-exec met a fence the book's reader did not:\n{code}"
+                )
+            text = self._unshown.pop(0).text
+            if kind == "console":
+                options["source"] = options.get("source") or "console"
+                options["transform_source"] = _prompted
         return markdown_exec.base_format(
-            language=kind, run=lambda *_, **__: block.text, code=code, md=md, **options
+            language=kind, run=lambda *_, **__: text, code=code, md=md, **options
         )
 
     # Ahead of every other plugin (priority 0): print-site keeps each page's HTML for the whole-book
@@ -165,14 +161,13 @@ class BookPlugin(BasePlugin[BookConfig]):
         self, path: str, source: str, blocks: list[Block], meta: Mapping[str, Any], root: Path | None = None
     ) -> list[str]:
         """Every problem with the page's front matter, its numbers and its include lines, one line
-        each (`attend_book.verify`); `path` is the page's file relative to `root`, mkdocs.yml's folder."""
-        problems = [
-            f"{path}:1: the front matter has no {key}"
-            for key in REQUIRED_META
-            if not str(meta.get(key, "")).strip()
-        ]
+        each; `path` is the page's file relative to `root`, mkdocs.yml's folder."""
         root = root or self.root
-        return problems + verify.page(root / path, source, blocks, root)
+        ledger = binding.ledger_path(Path(path))
+        missing = [key for key in REQUIRED_META if not str(meta.get(key, "")).strip()]
+        found = binding.check(source, blocks, binding.load_ledger(root / ledger), ledger.as_posix())
+        problems = [f"{path}:1: the front matter has no {key}" for key in missing]
+        return problems + [problem.render(path) for problem in [*snippets.check(source, root), *found]]
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         site = Path(config.site_dir)

@@ -29,6 +29,8 @@ from attend_book.binding import Entry, Outputs, Quote, shape, unnumbered
 from attend_book.numerals import Numeral
 from attend_book.run import Block, FenceError, run_page
 
+Scored = tuple[tuple[int, ...], Quote]  # a candidate's score, and the quote it would make
+
 _WORD = re.compile(r"[A-Za-z]{3,}")
 # Words too common to say which printed line a sentence is about.
 _COMMON = frozenset({
@@ -78,25 +80,22 @@ def _agreeing(printed: Sequence[str], written: Sequence[str]) -> int:
     return len(list(takewhile(lambda p: numerals.rounds_to(numerals.value_of(p[0]), p[1]), pairs)))
 
 
-def candidates(
-    numeral: Numeral, outputs: Outputs, near: Sequence[Quote] = (), blocks: Sequence[int] = ()
-) -> list[tuple[tuple[int, ...], Quote]]:
+def candidates(numeral: Numeral, outputs: Outputs, near: Sequence[Quote] = ()) -> list[Scored]:
     """Every printed number the numeral could quote, each with its score, best first.
 
     The score, compared in this order: how many of the numerals written in a run with it line
     up with consecutive printed numbers around the candidate; whether the word before it is the
     word printed before the candidate ("token 3" quoting "token 3"); how many neighbours'
     quotes sit on the same line; how many words its context shares with the line and its
-    block's first line; and, last, how near the block is to it on the page (`blocks` holds
-    each block's line).
+    block's first line; and, last, how near the block is to it on the page.
     """
     mine = _words(numeral.context)
     label = _word_before(numeral.context, numeral.context.find("["))
     run, place = numeral.run or (numeral.text,), numeral.place
     scored = []
-    for b, (head, lines) in enumerate(zip(outputs.heads, outputs.lines, strict=True), 1):
-        distance = abs(numeral.line - blocks[b - 1]) if len(blocks) >= b else 0
-        for n, line in enumerate(lines, 1):
+    for b, head in enumerate(outputs.heads, 1):
+        distance = abs(numeral.line - outputs.opens[b - 1])
+        for n, line in enumerate(outputs.lines[b - 1], 1):
             found = list(numerals.PRINTED.finditer(line))
             fields = [m.group(0) for m in found]
             for f, value in enumerate(fields, 1):
@@ -112,20 +111,14 @@ def candidates(
     return sorted(scored, key=lambda s: s[0], reverse=True)
 
 
-def best(
-    numeral: Numeral,
-    outputs: Outputs,
-    near: Sequence[Quote] = (),
-    blocks: Sequence[int] = (),
-    guess: bool = False,
-) -> Quote | None:
+def best(numeral: Numeral, outputs: Outputs, near: Sequence[Quote], guess: bool) -> Quote | None:
     """The candidate to bind, or None when the evidence does not single one out.
 
     Unambiguous means: the only printed number with the numeral's value, or the one ahead of
     every other on the run, the neighbours, the label and the shared words (nearness does not
     count). With `guess`, nearness breaks ties too and the top candidate is always taken.
     """
-    scored = candidates(numeral, outputs, near, blocks)
+    scored = candidates(numeral, outputs, near)
     if not scored:
         return None
     if guess or len(scored) == 1:
@@ -231,18 +224,17 @@ def renumber(
     assert len(after) == len(found), "a rewrite changed how many numerals the page has"
     kept = {i: _restated(entry, after[i].context, quotes.get(i)) for i, entry in pairs.items()}
     placed = {i: quote for i, quote in quotes.items() if isinstance(quote, Quote)}
-    lines = [block.line for block in blocks]
     for _ in range(2):  # a second pass can lean on the quotes the first one found
         for i, numeral in enumerate(after):
             if numeral.equation is not None or i in kept:
                 continue
             near = [q for j, q in placed.items() if abs(after[j].line - numeral.line) <= 1]
-            if (chosen := best(numeral, outputs, near, lines, guess)) is not None:
+            if (chosen := best(numeral, outputs, near, guess)) is not None:
                 kept[i], placed[i] = _bound(Entry(numeral.context), chosen), chosen
                 report.bound.append(f"{page}:{numeral.line} {numeral.text} bound to {chosen.describe()}")
     for i, numeral in enumerate(after):
         if numeral.equation is None and i not in kept:
-            options = candidates(numeral, outputs, (), lines)
+            options = candidates(numeral, outputs)
             listed = "; ".join(q.describe() for _, q in options[:4])
             report.unbound.append(
                 f"{page}:{numeral.line}: {numeral.text} could not be bound ({len(options)} candidates"
