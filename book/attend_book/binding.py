@@ -1,23 +1,18 @@
 """Each numeral of a page bound to the one printed value it quotes, and the check of every binding.
 
-A page's bindings live in its ledger, `docs/<page>.numbers.yml`, committed beside it. An entry
-names a numeral by the words around it (`at`, the numeral in brackets), never by line number,
-so an edit above it does not disturb it, and says what it quotes:
+A page's ledger, `docs/<page>.numbers.yml`, names each numeral by the words around it (`at`,
+the numeral in brackets), never by line number, so that an edit above it does not disturb it,
+and says what it quotes:
 
     - at: total [3.125]. Token 2's
       block: 2 | from attend import chapter_head, chapter_row
       line: 7 | "0" [3.1250] 0.0000 0.7500
       field: 2
 
-that is, the second number printed on line 7 of the page's second executed block (whose first
-source line is shown), which read as shown, with two words either side, when the binding was
-made. An entry may instead declare a `given`: the value the numeral must have (`value`) and the
-reason nothing on the page prints it. `block` and `line` may be written as bare numbers by
-hand; `nox -s renumber` fills in the text.
-
-`check` holds a page's numerals against its blocks' output and its ledger and returns every
-problem: a value that moved, a numeral nothing binds, a binding whose block or line is gone, a
-worked equation that does not hold or cannot be worked out, an entry nothing on the page needs.
+the second number of line 7 printed by the page's second executed block, whose first source
+line is shown, and the quoted line as it read when the binding was made. A `given` entry holds
+instead the value the numeral must read and why nothing prints it. `block` and `line` may be
+bare numbers written by hand; `nox -s renumber` fills in the text.
 """
 
 from __future__ import annotations
@@ -241,16 +236,10 @@ def _sharing_most_words(context: str, entries: list[Entry]) -> Entry | None:
     """The entry of the same numeral that shares the most words with it, three at least, if one
     shares more than every other."""
     words = _tokens(context)
-    scored = sorted(
-        (
-            (sum((words & _tokens(e.at)).values()), n)
-            for n, e in enumerate(entries)
-            if _core(e.at) == _core(context)
-        ),
-        reverse=True,
-    )
-    if scored and scored[0][0] >= 3 and (len(scored) == 1 or scored[1][0] < scored[0][0]):
-        return entries[scored[0][1]]
+    shared = [(sum((words & _tokens(e.at)).values()), e) for e in entries if _core(e.at) == _core(context)]
+    shared.sort(key=lambda pair: pair[0], reverse=True)
+    if shared and shared[0][0] >= 3 and (len(shared) == 1 or shared[1][0] < shared[0][0]):
+        return shared[0][1]
     return None
 
 
@@ -324,20 +313,17 @@ def load_ledger(path: Path) -> list[Entry]:
     """A page's ledger, or no entries if it has none yet."""
     if not path.exists():
         return []
-    entries = []
-    for item in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-        given = item.get("given")
-        entries.append(
-            Entry(
-                str(item["at"]),
-                *_number_and_text(item.get("block")),
-                *_number_and_text(item.get("line")),
-                item.get("field"),
-                None if given is None else str(given),
-                str(item.get("value", "")),
-            )
+    return [
+        Entry(
+            str(item["at"]),
+            *_number_and_text(item.get("block")),
+            *_number_and_text(item.get("line")),
+            item.get("field"),
+            None if item.get("given") is None else str(item["given"]),
+            str(item.get("value", "")),
         )
-    return entries
+        for item in yaml.safe_load(path.read_text(encoding="utf-8")) or []
+    ]
 
 
 def dump_ledger(entries: Iterable[Entry], page: str) -> str:

@@ -25,13 +25,9 @@ FRONT = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable("table").use(admon_plugin).use(dollarmath_plugin)
 
 
-def _blank_front_matter(text: str) -> str:
-    return FRONT.sub(lambda m: "\n" * m.group(0).count("\n"), text, count=1)
-
-
 def parse(text: str) -> list[Token]:
     """The page's block tokens; each `token.map` is `[first line, line after]`, 0-based."""
-    return _PARSER.parse(_blank_front_matter(text))
+    return _PARSER.parse(FRONT.sub(lambda m: "\n" * m.group(0).count("\n"), text, count=1))
 
 
 @dataclass(frozen=True)

@@ -79,10 +79,10 @@ def cells_of(markdown: str, root: Path | None = None) -> list[Cell]:
 
 def _calls(transcript: str) -> str:
     """A transcript's `$ attend ...` lines as calls to the function the command calls."""
-    calls = ["from attend.cli import main", ""]
-    for argv in map(shlex.split, commands(transcript)):
-        calls.append(f"_ = main({argv[1:]!r})  # $ {shlex.join(argv)}")
-    return "\n".join(calls)
+    calls = [
+        f"_ = main({argv[1:]!r})  # $ {shlex.join(argv)}" for argv in map(shlex.split, commands(transcript))
+    ]
+    return "\n".join(["from attend.cli import main", "", *calls])
 
 
 def _admonitions(text: str) -> str:
@@ -143,13 +143,8 @@ def execute(source: Path, target: Path) -> None:
 
     notebook = jupytext.read(source)
     notebook.metadata.pop("jupytext", None)
-    client = nbclient.NotebookClient(
-        notebook,
-        timeout=300,
-        kernel_name="python3",
-        allow_errors=False,
-        resources={"metadata": {"path": str(source.parent)}},
-    )
+    folder = {"metadata": {"path": str(source.parent)}}  # where the notebook's cells run
+    client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3", resources=folder)
     try:
         client.execute()
     except nbclient.exceptions.CellExecutionError as error:

@@ -1,17 +1,11 @@
 """The numerals a reader meets on a page, read from markdown-it-py tokens.
 
-`read(markdown)` walks the token stream and returns every numeral a reader sees in headings,
-paragraphs, list items, table cells, admonition titles and bodies, link text, image alt text
-and math, each with the line of the source file it sits on, its column there (when the text
-can be found verbatim on that line, so the renumber tool can rewrite it) and the words around
-it. Fences, code spans, raw HTML and front matter are not read: they are code, not numbers a
-reader is told.
-
-`figure_prose(html)` and `figure_lines(html)` read a figure fence's output: the alt text and the
-caption are prose, the text drawn inside the SVG is output a numeral can quote.
-
-`evaluate` works out the left side of worked arithmetic written in prose, refusing anything
-that is not arithmetic, so that `0.5×0.25 = 0.125` is checked by computing it.
+`read(markdown)` finds every numeral of headings, paragraphs, lists, tables, admonitions, link
+text, alt text and math, with its line, its column (where the text is on that line verbatim, so
+that renumber can rewrite it) and the words around it; fences, code spans, raw HTML and front
+matter are code, not numbers a reader is told. `figure_prose` reads a figure's alt text and
+caption, `figure_lines` the text drawn in its SVG. `evaluate` works out worked arithmetic
+(`0.5×0.25 = 0.125`), refusing anything that is not arithmetic.
 """
 
 from __future__ import annotations
@@ -23,7 +17,7 @@ import operator
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from markdown_it.token import Token
 
@@ -140,19 +134,16 @@ class _Passage:
     kind: str
     scan: str = ""
     shown: str = ""
-    spans: list[tuple[int, int, int, int | None]] = field(default_factory=list)
+    spans: list[tuple[int, int, int | None]] = field(default_factory=list)  # (start, line, column)
 
     def add(self, scan: str, shown: str, line: int, column: int | None) -> None:
-        start = len(self.scan)
+        self.spans.append((len(self.scan), line, column))
         self.scan += scan
         self.shown += shown
-        self.spans.append((start, len(self.scan), line, column))
 
     def where(self, offset: int) -> tuple[int, int | None]:
-        for start, end, line, column in self.spans:
-            if start <= offset < end:
-                return line, None if column is None else column + offset - start
-        raise ValueError(offset)
+        start, line, column = next(span for span in reversed(self.spans) if span[0] <= offset)
+        return line, None if column is None else column + offset - start
 
 
 class _Source:
@@ -163,10 +154,8 @@ class _Source:
         self.cursor: dict[int, int] = {}
 
     def find(self, line: int, text: str) -> int | None:
-        if not text or line > len(self.lines):
-            return None
-        at = self.lines[line - 1].find(text, self.cursor.get(line, 0))
-        if at < 0:
+        at = self.lines[line - 1].find(text, self.cursor.get(line, 0)) if line <= len(self.lines) else -1
+        if not text or at < 0:
             return None
         self.cursor[line] = at + len(text)
         return at
@@ -193,11 +182,10 @@ def _inline(token: Token, passage: _Passage, source: _Source) -> None:
             passage.add(
                 f" {_tex(child.content)} ", f"${child.content}$", line, None if column is None else column - 1
             )
-        elif child.type == "image":
-            passage.add(" ", " ", line, None)
-            alt = child.content
-            passage.add(alt, alt, line, source.find(line, alt))
-            passage.add(" ", " ", line, None)
+        elif child.type == "image":  # its alt text, set apart from the words beside it
+            column = source.find(line, child.content)
+            alt = f" {child.content} "
+            passage.add(alt, alt, line, None if column is None else column - 1)
 
 
 def _passages(markdown: str) -> Iterator[_Passage]:
@@ -219,16 +207,13 @@ def _passages(markdown: str) -> Iterator[_Passage]:
             _inline(token, passage, source)
             yield passage
         elif token.type == "math_block" and token.map:
+            first, last = token.map[0] + 1, token.map[1]
             for offset, tex in enumerate(token.content.splitlines()):
                 if tex.strip():
-                    first = token.map[0] + 1
                     line = next(
-                        (n for n in range(first, token.map[1] + 1) if tex in source.lines[n - 1]),
-                        first + offset,
+                        (n for n in range(first, last + 1) if tex in source.lines[n - 1]), first + offset
                     )
-                    passage = _Passage("math")
-                    passage.add(_tex(tex), tex, line, source.find(line, tex))
-                    yield passage
+                    yield _Passage("math", _tex(tex), tex, [(0, line, source.find(line, tex))])
 
 
 def bracketed(text: str, start: int, end: int, words: int) -> str:
@@ -265,7 +250,7 @@ def _runs(scan: str, equations: list[re.Match[str]]) -> list[list[re.Match[str]]
 
 
 def _numerals_of(passages: list[_Passage]) -> list[Numeral]:
-    found: list[tuple[_Passage, re.Match[str], Equation | None, tuple[str, ...], int]] = []
+    found: list[tuple[Numeral, str, int, int]] = []  # each numeral, but for its words, and where
     for passage in passages:
         equations = list(_EQUATION.finditer(passage.scan))
         derived = {
@@ -273,23 +258,20 @@ def _numerals_of(passages: list[_Passage]) -> list[Numeral]:
         }
         for group in _runs(passage.scan, equations):
             texts = tuple(passage.scan[m.start() : m.end("number")] for m in group)
-            found += [
-                (passage, m, derived.get(m.start("number")), texts, place) for place, m in enumerate(group)
-            ]
-    contexts = _unique_contexts([(passage, m.start(), m.end("number")) for passage, m, *_ in found])
-    numerals = []
-    for (passage, match, equation, run, place), context in zip(found, contexts, strict=True):
-        line, column = passage.where(match.start())
-        text = passage.scan[match.start() : match.end("number")]
-        numerals.append(Numeral(line, column, text, context, passage.kind, equation, run, place))
-    return numerals
+            for place, m in enumerate(group):
+                line, column = passage.where(m.start())
+                equation = derived.get(m.start("number"))
+                numeral = Numeral(line, column, texts[place], "", passage.kind, equation, texts, place)
+                found.append((numeral, passage.shown, m.start(), m.end("number")))
+    contexts = _unique_contexts([(shown, start, end) for _, shown, start, end in found])
+    return [replace(numeral, context=context) for (numeral, *_), context in zip(found, contexts, strict=True)]
 
 
-def _unique_contexts(found: list[tuple[_Passage, int, int]]) -> list[str]:
+def _unique_contexts(found: list[tuple[str, int, int]]) -> list[str]:
     """For each numeral the fewest words around it that no other numeral on the page shares."""
     chosen = [""] * len(found)
     for words in (3, 6, 12, 24, 10_000):
-        tried = [bracketed(passage.shown, start, end, words) for passage, start, end in found]
+        tried = [bracketed(shown, start, end, words) for shown, start, end in found]
         counts = Counter(tried)
         for i, text in enumerate(tried):
             if not chosen[i] and (counts[text] == 1 or words == 10_000):
@@ -319,14 +301,11 @@ def _plain(fragment: str) -> str:
 
 def figure_prose(html: str, line: int) -> list[Numeral]:
     """The numerals of a figure's alt text and caption, placed at its fence's line."""
-    passages = []
-    for kind, pattern in (("alt text", _TITLE), ("caption", _FIGCAPTION)):
-        for match in pattern.finditer(html):
-            passage = _Passage(kind)
-            text = f"{kind}: {_plain(match.group(1))}"
-            passage.add(text, text, line, None)
-            passages.append(passage)
-    return _numerals_of(passages)
+    kinds = (("alt text", _TITLE), ("caption", _FIGCAPTION))
+    texts = [
+        (kind, f"{kind}: {_plain(m.group(1))}") for kind, pattern in kinds for m in pattern.finditer(html)
+    ]
+    return _numerals_of([_Passage(kind, text, text, [(0, line, None)]) for kind, text in texts])
 
 
 def figure_lines(html: str) -> list[str]:
@@ -367,6 +346,5 @@ def evaluate(expression: str) -> float:
     python = re.sub(rf"√\s*({NUMBER})", r"sqrt(\1)", python)
     python = re.sub(r"(?<=\d)²", "**2", python)
     python = re.sub(r"(?<=[\d\s])x(?=[\s\d])", "*", python)
-    for symbol, spelt in (("×", "*"), ("·", "*"), ("÷", "/"), ("−", "-")):
-        python = python.replace(symbol, spelt)
+    python = python.translate(str.maketrans("×·÷−", "**/-"))
     return _evaluate(ast.parse(python.strip(), mode="eval"))

@@ -43,14 +43,15 @@ def check(markdown: str, root: Path) -> list[Problem]:
         if not part:
             continue
         text = source.read_text(encoding="utf-8")
-        at: dict[str, list[int]] = {"start": [], "end": []}
-        for marker in re.finditer(rf"--8<-- \[(start|end):{re.escape(part)}\]", text):
-            at[marker[1]].append(marker.start())
-        for kind, places in at.items():
-            if len(places) != 1:
-                problems.append(
-                    Problem(number, f"{path} has {len(places)} `[{kind}:{part}]` markers where one belongs")
-                )
+        at = {
+            kind: [m.start() for m in re.finditer(rf"--8<-- \[{kind}:{re.escape(part)}\]", text)]
+            for kind in ("start", "end")
+        }
+        problems += [
+            Problem(number, f"{path} has {len(places)} `[{kind}:{part}]` markers where one belongs")
+            for kind, places in at.items()
+            if len(places) != 1
+        ]
         if at["start"] and at["end"] and at["end"][0] < at["start"][0]:
             problems.append(Problem(number, f"{path} ends section {part} before it starts it"))
     return problems
