@@ -127,12 +127,8 @@ def notebook_of(cells: list[Cell], title: str, source: str) -> dict[str, Any]:
         for n, c in enumerate([intro, *cells])
     ]
     kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
-    return {
-        "cells": made,
-        "metadata": {"kernelspec": kernel, "language_info": {"name": "python"}},
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
+    metadata = {"kernelspec": kernel, "language_info": {"name": "python"}}
+    return {"cells": made, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}
 
 
 def execute(source: Path, target: Path) -> None:

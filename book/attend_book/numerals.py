@@ -146,22 +146,7 @@ class _Passage:
         return line, None if column is None else column + offset - start
 
 
-class _Source:
-    """The page's lines, and a cursor per line so repeated text is found in reading order."""
-
-    def __init__(self, markdown: str) -> None:
-        self.lines = markdown.splitlines()
-        self.cursor: dict[int, int] = {}
-
-    def find(self, line: int, text: str) -> int | None:
-        at = self.lines[line - 1].find(text, self.cursor.get(line, 0)) if line <= len(self.lines) else -1
-        if not text or at < 0:
-            return None
-        self.cursor[line] = at + len(text)
-        return at
-
-
-def _inline(token: Token, passage: _Passage, source: _Source) -> None:
+def _inline(token: Token, passage: _Passage, find: Callable[[int, str], int | None]) -> None:
     """Add an inline token's children to a passage, line by line."""
     line = (token.map[0] if token.map else 0) + 1
     for child in token.children or []:
@@ -172,27 +157,36 @@ def _inline(token: Token, passage: _Passage, source: _Source) -> None:
             text = child.content
             if _SNIPPET.match(text):
                 continue
-            passage.add(_ATTR_LIST.sub(_blank, text), text, line, source.find(line, text))
+            passage.add(_ATTR_LIST.sub(_blank, text), text, line, find(line, text))
         elif child.type == "code_inline":
             shown = f"`{child.content}`"
-            column = source.find(line, child.content)
+            column = find(line, child.content)
             passage.add(" " * len(shown), shown, line, column)
         elif child.type == "math_inline":
-            column = source.find(line, child.content)
+            column = find(line, child.content)
             passage.add(
                 f" {_tex(child.content)} ", f"${child.content}$", line, None if column is None else column - 1
             )
         elif child.type == "image":  # its alt text, set apart from the words beside it
-            column = source.find(line, child.content)
+            column = find(line, child.content)
             alt = f" {child.content} "
             passage.add(alt, alt, line, None if column is None else column - 1)
 
 
 def _passages(markdown: str) -> Iterator[_Passage]:
-    source = _Source(markdown)
-    tokens = parse(markdown)
+    lines = markdown.splitlines()
+    cursor: dict[int, int] = {}  # per line, where the text found on it so far ends
+
+    def find(line: int, text: str) -> int | None:
+        """Where `text` is on `line`, after what was found there already: repeats in reading order."""
+        at = lines[line - 1].find(text, cursor.get(line, 0)) if line <= len(lines) else -1
+        if not text or at < 0:
+            return None
+        cursor[line] = at + len(text)
+        return at
+
     row: _Passage | None = None
-    for token in tokens:
+    for token in parse(markdown):
         if token.type == "tr_open":
             row = _Passage("table")
         elif token.type == "tr_close" and row is not None:
@@ -201,19 +195,17 @@ def _passages(markdown: str) -> Iterator[_Passage]:
         elif token.type == "inline" and row is not None:
             if row.scan:
                 row.add(" | ", " | ", (token.map[0] if token.map else 0) + 1, None)
-            _inline(token, row, source)
+            _inline(token, row, find)
         elif token.type == "inline":
             passage = _Passage("prose")
-            _inline(token, passage, source)
+            _inline(token, passage, find)
             yield passage
         elif token.type == "math_block" and token.map:
             first, last = token.map[0] + 1, token.map[1]
             for offset, tex in enumerate(token.content.splitlines()):
                 if tex.strip():
-                    line = next(
-                        (n for n in range(first, last + 1) if tex in source.lines[n - 1]), first + offset
-                    )
-                    yield _Passage("math", _tex(tex), tex, [(0, line, source.find(line, tex))])
+                    line = next((n for n in range(first, last + 1) if tex in lines[n - 1]), first + offset)
+                    yield _Passage("math", _tex(tex), tex, [(0, line, find(line, tex))])
 
 
 def bracketed(text: str, start: int, end: int, words: int) -> str:

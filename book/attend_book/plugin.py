@@ -56,8 +56,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         self.notebooks: dict[str, tuple[str, dict[str, Any] | None]] = {}  # src_uri -> (name, notebook)
         self.workbench = ""  # the workbench page's src_uri, once it is executed
         self._page = ""  # the page being rendered, as errors name it
-        self._unshown: list[Block] = []  # its blocks markdown-exec has not asked for yet
-        self._failed = False  # whether its code failed, so that it has no blocks to show
+        self._unshown: list[Block] | None = []  # its blocks not shown yet; None: its code failed
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
@@ -113,9 +112,9 @@ class BookPlugin(BasePlugin[BookConfig]):
             # (which --strict counts), drawn without outputs, and the build goes on to the next.
             log.error(str(error))
             self.blocks.pop(src, None)
-            self._unshown, self._failed = [], True
+            self._unshown = None
         else:
-            self._unshown, self._failed = list(self.blocks[src]), False
+            self._unshown = list(self.blocks[src])
         cells = notebooks.cells_of(source, self.root)
         if any(cell.kind == "code" for cell in cells):
             notebook = notebooks.notebook_of(cells, str(page.title or PurePosixPath(src).stem), f"docs/{src}")
@@ -125,7 +124,7 @@ class BookPlugin(BasePlugin[BookConfig]):
     def _format(self, kind: str, *, code: str, md: Markdown, **options: Any) -> Any:
         """markdown-exec's formatter for `kind`: show the block the page's run made for this fence."""
         text = "(not shown: this page's code failed)"
-        if not self._failed:
+        if self._unshown is not None:
             if not self._unshown or self._unshown[0].code.rstrip("\n") != code.rstrip("\n"):
                 raise FenceError(
                     f"{self._page}: markdown-exec met a fence the book's reader did not:\n{code}"
