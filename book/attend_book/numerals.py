@@ -225,20 +225,17 @@ _BETWEEN_A_RUN = re.compile(r"[\s,;:()\[\]|]*")
 def _runs(scan: str, equations: list[re.Match[str]]) -> list[list[re.Match[str]]]:
     """The numerals of a passage in runs: numerals with nothing but punctuation between them, as
     in "(0, 3, 0.5, 0)", or the operands of one worked equation ("3 x 32 x 4 x 4"), alone."""
-    runs: list[tuple[int, list[re.Match[str]]]] = []  # (the equation it is an operand of, or -1)
+    runs: list[list[re.Match[str]]] = []
+    side_before = None  # the equation the numeral before is an operand of, or -1
     for match in _PROSE.finditer(scan):
-        side = next(
-            (k for k, e in enumerate(equations) if e.start("left") <= match.start() < e.end("left")), -1
-        )
-        if (
-            runs
-            and runs[-1][0] == side
-            and (side >= 0 or _BETWEEN_A_RUN.fullmatch(scan[runs[-1][1][-1].end() : match.start()]))
-        ):
-            runs[-1][1].append(match)
+        at = match.start()
+        side = next((k for k, e in enumerate(equations) if e.start("left") <= at < e.end("left")), -1)
+        if side == side_before and (side >= 0 or _BETWEEN_A_RUN.fullmatch(scan[runs[-1][-1].end() : at])):
+            runs[-1].append(match)
         else:
-            runs.append((side, [match]))
-    return [run for _, run in runs]
+            runs.append([match])
+        side_before = side
+    return runs
 
 
 def _numerals_of(passages: list[_Passage]) -> list[Numeral]:
@@ -316,8 +313,6 @@ _BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
 
 def _evaluate(node: ast.AST) -> float:
     """Arithmetic only: numbers, + − × ÷, powers and square roots. Anything else is refused."""
-    if isinstance(node, ast.Expression):
-        return _evaluate(node.body)
     if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
         return float(node.value)
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
@@ -339,4 +334,4 @@ def evaluate(expression: str) -> float:
     python = re.sub(r"(?<=\d)²", "**2", python)
     python = re.sub(r"(?<=[\d\s])x(?=[\s\d])", "*", python)
     python = python.translate(str.maketrans("×·÷−", "**/-"))
-    return _evaluate(ast.parse(python.strip(), mode="eval"))
+    return _evaluate(ast.parse(python.strip(), mode="eval").body)

@@ -246,11 +246,9 @@ def renumber(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="renumber", description=__doc__.splitlines()[0] if __doc__ else None
+        prog="renumber", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument(
-        "pages", nargs="*", type=Path, help="pages to renumber (default: every page in docs/)"
-    )
+    parser.add_argument("pages", nargs="*", type=Path, help="the pages to renumber (default: all in --docs)")
     parser.add_argument("--docs", type=Path, default=Path("docs"), help="the book's page directory")
     parser.add_argument(
         "--guess",
