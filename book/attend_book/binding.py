@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import yaml
 
@@ -85,15 +85,6 @@ class Outputs:
     figures: list[tuple[int, str]] = field(default_factory=list)  # (fence line, html)
 
 
-class Reading(NamedTuple):
-    """A page read against its blocks' output and its ledger: what the check and renumber share."""
-
-    outputs: Outputs
-    numerals: list[Numeral]
-    pairs: dict[int, Entry]  # by the index of the numeral each entry binds
-    unused: list[Entry]  # entries no numeral of the page matches
-
-
 def _collapse(text: str) -> str:
     return " ".join(text.split())
 
@@ -123,16 +114,18 @@ def sources(markdown: str, blocks: Sequence[Block]) -> Outputs:
 
 def page_numerals(markdown: str, outputs: Outputs) -> list[Numeral]:
     """Every numeral the reader of the page sees: its Markdown's, then its figures' words."""
-    found = numerals.read(markdown)
-    for line, html in outputs.figures:
-        found += numerals.figure_prose(html, line)
-    return found
+    figures = [numeral for line, html in outputs.figures for numeral in numerals.figure_prose(html, line)]
+    return numerals.read(markdown) + figures
 
 
-def read(markdown: str, blocks: Sequence[Block], ledger: Sequence[Entry]) -> Reading:
+def read(
+    markdown: str, blocks: Sequence[Block], ledger: Sequence[Entry]
+) -> tuple[Outputs, list[Numeral], dict[int, Entry], list[Entry]]:
+    """A page read against its blocks' output and its ledger, as the check and renumber both
+    start: what it prints, its numerals, the entry of each numeral `match` pairs, the rest."""
     outputs = sources(markdown, blocks)
     found = page_numerals(markdown, outputs)
-    return Reading(outputs, found, *match(found, ledger))
+    return outputs, found, *match(found, ledger)
 
 
 def _only(*options: list[int]) -> int | None:
@@ -257,13 +250,13 @@ def check(
     markdown: str, blocks: Sequence[Block], ledger: Sequence[Entry], ledger_name: str = ""
 ) -> list[Problem]:
     """Every problem with the numbers of one page, in the order of its lines."""
-    page = read(markdown, blocks, ledger)
+    outputs, found, pairs, unused = read(markdown, blocks, ledger)
     problems = [
         Problem(numeral.line, message)
-        for i, numeral in enumerate(page.numerals)
-        if (message := _problem(numeral, page.pairs.get(i), page.outputs)) is not None
+        for i, numeral in enumerate(found)
+        if (message := _problem(numeral, pairs.get(i), outputs)) is not None
     ]
-    for entry in page.unused:
+    for entry in unused:
         message = f"the ledger binds a numeral the page no longer writes: {entry.at}"
         problems.append(Problem(1, message, ledger_name))
     return sorted(problems, key=lambda p: (p.where, p.line))

@@ -58,6 +58,9 @@ def fingerprint(roots: Iterable[Path], versions: Mapping[str, str]) -> str:
     return digest.hexdigest()
 
 
+Runner = Callable[[str, str], list[Block]]  # what makes a page's blocks: `run_page`, or a stand-in
+
+
 def _key(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
@@ -77,9 +80,7 @@ class Cache:
         self.used: set[Path] = set()
         self.runs = 0  # how many pages and notebooks really ran: what the tests watch
 
-    def page(
-        self, path: str, markdown: str, run: Callable[[str, str], list[Block]] = run_page
-    ) -> list[Block]:
+    def page(self, path: str, markdown: str, run: Runner = run_page) -> list[Block]:
         """The page's blocks: from the cache while its code and the environment stand, else run."""
         ran = [f for f in fences(markdown) if executed(f)]
         key = _key(self.environment, *(f"{f.language} {f.switched_on('html')}\n{f.body}" for f in ran))

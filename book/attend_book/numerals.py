@@ -153,24 +153,16 @@ def _inline(token: Token, passage: _Passage, find: Callable[[int, str], int | No
         if child.type in ("softbreak", "hardbreak"):
             line += 1
             passage.add(" ", " ", line, None)
-        elif child.type == "text":
-            text = child.content
-            if _SNIPPET.match(text):
-                continue
-            passage.add(_ATTR_LIST.sub(_blank, text), text, line, find(line, text))
-        elif child.type == "code_inline":
-            shown = f"`{child.content}`"
-            column = find(line, child.content)
-            passage.add(" " * len(shown), shown, line, column)
-        elif child.type == "math_inline":
-            column = find(line, child.content)
-            passage.add(
-                f" {_tex(child.content)} ", f"${child.content}$", line, None if column is None else column - 1
-            )
-        elif child.type == "image":  # its alt text, set apart from the words beside it
-            column = find(line, child.content)
-            alt = f" {child.content} "
-            passage.add(alt, alt, line, None if column is None else column - 1)
+        elif child.type == "text" and not _SNIPPET.match(child.content):
+            passage.add(_ATTR_LIST.sub(_blank, child.content), child.content, line, find(line, child.content))
+        elif child.type in ("code_inline", "math_inline", "image"):  # one mark either side of the content
+            content, column = child.content, find(line, child.content)
+            scan, shown = {
+                "code_inline": (" " * (len(content) + 2), f"`{content}`"),
+                "math_inline": (f" {_tex(content)} ", f"${content}$"),
+                "image": (f" {content} ", f" {content} "),  # alt text, set apart from the words beside it
+            }[child.type]
+            passage.add(scan, shown, line, None if column is None else column - 1)
 
 
 def _passages(markdown: str) -> Iterator[_Passage]:

@@ -145,9 +145,8 @@ class BookPlugin(BasePlugin[BookConfig]):
         if src in self.blocks:
             if self._unshown:
                 log.warning(f"{self._page}:{self._unshown[0].line}: markdown-exec never ran this fence")
-            for problem in self.check_numbers(
-                self._page, page.file.content_string, self.blocks[src], page.meta
-            ):
+            problems = self.check_numbers(self._page, page.file.content_string, self.blocks[src], page.meta)
+            for problem in problems:
                 log.warning(problem)
             html = mathml.render_math(html)
         if src == self.workbench:

@@ -106,8 +106,8 @@ def candidates(numeral: Numeral, outputs: Outputs, near: Sequence[Quote] = ()) -
                 beside = sum((q.block, q.line) == (b, n) for q in near)
                 labelled = int(bool(label) and _word_before(line, found[f - 1].start()) == label)
                 overlap = len(mine & _words(f"{line} {head}"))
-                quote = Quote(b, head, n, " ".join(line.split()), f, value)
-                scored.append(((1 + before + after, labelled, beside, overlap, -distance), quote))
+                score = (1 + before + after, labelled, beside, overlap, -distance)
+                scored.append((score, Quote(b, head, n, " ".join(line.split()), f, value)))
     return sorted(scored, key=lambda s: s[0], reverse=True)
 
 

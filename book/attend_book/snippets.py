@@ -32,26 +32,22 @@ def check(markdown: str, root: Path) -> list[Problem]:
     """Every include line of the page whose file or marked section is not there exactly once."""
     problems = []
     for number, line in enumerate(markdown.splitlines(), 1):
-        found = INCLUDE.match(line)
-        if found is None:
+        if (found := INCLUDE.match(line)) is None:
             continue
-        path, part = found["path"], found["part"]
-        source = root / path
+        path, part, source = found["path"], found["part"], root / found["path"]
         if not source.is_file():
             problems.append(Problem(number, f"the include names {path}, which is not there"))
-            continue
-        if not part:
-            continue
-        text = source.read_text(encoding="utf-8")
-        at = {
-            kind: [m.start() for m in re.finditer(rf"--8<-- \[{kind}:{re.escape(part)}\]", text)]
-            for kind in ("start", "end")
-        }
-        problems += [
-            Problem(number, f"{path} has {len(places)} `[{kind}:{part}]` markers where one belongs")
-            for kind, places in at.items()
-            if len(places) != 1
-        ]
-        if at["start"] and at["end"] and at["end"][0] < at["start"][0]:
-            problems.append(Problem(number, f"{path} ends section {part} before it starts it"))
+        elif part:
+            text = source.read_text(encoding="utf-8")
+            at = {
+                kind: [m.start() for m in re.finditer(rf"--8<-- \[{kind}:{re.escape(part)}\]", text)]
+                for kind in ("start", "end")
+            }
+            problems += [
+                Problem(number, f"{path} has {len(places)} `[{kind}:{part}]` markers where one belongs")
+                for kind, places in at.items()
+                if len(places) != 1
+            ]
+            if at["start"] and at["end"] and at["end"][0] < at["start"][0]:
+                problems.append(Problem(number, f"{path} ends section {part} before it starts it"))
     return problems
