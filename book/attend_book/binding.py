@@ -263,7 +263,6 @@ def check(
 
 
 def _problem(numeral: Numeral, entry: Entry | None, outputs: Outputs) -> str | None:
-    """What is wrong with one numeral, if anything."""
     written = numeral.text
     if (equation := numeral.equation) is not None:
         try:
@@ -303,7 +302,6 @@ def _number_and_text(value: Any) -> tuple[int | None, str]:
 
 
 def load_ledger(path: Path) -> list[Entry]:
-    """A page's ledger, or no entries if it has none yet."""
     if not path.exists():
         return []
     return [
@@ -320,7 +318,6 @@ def load_ledger(path: Path) -> list[Entry]:
 
 
 def dump_ledger(entries: Iterable[Entry], page: str) -> str:
-    """The ledger as text: one entry per numeral, in the order the page writes them."""
     items: list[dict[str, Any]] = []
     for entry in entries:
         if entry.given is not None:

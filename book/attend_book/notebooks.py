@@ -1,10 +1,8 @@
 """Every page's code as a notebook a reader can download and run, made at build.
 
-A page is cut into cells: its prose (with any listing in it, its snippet resolved to the code it
-names) as Markdown cells, each executed fence as a code cell, in page order. A transcript
-becomes calls to `attend.cli.main`; a figure fence becomes a line saying a figure sits there,
-since the code that draws it is the book's, not the package's. The workbench is executed here
-(`execute`) on a cache miss, and the executed notebook is what its page offers.
+Prose (listings with their snippets resolved) becomes Markdown cells, executed fences code
+cells; a transcript becomes calls to `attend.cli.main`, and a figure fence a note, since the
+code that draws it is the book's, not the package's. `execute` runs the workbench.
 """
 
 from __future__ import annotations

@@ -62,14 +62,6 @@ class Numeral:
     run: tuple[str, ...] = field(default=(), compare=False)
     place: int = field(default=0, compare=False)
 
-    @property
-    def value(self) -> float:
-        return value_of(self.text)
-
-    @property
-    def decimals(self) -> int:
-        return decimals(self.text)
-
 
 @dataclass(frozen=True)
 class Equation:
@@ -147,7 +139,6 @@ class _Passage:
 
 
 def _inline(token: Token, passage: _Passage, find: Callable[[int, str], int | None]) -> None:
-    """Add an inline token's children to a passage, line by line."""
     line = (token.map[0] if token.map else 0) + 1
     for child in token.children or []:
         if child.type in ("softbreak", "hardbreak"):
@@ -266,7 +257,6 @@ def _unique_contexts(found: list[tuple[str, int, int]]) -> list[str]:
 
 
 def read(markdown: str) -> list[Numeral]:
-    """Every numeral a reader sees in the page's Markdown, in reading order."""
     return _numerals_of(list(_passages(markdown)))
 
 
@@ -281,7 +271,6 @@ def _plain(fragment: str) -> str:
 
 
 def figure_prose(html: str, line: int) -> list[Numeral]:
-    """The numerals of a figure's alt text and caption, placed at its fence's line."""
     kinds = (("alt text", _TITLE), ("caption", _FIGCAPTION))
     texts = [
         (kind, f"{kind}: {_plain(m.group(1))}") for kind, pattern in kinds for m in pattern.finditer(html)
@@ -290,7 +279,6 @@ def figure_prose(html: str, line: int) -> list[Numeral]:
 
 
 def figure_lines(html: str) -> list[str]:
-    """The text drawn inside a figure (tick labels, cell values, titles), one line each."""
     return [_plain(m.group(1)) for m in _SVG_TEXT.finditer(html) if _plain(m.group(1))]
 
 
@@ -317,10 +305,7 @@ def _evaluate(node: ast.AST) -> float:
 
 
 def evaluate(expression: str) -> float:
-    """The value of arithmetic as prose writes it: `0.5×1.5`, `2 x 32 x 4`, `√4`, `1,024 ÷ 2`.
-
-    Raises ValueError for anything that is not arithmetic and ZeroDivisionError as Python does.
-    """
+    """Arithmetic as prose writes it (`2 x 32 x 4`, `√4`, `1,024 ÷ 2`); anything else is a ValueError."""
     python = expression.replace(",", "")
     python = re.sub(rf"√\s*({NUMBER})", r"sqrt(\1)", python)
     python = re.sub(r"(?<=\d)²", "**2", python)

@@ -1,13 +1,10 @@
 """The book's mkdocs plugin, `attend-book` under `plugins:` in mkdocs.yml.
 
-For each Markdown page, before it is rendered, the plugin gets the page's blocks (`run.Block`)
-from the execution cache or, when the page's code or anything it runs on changed, by running
-the page (`run.run_page`). markdown-exec then renders each executed fence as usual, through its
-public `base_format`, with a runner that hands over the block already computed for that fence,
-so every fence runs once per change and never twice in a build. After rendering, the page's
-numerals are held against the outputs its ledger binds them to, its math becomes MathML, and a
-button offers its code as a notebook. The workbench (a jupytext notebook that mkdocs-jupyter
-renders) is executed on a cache miss only and mkdocs-jupyter is handed the executed notebook.
+Before a page is rendered, its blocks come from the execution cache or, when its code or
+anything that code runs on changed, from running it (`run.run_page`); markdown-exec renders each
+fence through its public `base_format`, handed the block already made, so a fence runs once per
+change. Then the page's numerals are checked, its math becomes MathML, and a button offers its
+code as a notebook. The workbench is executed on a cache miss only, for mkdocs-jupyter to show.
 """
 
 from __future__ import annotations
@@ -15,13 +12,16 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Mapping
+from html import unescape
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 import markdown_exec
 from jinja2 import Environment, FileSystemBytecodeCache
+from latex2mathml.converter import convert
 from markdown import Markdown
 from mkdocs.config import Config
 from mkdocs.config import config_options as c
@@ -30,7 +30,7 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from attend_book import binding, mathml, notebooks, snippets
+from attend_book import binding, notebooks, snippets
 from attend_book.cache import Cache, fingerprint, installed_versions, source_roots
 from attend_book.run import LANGUAGES, Block, FenceError, commands
 
@@ -148,7 +148,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             problems = self.check_numbers(self._page, page.file.content_string, self.blocks[src], page.meta)
             for problem in problems:
                 log.warning(problem)
-            html = mathml.render_math(html)
+            html = _mathml(html)
         if src == self.workbench:
             html = notebooks.without_remote_scripts(html)
         if src in self.notebooks:
@@ -182,3 +182,22 @@ def _prompted(code: str) -> tuple[str, str]:
     """A transcript's commands (what runs) and the same lines prompted (what is shown)."""
     run = commands(code)
     return "\n".join(run), "\n".join(f"$ {command}" for command in run)
+
+
+# pymdownx.arithmatex (generic mode) leaves TeX that needs a script to typeset it; MathML, made by
+# latex2mathml at build, is drawn by the browser itself, with no script and no font from anywhere.
+_INLINE_MATH = re.compile(r'<span class="arithmatex">\\\((?P<tex>.*?)\\\)</span>', re.DOTALL)
+_BLOCK_MATH = re.compile(r'<div class="arithmatex">\\\[(?P<tex>.*?)\\\]</div>', re.DOTALL)
+
+
+def _mathml(page: str) -> str:
+    """The page with every arithmatex span and div replaced by MathML."""
+
+    def block(match: re.Match[str]) -> str:
+        tex = unescape(match.group("tex")).strip()
+        return f'<div class="math-block">{convert(tex, display="block")}</div>'
+
+    def inline(match: re.Match[str]) -> str:
+        return str(convert(unescape(match.group("tex")).strip(), display="inline"))
+
+    return _INLINE_MATH.sub(inline, _BLOCK_MATH.sub(block, page))

@@ -154,7 +154,6 @@ def _restated(entry: Entry, context: str, quote: Quote | str | None) -> Entry:
 
 
 def _bound(entry: Entry, quote: Quote) -> Entry:
-    """The entry restated with where its quote is found now."""
     kept = binding.excerpt(quote.text, quote.field) or quote.text
     return replace(entry, block=quote.block, head=quote.head, line=quote.line, text=kept, field=quote.field)
 
