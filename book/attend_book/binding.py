@@ -246,10 +246,9 @@ def _core(context: str) -> str:
     return unnumbered(found.group(0)) if found else ""
 
 
-def check(
-    markdown: str, blocks: Sequence[Block], ledger: Sequence[Entry], ledger_name: str = ""
-) -> list[Problem]:
-    """Every problem with the numbers of one page, in the order of its lines."""
+def check(markdown: str, blocks: Sequence[Block], ledger: Sequence[Entry], where: str = "") -> list[Problem]:
+    """Every problem with the numbers of one page, in the order of its lines; `where` names the
+    ledger, for the problems found in it."""
     outputs, found, pairs, unused = read(markdown, blocks, ledger)
     problems = [
         Problem(numeral.line, message)
@@ -258,7 +257,7 @@ def check(
     ]
     for entry in unused:
         message = f"the ledger binds a numeral the page no longer writes: {entry.at}"
-        problems.append(Problem(1, message, ledger_name))
+        problems.append(Problem(1, message, where))
     return sorted(problems, key=lambda p: (p.where, p.line))
 
 

@@ -33,6 +33,7 @@ ICON = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" aria-hidden="true">'
     '<path d="M5 20h14v-2H5m14-9h-4V3H9v6H5l7 7 7-7Z"/></svg>'
 )
+_MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,4 @@ def page_dir(src: str, directory_urls: bool) -> str:
 def without_remote_scripts(content: str) -> str:
     """nbconvert's page loads MathJax from a CDN; the book renders no TeX on that page, and the
     site asks nothing of the network, so that block goes."""
-    return re.sub(
-        r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", "", content, flags=re.DOTALL
-    )
+    return _MATHJAX.sub("", content)

@@ -46,12 +46,9 @@ _TEX_WORD = re.compile(r"\\[A-Za-z]+")
 
 @dataclass(frozen=True)
 class Numeral:
-    """A number as a reader meets it, and where.
-
-    `column` is where the numeral starts on its source line, or None when the text it sits in
-    is not on the page verbatim (a figure's caption, text with escapes). `context` is the words
-    around it with the numeral in brackets, `passage` names the kind of passage it was read from.
-    """
+    """A number as a reader meets it, and where: `column` is None where the text it sits in is not
+    on the page verbatim (a figure's caption, text with escapes); `context` is the words around
+    it, the numeral in brackets; `passage` the kind of passage it was read from."""
 
     line: int
     column: int | None
@@ -104,11 +101,8 @@ def _blank(match: re.Match[str]) -> str:
 
 
 def _tex(tex: str) -> str:
-    """TeX as the prose reads it, the same width: operators spelt out, commands blank.
-
-    A script is read like the rest: the 1.5625 of $e^{1.5625}$ is a value and the 2 of $n^2$
-    a power, both numbers a reader sees. Its `^`, `_` and braces become spaces.
-    """
+    """TeX as the prose reads it, the same width: operators spelt out; commands, `^`, `_` and
+    braces blank, so that a script is read like the rest (the 1.5625 of $e^{1.5625}$, the 2 of $n^2$)."""
     tex = re.sub(r"[\^_]", " ", tex)
     for word, symbol in ((r"\times", "×"), (r"\cdot", "·"), (r"\div", "÷"), (r"\sqrt", "√")):
         tex = tex.replace(word, symbol.ljust(len(word)))
@@ -117,11 +111,8 @@ def _tex(tex: str) -> str:
 
 @dataclass
 class _Passage:
-    """One run of reader text (a paragraph, a heading, a table row, a caption), flattened.
-
-    `scan` is what numerals are looked for in (code blanked), `shown` the same width with code
-    kept, for the words around a numeral; `spans` maps stretches of both back to the source.
-    """
+    """One run of reader text (a paragraph, a heading, a table row, a caption), flattened: `scan`
+    is what numerals are looked for in (code blanked), `shown` the same with code, for context."""
 
     kind: str
     scan: str = ""

@@ -7,8 +7,8 @@ For each page it runs the page's fences, then
 * binds each new numeral whose source is unambiguous: of the printed numbers with its value,
   the one best aligned with the numerals written beside it (the run `(0, 3, 0.5, 0)` against a
   printed row), then on the same line as its neighbours' quotes, then sharing most words;
-* drops ledger entries nothing on the page writes any more, and restates every kept entry's
-  words and quoted line as they are now;
+* drops ledger entries nothing on the page writes any more, and restates a kept entry's words
+  and quoted line as they are now where they changed in more than their numbers;
 
 and prints each change as `page:line old → new`, each numeral it could not bind with its
 candidates, and each it could not rewrite. Run twice, the second run changes nothing.
@@ -30,7 +30,6 @@ from attend_book.numerals import Numeral
 from attend_book.run import Block, FenceError, run_page
 
 Scored = tuple[tuple[int, ...], Quote]  # a candidate's score, and the quote it would make
-
 _WORD = re.compile(r"[A-Za-z]{3,}")
 # Words too common to say which printed line a sentence is about.
 _COMMON = frozenset({
@@ -112,12 +111,9 @@ def candidates(numeral: Numeral, outputs: Outputs, near: Sequence[Quote] = ()) -
 
 
 def best(numeral: Numeral, outputs: Outputs, near: Sequence[Quote], guess: bool) -> Quote | None:
-    """The candidate to bind, or None when the evidence does not single one out.
-
-    Unambiguous means: the only printed number with the numeral's value, or the one ahead of
-    every other on the run, the neighbours, the label and the shared words (nearness does not
-    count). With `guess`, nearness breaks ties too and the top candidate is always taken.
-    """
+    """The candidate to bind, or None when the evidence does not single one out: the only printed
+    number with the numeral's value, or the one ahead of every other on the run, the neighbours,
+    the label and the shared words (not nearness). With `guess`, the top one, nearness and all."""
     scored = candidates(numeral, outputs, near)
     if not scored:
         return None

@@ -1,10 +1,9 @@
 """The include lines of a page checked against the marked sections they name.
 
 pymdownx.snippets includes `--8<-- "src/attend/head.py:attend"` as the lines between
-`# --8<-- [start:attend]` and `# --8<-- [end:attend]`. With the end marker gone it includes
-everything to the end of the file, and with a marker written twice it picks one of them; neither
-is an error there. `check(markdown, root)` reports both, naming the source file and the section.
-A line written `;--8<-- …` is the escaped form, shown literally, and is not checked.
+`# --8<-- [start:attend]` and `# --8<-- [end:attend]`; with the end marker gone it includes the
+rest of the file, and of a marker written twice it picks one, neither an error there. `check`
+reports both, naming the file and the section. An escaped line, `;--8<-- …`, is shown as text.
 """
 
 from __future__ import annotations
