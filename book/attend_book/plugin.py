@@ -19,10 +19,10 @@ from html import unescape
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import markdown_exec
 from jinja2 import Environment, FileSystemBytecodeCache
 from latex2mathml.converter import convert
 from markdown import Markdown
+from markdown_exec import base_format, formatters
 from mkdocs.config import Config
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
@@ -62,7 +62,7 @@ class BookPlugin(BasePlugin[BookConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path).parent
         for language, kind in LANGUAGES.items():
-            markdown_exec.formatters[language] = functools.partial(self._format, kind)  # type: ignore[assignment]
+            formatters[language] = functools.partial(self._format, kind)  # type: ignore[assignment]
         return config
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
@@ -123,19 +123,16 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     def _format(self, kind: str, *, code: str, md: Markdown, **options: Any) -> Any:
         """markdown-exec's formatter for `kind`: show the block the page's run made for this fence."""
-        text = "(not shown: this page's code failed)"
-        if self._unshown is not None:
-            if not self._unshown or self._unshown[0].code.rstrip("\n") != code.rstrip("\n"):
-                raise FenceError(
-                    f"{self._page}: markdown-exec met a fence the book's reader did not:\n{code}"
-                )
+        if self._unshown is None:
+            text = "(not shown: this page's code failed)"
+        elif self._unshown and self._unshown[0].code.rstrip("\n") == code.rstrip("\n"):
             text = self._unshown.pop(0).text
             if kind == "console":
                 options["source"] = options.get("source") or "console"
                 options["transform_source"] = _prompted
-        return markdown_exec.base_format(
-            language=kind, run=lambda *_, **__: text, code=code, md=md, **options
-        )
+        else:
+            raise FenceError(f"{self._page}: markdown-exec met a fence the book's reader did not:\n{code}")
+        return base_format(language=kind, run=lambda *_, **__: text, code=code, md=md, **options)
 
     # Ahead of every other plugin (priority 0): print-site keeps each page's HTML for the whole-book
     # page as its own on_page_content sees it, so the math must be MathML by then.

@@ -254,17 +254,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     status = 0
     for path in args.pages or sorted(args.docs.glob("*.md")):
-        markdown = path.read_text(encoding="utf-8")
+        name, markdown = path.as_posix(), path.read_text(encoding="utf-8")
         try:
-            blocks = run_page(path.as_posix(), markdown)
+            blocks = run_page(name, markdown)
         except FenceError as failure:
             print(failure, file=sys.stderr)
             status = 1
             continue
         ledger = binding.ledger_path(path)
-        new, entries, report = renumber(
-            path.as_posix(), markdown, blocks, binding.load_ledger(ledger), args.guess
-        )
+        new, entries, report = renumber(name, markdown, blocks, binding.load_ledger(ledger), args.guess)
         if new != markdown:
             path.write_text(new, encoding="utf-8")
         text = binding.dump_ledger(entries, path.name)

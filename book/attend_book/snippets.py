@@ -19,11 +19,8 @@ INCLUDE = re.compile(r"""^(?P<indent>[ \t]*)-+8<-+[ \t]+["'](?P<path>[^"':]+):?(
 
 def section(text: str, name: str) -> str | None:
     """The lines between a file's `[start:name]` and `[end:name]` markers, as snippets includes them."""
-    found = re.search(
-        rf"--8<-- \[start:{re.escape(name)}\][^\n]*\n(.*?)^[^\n]*--8<-- \[end:{re.escape(name)}\]",
-        text,
-        re.MULTILINE | re.DOTALL,
-    )
+    part = re.escape(name)
+    found = re.search(rf"--8<-- \[start:{part}\][^\n]*\n(.*?)^[^\n]*--8<-- \[end:{part}\]", text, re.M | re.S)
     return None if found is None else found[1]
 
 
