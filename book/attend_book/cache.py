@@ -1,12 +1,10 @@
 """The execution cache: what a page printed, and the executed workbench, kept between builds.
 
-An entry is found by a key that hashes everything that can change what the code prints: the
-code itself (a page's executed fences, the workbench's text), every file of the package, of
-the figures the pages draw and of this plugin (source and data), the versions of every
-installed distribution and the Python that runs them. Prose is not in the key, so a prose
-edit reruns nothing; anything else reruns what it could have changed. A page's blocks are
-stored without their line numbers, which are taken from the page as it is now, so prose added
-above a fence does not rerun it either.
+An entry's key hashes all that can change what the code prints: the code (a page's executed
+fences, the workbench's text), every file of the package, of the figures and of this plugin,
+the versions of the installed distributions and the Python. Prose is not in it, so a prose
+edit reruns nothing, and blocks are kept without their line numbers, which come from the page
+as it is now.
 """
 
 from __future__ import annotations
@@ -24,15 +22,11 @@ from pathlib import Path
 from attend_book.markdown import fences
 from attend_book.run import LANGUAGES, Block, executed, run_page
 
-__all__ = ["Cache", "fingerprint", "installed_versions", "source_roots"]
-
 
 def installed_versions() -> dict[str, str]:
-    """Every distribution installed beside the build, by name: what the lock file put there.
-
-    Read from the names of the `*.dist-info` folders on sys.path, which carry both: opening
-    each one's metadata would cost more than the rest of a warm build's bookkeeping.
-    """
+    """Every distribution installed beside the build, by name: what the lock file put there, read
+    from the `*.dist-info` folder names on sys.path (opening each one's metadata would cost more
+    than all the rest of a warm build's bookkeeping)."""
     found: dict[str, str] = {}
     for folder in map(Path, sys.path):
         for info in folder.glob("*.dist-info") if folder.is_dir() else ():
@@ -62,16 +56,16 @@ def fingerprint(roots: Iterable[Path], versions: Mapping[str, str]) -> str:
     return digest.hexdigest()
 
 
+Runner = Callable[[str, str], list[Block]]  # what makes a page's blocks: `run_page`, or a stand-in
+
+
 def _key(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
 
 class Cache:
-    """Entries under `root`, in one folder per `environment` (a `fingerprint`).
-
-    Several environments share a root (a nox session's and a developer's venv, say), so each
-    keeps its own folder, and only the few most recently used folders are kept.
-    """
+    """Entries under `root`, in one folder per `environment` (a `fingerprint`): environments share
+    a root (a nox session's venv and a developer's, say), and only the newest few are kept."""
 
     KEEP = 3
 
@@ -81,9 +75,7 @@ class Cache:
         self.used: set[Path] = set()
         self.runs = 0  # how many pages and notebooks really ran: what the tests watch
 
-    def page(
-        self, path: str, markdown: str, run: Callable[[str, str], list[Block]] = run_page
-    ) -> list[Block]:
+    def page(self, path: str, markdown: str, run: Runner = run_page) -> list[Block]:
         """The page's blocks: from the cache while its code and the environment stand, else run."""
         ran = [f for f in fences(markdown) if executed(f)]
         key = _key(self.environment, *(f"{f.language} {f.switched_on('html')}\n{f.body}" for f in ran))

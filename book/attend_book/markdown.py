@@ -10,16 +10,13 @@ from __future__ import annotations
 import functools
 import re
 import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
-import yaml
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.admon import admon_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
-
-__all__ = ["FRONT", "Fence", "fences", "front_matter", "parse"]
 
 FRONT = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 # Admonitions (`!!! note`) and math (`$…$`, `$$`) as mkdocs renders them, so that an indented
@@ -27,13 +24,9 @@ FRONT = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable("table").use(admon_plugin).use(dollarmath_plugin)
 
 
-def _blank_front_matter(text: str) -> str:
-    return FRONT.sub(lambda m: "\n" * m.group(0).count("\n"), text, count=1)
-
-
 def parse(text: str) -> list[Token]:
     """The page's block tokens; each `token.map` is `[first line, line after]`, 0-based."""
-    return _PARSER.parse(_blank_front_matter(text))
+    return _PARSER.parse(FRONT.sub(lambda m: "\n" * m.group(0).count("\n"), text, count=1))
 
 
 @dataclass(frozen=True)
@@ -45,23 +38,16 @@ class Fence:
     mark: str
     language: str
     words: frozenset[str]
-    options: tuple[tuple[str, str], ...]
+    options: Mapping[str, str]  # `key="value"` words
     body: str
-
-    def option(self, key: str) -> str:
-        return dict(self.options).get(key, "")
 
     def switched_on(self, key: str) -> bool:
         """Whether an option such as `exec="1"` is set, read as markdown-exec reads it."""
-        return self.option(key).lower() not in {"", "0", "no", "off", "false"}
+        return self.options.get(key, "").lower() not in {"", "0", "no", "off", "false"}
 
     @property
     def executed(self) -> bool:
         return self.switched_on("exec")
-
-    @property
-    def session(self) -> str:
-        return self.option("session")
 
 
 @functools.lru_cache(maxsize=32)  # a build asks for a page's fences more than once
@@ -71,24 +57,9 @@ def fences(text: str) -> tuple[Fence, ...]:
     for token in parse(text):
         if token.type != "fence" or token.map is None:
             continue
-        words = shlex.split(token.info) if token.info.strip() else []
-        options = tuple((k, v) for k, _, v in (w.partition("=") for w in words[1:] if "=" in w))
-        found.append(
-            Fence(
-                line=token.map[0] + 1,
-                end=token.map[1],
-                mark=token.markup,
-                language=words[0] if words else "",
-                words=frozenset(w for w in words[1:] if "=" not in w),
-                options=options,
-                body=token.content.removesuffix("\n"),
-            )
-        )
+        language, *rest = shlex.split(token.info) or [""]
+        options = {k: v for k, _, v in (w.partition("=") for w in rest if "=" in w)}
+        words = frozenset(w for w in rest if "=" not in w)
+        body = token.content.removesuffix("\n")
+        found.append(Fence(token.map[0] + 1, token.map[1], token.markup, language, words, options, body))
     return tuple(found)
-
-
-def front_matter(text: str) -> dict[str, Any]:
-    """The page's YAML front matter, or an empty mapping."""
-    found = FRONT.match(text)
-    loaded = yaml.safe_load(found.group(0)[4:-4]) if found else None
-    return loaded if isinstance(loaded, dict) else {}

@@ -1,10 +1,8 @@
 """Every page's code as a notebook a reader can download and run, made at build.
 
-A page is cut into cells: its prose (with any listing in it, its snippet resolved to the code it
-names) as Markdown cells, each executed fence as a code cell, in page order. A transcript
-becomes calls to `attend.cli.main`; a figure fence becomes a line saying a figure sits there,
-since the code that draws it is the book's, not the package's. The workbench is executed here
-(`execute`) on a cache miss, and the executed notebook is what its page offers.
+Prose (listings with their snippets resolved) becomes Markdown cells, executed fences code
+cells; a transcript becomes calls to `attend.cli.main`, and a figure fence a note, since the
+code that draws it is the book's, not the package's. `execute` runs the workbench.
 """
 
 from __future__ import annotations
@@ -22,8 +20,6 @@ from attend_book.markdown import FRONT, fences
 from attend_book.run import commands, executed
 from attend_book.snippets import INCLUDE, section
 
-__all__ = ["Cell", "cells_of", "download_button", "execute", "notebook_of", "page_dir"]
-
 WORKBENCH_DESCRIPTION = (
     "The chapter's head as a notebook: change the typed table or the three matrices and rerun "
     "the head, the square, the shares and the cost."
@@ -37,6 +33,7 @@ ICON = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" aria-hidden="true">'
     '<path d="M5 20h14v-2H5m14-9h-4V3H9v6H5l7 7 7-7Z"/></svg>'
 )
+_MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -81,10 +78,10 @@ def cells_of(markdown: str, root: Path | None = None) -> list[Cell]:
 
 def _calls(transcript: str) -> str:
     """A transcript's `$ attend ...` lines as calls to the function the command calls."""
-    calls = ["from attend.cli import main", ""]
-    for argv in map(shlex.split, commands(transcript)):
-        calls.append(f"_ = main({argv[1:]!r})  # $ {shlex.join(argv)}")
-    return "\n".join(calls)
+    calls = [
+        f"_ = main({argv[1:]!r})  # $ {shlex.join(argv)}" for argv in map(shlex.split, commands(transcript))
+    ]
+    return "\n".join(["from attend.cli import main", "", *calls])
 
 
 def _admonitions(text: str) -> str:
@@ -106,16 +103,13 @@ def _admonitions(text: str) -> str:
 def _resolve(line: str, root: Path) -> str:
     """A snippet line as the code it names, or the line itself if it names nothing here."""
     found = INCLUDE.match(line)
-    file = root / found["path"] if found else None
-    if found is None or file is None or not file.is_file():
+    if found is None or not (file := root / found["path"]).is_file():
         return line
     text = file.read_text(encoding="utf-8")
-    if found["part"]:
-        part = section(text, found["part"])
-        if part is None:
-            return line
-        text = part
-    return "\n".join(found["indent"] + t for t in text.rstrip("\n").splitlines())
+    part = section(text, found["part"]) if found["part"] else text
+    if part is None:
+        return line
+    return "\n".join(found["indent"] + t for t in part.rstrip("\n").splitlines())
 
 
 def notebook_of(cells: list[Cell], title: str, source: str) -> dict[str, Any]:
@@ -132,12 +126,8 @@ def notebook_of(cells: list[Cell], title: str, source: str) -> dict[str, Any]:
         for n, c in enumerate([intro, *cells])
     ]
     kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
-    return {
-        "cells": made,
-        "metadata": {"kernelspec": kernel, "language_info": {"name": "python"}},
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
+    metadata = {"kernelspec": kernel, "language_info": {"name": "python"}}
+    return {"cells": made, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}
 
 
 def execute(source: Path, target: Path) -> None:
@@ -148,13 +138,8 @@ def execute(source: Path, target: Path) -> None:
 
     notebook = jupytext.read(source)
     notebook.metadata.pop("jupytext", None)
-    client = nbclient.NotebookClient(
-        notebook,
-        timeout=300,
-        kernel_name="python3",
-        allow_errors=False,
-        resources={"metadata": {"path": str(source.parent)}},
-    )
+    folder = {"metadata": {"path": str(source.parent)}}  # where the notebook's cells run
+    client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3", resources=folder)
     try:
         client.execute()
     except nbclient.exceptions.CellExecutionError as error:
@@ -181,6 +166,4 @@ def page_dir(src: str, directory_urls: bool) -> str:
 def without_remote_scripts(content: str) -> str:
     """nbconvert's page loads MathJax from a CDN; the book renders no TeX on that page, and the
     site asks nothing of the network, so that block goes."""
-    return re.sub(
-        r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", "", content, flags=re.DOTALL
-    )
+    return _MATHJAX.sub("", content)

@@ -1,17 +1,11 @@
 """The numerals a reader meets on a page, read from markdown-it-py tokens.
 
-`read(markdown)` walks the token stream and returns every numeral a reader sees in headings,
-paragraphs, list items, table cells, admonition titles and bodies, link text, image alt text
-and math, each with the line of the source file it sits on, its column there (when the text
-can be found verbatim on that line, so the renumber tool can rewrite it) and the words around
-it. Fences, code spans, raw HTML and front matter are not read: they are code, not numbers a
-reader is told.
-
-`figure_prose(html)` and `figure_lines(html)` read a figure fence's output: the alt text and the
-caption are prose, the text drawn inside the SVG is output a numeral can quote.
-
-`evaluate` works out the left side of worked arithmetic written in prose, refusing anything
-that is not arithmetic, so that `0.5×0.25 = 0.125` is checked by computing it.
+`read(markdown)` finds every numeral of headings, paragraphs, lists, tables, admonitions, link
+text, alt text and math, with its line, its column (where the text is on that line verbatim, so
+that renumber can rewrite it) and the words around it; fences, code spans, raw HTML and front
+matter are code, not numbers a reader is told. `figure_prose` reads a figure's alt text and
+caption, `figure_lines` the text drawn in its SVG. `evaluate` works out worked arithmetic
+(`0.5×0.25 = 0.125`), refusing anything that is not arithmetic.
 """
 
 from __future__ import annotations
@@ -21,29 +15,13 @@ import html as html_lib
 import math
 import operator
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from markdown_it.token import Token
 
 from attend_book.markdown import parse
-
-__all__ = [
-    "NUMBER",
-    "NUMBERS",
-    "PRINTED",
-    "Equation",
-    "Numeral",
-    "bracketed",
-    "decimals",
-    "evaluate",
-    "figure_lines",
-    "figure_prose",
-    "printed_numbers",
-    "read",
-    "rounds_to",
-    "value_of",
-]
 
 # A number as written or printed: thousands may be grouped with commas ("4,096").
 _DIGITS = r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"
@@ -68,12 +46,9 @@ _TEX_WORD = re.compile(r"\\[A-Za-z]+")
 
 @dataclass(frozen=True)
 class Numeral:
-    """A number as a reader meets it, and where.
-
-    `column` is where the numeral starts on its source line, or None when the text it sits in
-    is not on the page verbatim (a figure's caption, text with escapes). `context` is the words
-    around it with the numeral in brackets, `passage` names the kind of passage it was read from.
-    """
+    """A number as a reader meets it, and where: `column` is None where the text it sits in is not
+    on the page verbatim (a figure's caption, text with escapes); `context` is the words around
+    it, the numeral in brackets; `passage` the kind of passage it was read from."""
 
     line: int
     column: int | None
@@ -83,14 +58,6 @@ class Numeral:
     equation: Equation | None = field(default=None, compare=False)
     run: tuple[str, ...] = field(default=(), compare=False)
     place: int = field(default=0, compare=False)
-
-    @property
-    def value(self) -> float:
-        return value_of(self.text)
-
-    @property
-    def decimals(self) -> int:
-        return decimals(self.text)
 
 
 @dataclass(frozen=True)
@@ -134,11 +101,8 @@ def _blank(match: re.Match[str]) -> str:
 
 
 def _tex(tex: str) -> str:
-    """TeX as the prose reads it, the same width: operators spelt out, commands blank.
-
-    A script is read like the rest: the 1.5625 of $e^{1.5625}$ is a value and the 2 of $n^2$
-    a power, both numbers a reader sees. Its `^`, `_` and braces become spaces.
-    """
+    """TeX as the prose reads it, the same width: operators spelt out; commands, `^`, `_` and
+    braces blank, so that a script is read like the rest (the 1.5625 of $e^{1.5625}$, the 2 of $n^2$)."""
     tex = re.sub(r"[\^_]", " ", tex)
     for word, symbol in ((r"\times", "×"), (r"\cdot", "·"), (r"\div", "÷"), (r"\sqrt", "√")):
         tex = tex.replace(word, symbol.ljust(len(word)))
@@ -147,80 +111,56 @@ def _tex(tex: str) -> str:
 
 @dataclass
 class _Passage:
-    """One run of reader text (a paragraph, a heading, a table row, a caption), flattened.
-
-    `scan` is what numerals are looked for in (code blanked), `shown` the same width with code
-    kept, for the words around a numeral; `spans` maps stretches of both back to the source.
-    """
+    """One run of reader text (a paragraph, a heading, a table row, a caption), flattened: `scan`
+    is what numerals are looked for in (code blanked), `shown` the same with code, for context."""
 
     kind: str
     scan: str = ""
     shown: str = ""
-    spans: list[tuple[int, int, int, int | None]] = field(default_factory=list)
+    spans: list[tuple[int, int, int | None]] = field(default_factory=list)  # (start, line, column)
 
     def add(self, scan: str, shown: str, line: int, column: int | None) -> None:
-        start = len(self.scan)
+        self.spans.append((len(self.scan), line, column))
         self.scan += scan
         self.shown += shown
-        self.spans.append((start, len(self.scan), line, column))
 
     def where(self, offset: int) -> tuple[int, int | None]:
-        for start, end, line, column in self.spans:
-            if start <= offset < end:
-                return line, None if column is None else column + offset - start
-        raise ValueError(offset)
+        start, line, column = next(span for span in reversed(self.spans) if span[0] <= offset)
+        return line, None if column is None else column + offset - start
 
 
-class _Source:
-    """The page's lines, and a cursor per line so repeated text is found in reading order."""
-
-    def __init__(self, markdown: str) -> None:
-        self.lines = markdown.splitlines()
-        self.cursor: dict[int, int] = {}
-
-    def find(self, line: int, text: str) -> int | None:
-        if not text or line > len(self.lines):
-            return None
-        at = self.lines[line - 1].find(text, self.cursor.get(line, 0))
-        if at < 0:
-            return None
-        self.cursor[line] = at + len(text)
-        return at
-
-
-def _inline(token: Token, passage: _Passage, source: _Source) -> None:
-    """Add an inline token's children to a passage, line by line."""
+def _inline(token: Token, passage: _Passage, find: Callable[[int, str], int | None]) -> None:
     line = (token.map[0] if token.map else 0) + 1
     for child in token.children or []:
         if child.type in ("softbreak", "hardbreak"):
             line += 1
             passage.add(" ", " ", line, None)
-        elif child.type == "text":
-            text = child.content
-            if _SNIPPET.match(text):
-                continue
-            passage.add(_ATTR_LIST.sub(_blank, text), text, line, source.find(line, text))
-        elif child.type == "code_inline":
-            shown = f"`{child.content}`"
-            column = source.find(line, child.content)
-            passage.add(" " * len(shown), shown, line, column)
-        elif child.type == "math_inline":
-            column = source.find(line, child.content)
-            passage.add(
-                f" {_tex(child.content)} ", f"${child.content}$", line, None if column is None else column - 1
-            )
-        elif child.type == "image":
-            passage.add(" ", " ", line, None)
-            alt = child.content
-            passage.add(alt, alt, line, source.find(line, alt))
-            passage.add(" ", " ", line, None)
+        elif child.type == "text" and not _SNIPPET.match(child.content):
+            passage.add(_ATTR_LIST.sub(_blank, child.content), child.content, line, find(line, child.content))
+        elif child.type in ("code_inline", "math_inline", "image"):  # one mark either side of the content
+            content, column = child.content, find(line, child.content)
+            scan, shown = {
+                "code_inline": (" " * (len(content) + 2), f"`{content}`"),
+                "math_inline": (f" {_tex(content)} ", f"${content}$"),
+                "image": (f" {content} ", f" {content} "),  # alt text, set apart from the words beside it
+            }[child.type]
+            passage.add(scan, shown, line, None if column is None else column - 1)
 
 
 def _passages(markdown: str) -> Iterator[_Passage]:
-    source = _Source(markdown)
-    tokens = parse(markdown)
+    lines = markdown.splitlines()
+    cursor: dict[int, int] = {}  # per line, where the text found on it so far ends
+
+    def find(line: int, text: str) -> int | None:
+        """Where `text` is on `line`, after what was found there already: repeats in reading order."""
+        at = lines[line - 1].find(text, cursor.get(line, 0)) if line <= len(lines) else -1
+        if not text or at < 0:
+            return None
+        cursor[line] = at + len(text)
+        return at
+
     row: _Passage | None = None
-    for token in tokens:
+    for token in parse(markdown):
         if token.type == "tr_open":
             row = _Passage("table")
         elif token.type == "tr_close" and row is not None:
@@ -229,22 +169,17 @@ def _passages(markdown: str) -> Iterator[_Passage]:
         elif token.type == "inline" and row is not None:
             if row.scan:
                 row.add(" | ", " | ", (token.map[0] if token.map else 0) + 1, None)
-            _inline(token, row, source)
+            _inline(token, row, find)
         elif token.type == "inline":
             passage = _Passage("prose")
-            _inline(token, passage, source)
+            _inline(token, passage, find)
             yield passage
         elif token.type == "math_block" and token.map:
+            first, last = token.map[0] + 1, token.map[1]
             for offset, tex in enumerate(token.content.splitlines()):
                 if tex.strip():
-                    first = token.map[0] + 1
-                    line = next(
-                        (n for n in range(first, token.map[1] + 1) if tex in source.lines[n - 1]),
-                        first + offset,
-                    )
-                    passage = _Passage("math")
-                    passage.add(_tex(tex), tex, line, source.find(line, tex))
-                    yield passage
+                    line = next((n for n in range(first, last + 1) if tex in lines[n - 1]), first + offset)
+                    yield _Passage("math", _tex(tex), tex, [(0, line, find(line, tex))])
 
 
 def bracketed(text: str, start: int, end: int, words: int) -> str:
@@ -254,81 +189,65 @@ def bracketed(text: str, start: int, end: int, words: int) -> str:
     after = text[end:].split()
     left = "" if text[:start][-1:].isspace() or not before else before.pop()
     right = "" if text[end:][:1].isspace() or not after else after.pop(0)
-    head = " ".join(before[-words:] if words else [])
-    tail = " ".join(after[:words] if words else [])
     core = f"{left}[{text[start:end]}]{right}"
-    return " ".join(part for part in (head, core, tail) if part)
+    return " ".join(part for part in (" ".join(before[-words:]), core, " ".join(after[:words])) if part)
 
 
 _BETWEEN_A_RUN = re.compile(r"[\s,;:()\[\]|]*")
 
 
+def _runs(scan: str, equations: list[re.Match[str]]) -> list[list[re.Match[str]]]:
+    """The numerals of a passage in runs: numerals with nothing but punctuation between them, as
+    in "(0, 3, 0.5, 0)", or the operands of one worked equation ("3 x 32 x 4 x 4"), alone."""
+    runs: list[list[re.Match[str]]] = []
+    side_before = None  # the equation the numeral before is an operand of, or -1
+    for match in _PROSE.finditer(scan):
+        at = match.start()
+        side = next((k for k, e in enumerate(equations) if e.start("left") <= at < e.end("left")), -1)
+        if side == side_before and (side >= 0 or _BETWEEN_A_RUN.fullmatch(scan[runs[-1][-1].end() : at])):
+            runs[-1].append(match)
+        else:
+            runs.append([match])
+        side_before = side
+    return runs
+
+
 def _numerals_of(passages: list[_Passage]) -> list[Numeral]:
-    found: list[tuple[_Passage, int, int, Equation | None]] = []
-    runs: list[tuple[tuple[str, ...], int]] = []
+    found: list[tuple[Numeral, str, int, int]] = []  # each numeral, but for its words, and where
     for passage in passages:
-        derived: dict[int, Equation] = {}
-        for match in _EQUATION.finditer(passage.scan):
-            derived[match.start("right")] = Equation(
-                re.sub(r"\s+", " ", match.group(0)).strip(), match.group("left")
-            )
-        # A run: numerals with nothing but punctuation between them, as in "(0, 3, 0.5, 0)",
-        # or the operands of one worked equation ("3 x 32 x 4 x 4"), which are a run of their own.
-        lefts = [(m.start("left"), m.end("left")) for m in _EQUATION.finditer(passage.scan)]
-
-        def side(match: re.Match[str], lefts: list[tuple[int, int]] = lefts) -> int:
-            return next((i for i, (a, b) in enumerate(lefts) if a <= match.start() < b), -1)
-
-        groups: list[list[re.Match[str]]] = []
-        for match in _PROSE.finditer(passage.scan):
-            if groups and (
-                side(match) == side(groups[-1][-1]) >= 0
-                or (
-                    side(match) == side(groups[-1][-1]) == -1
-                    and _BETWEEN_A_RUN.fullmatch(passage.scan[groups[-1][-1].end() : match.start()])
-                )
-            ):
-                groups[-1].append(match)
-            else:
-                groups.append([match])
-        for group in groups:
+        equations = list(_EQUATION.finditer(passage.scan))
+        derived = {
+            e.start("right"): Equation(" ".join(e.group(0).split()), e.group("left")) for e in equations
+        }
+        for group in _runs(passage.scan, equations):
             texts = tuple(passage.scan[m.start() : m.end("number")] for m in group)
-            for place, match in enumerate(group):
-                found.append(
-                    (passage, match.start(), match.end("number"), derived.get(match.start("number")))
-                )
-                runs.append((texts, place))
-    contexts = _unique_contexts(found)
-    numerals = []
-    for (passage, start, end, equation), context, (run, place) in zip(found, contexts, runs, strict=True):
-        line, column = passage.where(start)
-        text = passage.scan[start:end]
-        numerals.append(Numeral(line, column, text, context, passage.kind, equation, run, place))
-    return numerals
+            for place, m in enumerate(group):
+                line, column = passage.where(m.start())
+                equation = derived.get(m.start("number"))
+                numeral = Numeral(line, column, texts[place], "", passage.kind, equation, texts, place)
+                found.append((numeral, passage.shown, m.start(), m.end("number")))
+    contexts = _unique_contexts([(shown, start, end) for _, shown, start, end in found])
+    return [replace(numeral, context=context) for (numeral, *_), context in zip(found, contexts, strict=True)]
 
 
-def _unique_contexts(found: list[tuple[_Passage, int, int, Equation | None]]) -> list[str]:
+def _unique_contexts(found: list[tuple[str, int, int]]) -> list[str]:
     """For each numeral the fewest words around it that no other numeral on the page shares."""
-    chosen: list[str | None] = [None] * len(found)
+    chosen = [""] * len(found)
     for words in (3, 6, 12, 24, 10_000):
-        tried = [bracketed(p.shown, s, e, words) for p, s, e, _ in found]
-        counts: dict[str, int] = {}
-        for text in tried:
-            counts[text] = counts.get(text, 0) + 1
+        tried = [bracketed(shown, start, end, words) for shown, start, end in found]
+        counts = Counter(tried)
         for i, text in enumerate(tried):
-            if chosen[i] is None and (counts[text] == 1 or words == 10_000):
+            if not chosen[i] and (counts[text] == 1 or words == 10_000):
                 chosen[i] = text
-    seen: dict[str, int] = {}
-    out = []
+    seen: Counter[str] = Counter()
+    contexts = []
     for context in chosen:
-        text = context or ""
-        seen[text] = seen.get(text, 0) + 1
-        out.append(text if seen[text] == 1 else f"{text} (#{seen[text]})")
-    return out
+        seen[context] += 1
+        contexts.append(context if seen[context] == 1 else f"{context} (#{seen[context]})")
+    return contexts
 
 
 def read(markdown: str) -> list[Numeral]:
-    """Every numeral a reader sees in the page's Markdown, in reading order."""
     return _numerals_of(list(_passages(markdown)))
 
 
@@ -343,19 +262,14 @@ def _plain(fragment: str) -> str:
 
 
 def figure_prose(html: str, line: int) -> list[Numeral]:
-    """The numerals of a figure's alt text and caption, placed at its fence's line."""
-    passages = []
-    for kind, pattern in (("alt text", _TITLE), ("caption", _FIGCAPTION)):
-        for match in pattern.finditer(html):
-            passage = _Passage(kind)
-            text = f"{kind}: {_plain(match.group(1))}"
-            passage.add(text, text, line, None)
-            passages.append(passage)
-    return _numerals_of(passages)
+    kinds = (("alt text", _TITLE), ("caption", _FIGCAPTION))
+    texts = [
+        (kind, f"{kind}: {_plain(m.group(1))}") for kind, pattern in kinds for m in pattern.finditer(html)
+    ]
+    return _numerals_of([_Passage(kind, text, text, [(0, line, None)]) for kind, text in texts])
 
 
 def figure_lines(html: str) -> list[str]:
-    """The text drawn inside a figure (tick labels, cell values, titles), one line each."""
     return [_plain(m.group(1)) for m in _SVG_TEXT.finditer(html) if _plain(m.group(1))]
 
 
@@ -370,8 +284,6 @@ _BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
 
 def _evaluate(node: ast.AST) -> float:
     """Arithmetic only: numbers, + − × ÷, powers and square roots. Anything else is refused."""
-    if isinstance(node, ast.Expression):
-        return _evaluate(node.body)
     if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
         return float(node.value)
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
@@ -384,14 +296,10 @@ def _evaluate(node: ast.AST) -> float:
 
 
 def evaluate(expression: str) -> float:
-    """The value of arithmetic as prose writes it: `0.5×1.5`, `2 x 32 x 4`, `√4`, `1,024 ÷ 2`.
-
-    Raises ValueError for anything that is not arithmetic and ZeroDivisionError as Python does.
-    """
+    """Arithmetic as prose writes it (`2 x 32 x 4`, `√4`, `1,024 ÷ 2`); anything else is a ValueError."""
     python = expression.replace(",", "")
     python = re.sub(rf"√\s*({NUMBER})", r"sqrt(\1)", python)
     python = re.sub(r"(?<=\d)²", "**2", python)
     python = re.sub(r"(?<=[\d\s])x(?=[\s\d])", "*", python)
-    for symbol, spelt in (("×", "*"), ("·", "*"), ("÷", "/"), ("−", "-")):
-        python = python.replace(symbol, spelt)
-    return _evaluate(ast.parse(python.strip(), mode="eval"))
+    python = python.translate(str.maketrans("×·÷−", "**/-"))
+    return _evaluate(ast.parse(python.strip(), mode="eval").body)

@@ -1,13 +1,10 @@
 """The book's mkdocs plugin, `attend-book` under `plugins:` in mkdocs.yml.
 
-For each Markdown page, before it is rendered, the plugin gets the page's blocks (`run.Block`)
-from the execution cache or, when the page's code or anything it runs on changed, by running
-the page (`run.run_page`). markdown-exec then renders each executed fence as usual, through its
-public `base_format`, with a runner that hands over the block already computed for that fence,
-so every fence runs once per change and never twice in a build. After rendering, the page's
-numerals are held against the outputs its ledger binds them to, its math becomes MathML, and a
-button offers its code as a notebook. The workbench (a jupytext notebook that mkdocs-jupyter
-renders) is executed on a cache miss only and mkdocs-jupyter is handed the executed notebook.
+Before a page is rendered, its blocks come from the execution cache or, when its code or
+anything that code runs on changed, from running it (`run.run_page`); markdown-exec renders each
+fence through its public `base_format`, handed the block already made, so a fence runs once per
+change. Then the page's numerals are checked, its math becomes MathML, and a button offers its
+code as a notebook. The workbench is executed on a cache miss only, for mkdocs-jupyter to show.
 """
 
 from __future__ import annotations
@@ -15,14 +12,17 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Mapping
+from html import unescape
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-import markdown_exec
 from jinja2 import Environment, FileSystemBytecodeCache
+from latex2mathml.converter import convert
 from markdown import Markdown
+from markdown_exec import base_format, formatters
 from mkdocs.config import Config
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
@@ -30,11 +30,9 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from attend_book import mathml, notebooks, verify
+from attend_book import binding, notebooks, snippets
 from attend_book.cache import Cache, fingerprint, installed_versions, source_roots
 from attend_book.run import LANGUAGES, Block, FenceError, commands
-
-__all__ = ["BookConfig", "BookPlugin"]
 
 log = get_plugin_logger(__name__)
 
@@ -58,14 +56,13 @@ class BookPlugin(BasePlugin[BookConfig]):
         self.notebooks: dict[str, tuple[str, dict[str, Any] | None]] = {}  # src_uri -> (name, notebook)
         self.workbench = ""  # the workbench page's src_uri, once it is executed
         self._page = ""  # the page being rendered, as errors name it
-        self._unshown: list[Block] = []  # its blocks markdown-exec has not asked for yet
-        self._failed = False  # whether its code failed, so that it has no blocks to show
+        self._unshown: list[Block] | None = []  # its blocks not shown yet; None: its code failed
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path).parent
         for language, kind in LANGUAGES.items():
-            markdown_exec.formatters[language] = functools.partial(self._format, kind)  # type: ignore[assignment]
+            formatters[language] = functools.partial(self._format, kind)  # type: ignore[assignment]
         return config
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
@@ -115,9 +112,9 @@ class BookPlugin(BasePlugin[BookConfig]):
             # (which --strict counts), drawn without outputs, and the build goes on to the next.
             log.error(str(error))
             self.blocks.pop(src, None)
-            self._unshown, self._failed = [], True
+            self._unshown = None
         else:
-            self._unshown, self._failed = list(self.blocks[src]), False
+            self._unshown = list(self.blocks[src])
         cells = notebooks.cells_of(source, self.root)
         if any(cell.kind == "code" for cell in cells):
             notebook = notebooks.notebook_of(cells, str(page.title or PurePosixPath(src).stem), f"docs/{src}")
@@ -126,23 +123,16 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     def _format(self, kind: str, *, code: str, md: Markdown, **options: Any) -> Any:
         """markdown-exec's formatter for `kind`: show the block the page's run made for this fence."""
-        if self._failed:
-            return markdown_exec.base_format(
-                language=kind,
-                run=lambda *_, **__: "(not shown: this page's code failed)",
-                code=code,
-                md=md,
-                **options,
-            )
-        if not self._unshown or self._unshown[0].code.rstrip("\n") != code.rstrip("\n"):
+        if self._unshown is None:
+            text = "(not shown: this page's code failed)"
+        elif self._unshown and self._unshown[0].code.rstrip("\n") == code.rstrip("\n"):
+            text = self._unshown.pop(0).text
+            if kind == "console":
+                options["source"] = options.get("source") or "console"
+                options["transform_source"] = _prompted
+        else:
             raise FenceError(f"{self._page}: markdown-exec met a fence the book's reader did not:\n{code}")
-        block = self._unshown.pop(0)
-        if kind == "console":
-            options["source"] = options.get("source") or "console"
-            options["transform_source"] = _prompted
-        return markdown_exec.base_format(
-            language=kind, run=lambda *_, **__: block.text, code=code, md=md, **options
-        )
+        return base_format(language=kind, run=lambda *_, **__: text, code=code, md=md, **options)
 
     # Ahead of every other plugin (priority 0): print-site keeps each page's HTML for the whole-book
     # page as its own on_page_content sees it, so the math must be MathML by then.
@@ -152,11 +142,10 @@ class BookPlugin(BasePlugin[BookConfig]):
         if src in self.blocks:
             if self._unshown:
                 log.warning(f"{self._page}:{self._unshown[0].line}: markdown-exec never ran this fence")
-            for problem in self.check_numbers(
-                self._page, page.file.content_string, self.blocks[src], page.meta
-            ):
+            problems = self.check_numbers(self._page, page.file.content_string, self.blocks[src], page.meta)
+            for problem in problems:
                 log.warning(problem)
-            html = mathml.render_math(html)
+            html = _mathml(html)
         if src == self.workbench:
             html = notebooks.without_remote_scripts(html)
         if src in self.notebooks:
@@ -167,14 +156,13 @@ class BookPlugin(BasePlugin[BookConfig]):
         self, path: str, source: str, blocks: list[Block], meta: Mapping[str, Any], root: Path | None = None
     ) -> list[str]:
         """Every problem with the page's front matter, its numbers and its include lines, one line
-        each (`attend_book.verify`); `path` is the page's file relative to `root`, mkdocs.yml's folder."""
-        problems = [
-            f"{path}:1: the front matter has no {key}"
-            for key in REQUIRED_META
-            if not str(meta.get(key, "")).strip()
-        ]
+        each; `path` is the page's file relative to `root`, mkdocs.yml's folder."""
         root = root or self.root
-        return problems + verify.page(root / path, source, blocks, root)
+        ledger = binding.ledger_path(Path(path))
+        missing = [key for key in REQUIRED_META if not str(meta.get(key, "")).strip()]
+        found = binding.check(source, blocks, binding.load_ledger(root / ledger), ledger.as_posix())
+        problems = [f"{path}:1: the front matter has no {key}" for key in missing]
+        return problems + [problem.render(path) for problem in [*snippets.check(source, root), *found]]
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         site = Path(config.site_dir)
@@ -191,3 +179,22 @@ def _prompted(code: str) -> tuple[str, str]:
     """A transcript's commands (what runs) and the same lines prompted (what is shown)."""
     run = commands(code)
     return "\n".join(run), "\n".join(f"$ {command}" for command in run)
+
+
+# pymdownx.arithmatex (generic mode) leaves TeX that needs a script to typeset it; MathML, made by
+# latex2mathml at build, is drawn by the browser itself, with no script and no font from anywhere.
+_INLINE_MATH = re.compile(r'<span class="arithmatex">\\\((?P<tex>.*?)\\\)</span>', re.DOTALL)
+_BLOCK_MATH = re.compile(r'<div class="arithmatex">\\\[(?P<tex>.*?)\\\]</div>', re.DOTALL)
+
+
+def _mathml(page: str) -> str:
+    """The page with every arithmatex span and div replaced by MathML."""
+
+    def block(match: re.Match[str]) -> str:
+        tex = unescape(match.group("tex")).strip()
+        return f'<div class="math-block">{convert(tex, display="block")}</div>'
+
+    def inline(match: re.Match[str]) -> str:
+        return str(convert(unescape(match.group("tex")).strip(), display="inline"))
+
+    return _INLINE_MATH.sub(inline, _BLOCK_MATH.sub(block, page))

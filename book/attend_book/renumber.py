@@ -7,8 +7,8 @@ For each page it runs the page's fences, then
 * binds each new numeral whose source is unambiguous: of the printed numbers with its value,
   the one best aligned with the numerals written beside it (the run `(0, 3, 0.5, 0)` against a
   printed row), then on the same line as its neighbours' quotes, then sharing most words;
-* drops ledger entries nothing on the page writes any more, and restates every kept entry's
-  words and quoted line as they are now;
+* drops ledger entries nothing on the page writes any more, and restates a kept entry's words
+  and quoted line as they are now where they changed in more than their numbers;
 
 and prints each change as `page:line old → new`, each numeral it could not bind with its
 candidates, and each it could not rewrite. Run twice, the second run changes nothing.
@@ -21,70 +21,22 @@ import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from itertools import takewhile
 from pathlib import Path
 
-from attend_book import numerals
-from attend_book.binding import (
-    Entry,
-    Outputs,
-    Quote,
-    alike,
-    bound,
-    dump_ledger,
-    ledger_path,
-    load_ledger,
-    match,
-    page_numerals,
-    resolve,
-    same_words,
-    sources,
-)
+from attend_book import binding, numerals
+from attend_book.binding import Entry, Outputs, Quote, shape, unnumbered
 from attend_book.numerals import Numeral
 from attend_book.run import Block, FenceError, run_page
 
-__all__ = ["Report", "best", "candidates", "main", "renumber", "restate"]
-
+Scored = tuple[tuple[int, ...], Quote]  # a candidate's score, and the quote it would make
 _WORD = re.compile(r"[A-Za-z]{3,}")
-_COMMON = frozenset(
-    [
-        "the",
-        "and",
-        "for",
-        "its",
-        "that",
-        "this",
-        "with",
-        "from",
-        "are",
-        "was",
-        "not",
-        "but",
-        "has",
-        "have",
-        "one",
-        "two",
-        "all",
-        "any",
-        "each",
-        "every",
-        "into",
-        "than",
-        "then",
-        "what",
-        "which",
-        "when",
-        "where",
-        "who",
-        "how",
-        "out",
-        "use",
-        "per",
-        "let",
-        "got",
-        "gets",
-        "get",
-    ]
-)
+# Words too common to say which printed line a sentence is about.
+_COMMON = frozenset({
+    "the", "and", "for", "its", "that", "this", "with", "from", "are", "was", "not", "but",
+    "has", "have", "one", "two", "all", "any", "each", "every", "into", "than", "then", "what",
+    "which", "when", "where", "who", "how", "out", "use", "per", "let", "got", "gets", "get",
+})  # fmt: skip
 
 
 @dataclass
@@ -121,61 +73,48 @@ def _word_before(text: str, end: int) -> str:
     return found.group(1).lower().removesuffix("s") if found else ""
 
 
-def candidates(
-    numeral: Numeral, outputs: Outputs, near: Sequence[Quote] = (), blocks: Sequence[int] = ()
-) -> list[tuple[tuple[int, ...], Quote]]:
+def _agreeing(printed: Sequence[str], written: Sequence[str]) -> int:
+    """How many printed values, from the first, read as the written numerals beside them."""
+    pairs = zip(printed, written, strict=False)  # as far as both go
+    return len(list(takewhile(lambda p: numerals.rounds_to(numerals.value_of(p[0]), p[1]), pairs)))
+
+
+def candidates(numeral: Numeral, outputs: Outputs, near: Sequence[Quote] = ()) -> list[Scored]:
     """Every printed number the numeral could quote, each with its score, best first.
 
     The score, compared in this order: how many of the numerals written in a run with it line
     up with consecutive printed numbers around the candidate; whether the word before it is the
     word printed before the candidate ("token 3" quoting "token 3"); how many neighbours'
     quotes sit on the same line; how many words its context shares with the line and its
-    block's first line; and, last, how near the block is to it on the page (`blocks` holds
-    each block's line).
+    block's first line; and, last, how near the block is to it on the page.
     """
     mine = _words(numeral.context)
-    bracket = numeral.context.find("[")
-    label = _word_before(numeral.context, bracket) if bracket >= 0 else ""
+    label = _word_before(numeral.context, numeral.context.find("["))
     run, place = numeral.run or (numeral.text,), numeral.place
     scored = []
-    for b, lines in enumerate(outputs.lines, 1):
-        distance = abs(numeral.line - blocks[b - 1]) if len(blocks) >= b else 0
-        for n, line in enumerate(lines, 1):
+    for b, head in enumerate(outputs.heads, 1):
+        distance = abs(numeral.line - outputs.opens[b - 1])
+        for n, line in enumerate(outputs.lines[b - 1], 1):
             found = list(numerals.PRINTED.finditer(line))
             fields = [m.group(0) for m in found]
             for f, value in enumerate(fields, 1):
                 if not numerals.rounds_to(numerals.value_of(value), numeral.text):
                     continue
-                extent = 1
-                for step in (-1, 1):
-                    k = 1
-                    while 0 <= place + step * k < len(run) and 0 <= f - 1 + step * k < len(fields):
-                        printed = fields[f - 1 + step * k].replace(",", "")
-                        if not numerals.rounds_to(float(printed), run[place + step * k]):
-                            break
-                        extent, k = extent + 1, k + 1
-                beside = sum(1 for q in near if (q.block, q.line) == (b, n))
+                after = _agreeing(fields[f:], run[place + 1 :])
+                before = _agreeing(fields[: f - 1][::-1], run[:place][::-1])
+                beside = sum((q.block, q.line) == (b, n) for q in near)
                 labelled = int(bool(label) and _word_before(line, found[f - 1].start()) == label)
-                overlap = len(mine & _words(f"{line} {outputs.heads[b - 1]}"))
-                quote = Quote(b, outputs.heads[b - 1], n, " ".join(line.split()), f, value)
-                scored.append(((extent, labelled, beside, overlap, -distance), quote))
+                overlap = len(mine & _words(f"{line} {head}"))
+                score = (1 + before + after, labelled, beside, overlap, -distance)
+                scored.append((score, Quote(b, head, n, " ".join(line.split()), f, value)))
     return sorted(scored, key=lambda s: s[0], reverse=True)
 
 
-def best(
-    numeral: Numeral,
-    outputs: Outputs,
-    near: Sequence[Quote] = (),
-    blocks: Sequence[int] = (),
-    guess: bool = False,
-) -> Quote | None:
-    """The candidate to bind, or None when the evidence does not single one out.
-
-    Unambiguous means: the only printed number with the numeral's value, or the one ahead of
-    every other on the run, the neighbours, the label and the shared words (nearness does not
-    count). With `guess`, nearness breaks ties too and the top candidate is always taken.
-    """
-    scored = candidates(numeral, outputs, near, blocks)
+def best(numeral: Numeral, outputs: Outputs, near: Sequence[Quote], guess: bool) -> Quote | None:
+    """The candidate to bind, or None when the evidence does not single one out: the only printed
+    number with the numeral's value, or the one ahead of every other on the run, the neighbours,
+    the label and the shared words (not nearness). With `guess`, the top one, nearness and all."""
+    scored = candidates(numeral, outputs, near)
     if not scored:
         return None
     if guess or len(scored) == 1:
@@ -183,6 +122,36 @@ def best(
     top, second = scored[0][0][:4], scored[1][0][:4]
     strong = top[0] >= 2 or top[1] >= 1 or top[2] >= 1 or top[3] >= 2
     return scored[0][1] if top > second and strong else None
+
+
+def _same_words(numeral: Numeral, entry: Entry, found: Sequence[Numeral]) -> bool:
+    """Whether the entry names the numeral beyond doubt: by its words exactly, or by its words
+    with numbers aside where no other numeral of the page has those words. A pair `match` made
+    on less (rows of a table read alike once their numbers are set aside) may be the wrong one."""
+    if entry.at == numeral.context:
+        return True
+    mine = unnumbered(numeral.context)
+    return unnumbered(entry.at) == mine and sum(unnumbered(n.context) == mine for n in found) == 1
+
+
+def _restated(entry: Entry, context: str, quote: Quote | str | None) -> Entry:
+    """The entry with the numeral's words and its quote as they are now, or as it was written
+    where the two differ only in numbers: a value that moved changes the page, not the ledger,
+    so a diff shows only the numerals."""
+    fresh = replace(entry, at=context)
+    if isinstance(quote, Quote):
+        fresh = _bound(fresh, quote)
+    alike = (
+        unnumbered(entry.at) == unnumbered(fresh.at)
+        and (shape(entry.text), shape(entry.head)) == (shape(fresh.text), shape(fresh.head))
+        and (entry.block, entry.line, entry.field) == (fresh.block, fresh.line, fresh.field)
+    )
+    return entry if alike else fresh
+
+
+def _bound(entry: Entry, quote: Quote) -> Entry:
+    kept = binding.excerpt(quote.text, quote.field) or quote.text
+    return replace(entry, block=quote.block, head=quote.head, line=quote.line, text=kept, field=quote.field)
 
 
 def _rewrite(markdown: str, edits: list[tuple[Numeral, str]], report: Report, page: str) -> str:
@@ -207,7 +176,7 @@ def _equations(markdown: str, outputs: Outputs, report: Report, page: str) -> st
     """Rewrite the result of every worked equation whose operands moved, until all hold."""
     for _ in range(3):
         edits = []
-        for numeral in page_numerals(markdown, outputs):
+        for numeral in binding.page_numerals(markdown, outputs):
             if numeral.equation is None:
                 continue
             try:
@@ -227,76 +196,55 @@ def renumber(
 ) -> tuple[str, list[Entry], Report]:
     """The page and its ledger brought up to date with `blocks`, and what was done."""
     report = Report()
-    outputs = sources(markdown, blocks)
-    lines = [block.line for block in blocks]
-    found = page_numerals(markdown, outputs)
-    pairs, unused = match(found, entries)
+    outputs, found, pairs, unused = binding.read(markdown, blocks, entries)
+    quotes = {i: binding.resolve(entry, outputs) for i, entry in pairs.items() if entry.given is None}
     report.dropped = [f"{page}: dropped the binding of a numeral no longer written: {e.at}" for e in unused]
     edits = []
-    for i, entry in pairs.items():
-        quote = resolve(entry, outputs) if entry.given is None else None
+    for i, quote in quotes.items():
+        numeral = found[i]
         if isinstance(quote, str):
-            report.unbound.append(f"{page}:{found[i].line}: {found[i].text} quotes nothing now: {quote}")
-        elif isinstance(quote, Quote) and not numerals.rounds_to(
-            numerals.value_of(quote.value), found[i].text
-        ):
-            if quote.found_again or not same_words(found[i], entry, found):
+            report.unbound.append(f"{page}:{numeral.line}: {numeral.text} quotes nothing now: {quote}")
+        elif not numerals.rounds_to(numerals.value_of(quote.value), numeral.text):
+            if quote.found_again or not _same_words(numeral, pairs[i], found):
                 # The binding was found again, not where it was made: rewriting prose on a
                 # guess could turn a right number wrong, so a person looks first.
                 report.unbound.append(
-                    f"{page}:{found[i].line}: {found[i].text} reads {quote.value} at {quote.describe()} now, "
-                    f"but its binding had to be found again ({found[i].context}): check it, then rerun"
+                    f"{page}:{numeral.line}: {numeral.text} reads {quote.value} at {quote.describe()} now, "
+                    f"but its binding had to be found again ({numeral.context}): check it, then rerun"
                 )
             else:
-                edits.append((found[i], restate(quote.value, found[i].text)))
+                edits.append((numeral, restate(quote.value, numeral.text)))
     markdown = _equations(_rewrite(markdown, edits, report, page), outputs, report, page)
-    after = page_numerals(markdown, outputs)
+    after = binding.page_numerals(markdown, outputs)
     assert len(after) == len(found), "a rewrite changed how many numerals the page has"
-    kept: dict[int, Entry] = {}
-    for i, entry in pairs.items():
-        quote = resolve(entry, outputs) if entry.given is None else None
-        fresh = replace(entry, at=after[i].context)
-        fresh = bound(fresh, quote) if isinstance(quote, Quote) else fresh
-        # An entry whose words and place are the same but for numbers is left as it was written:
-        # a value that moved changes the page, not the ledger, so a diff shows only the numerals.
-        kept[i] = entry if alike(entry, fresh) else fresh
+    kept = {i: _restated(entry, after[i].context, quotes.get(i)) for i, entry in pairs.items()}
+    placed = {i: quote for i, quote in quotes.items() if isinstance(quote, Quote)}
     for _ in range(2):  # a second pass can lean on the quotes the first one found
         for i, numeral in enumerate(after):
             if numeral.equation is not None or i in kept:
                 continue
-            near = [
-                q
-                for j, e in kept.items()
-                if abs(after[j].line - numeral.line) <= 1 and isinstance(q := resolve(e, outputs), Quote)
-            ]
-            if (quote := best(numeral, outputs, near, lines, guess)) is not None:
-                kept[i] = bound(Entry(numeral.context), quote)
-                report.bound.append(f"{page}:{numeral.line} {numeral.text} bound to {quote.describe()}")
+            near = [q for j, q in placed.items() if abs(after[j].line - numeral.line) <= 1]
+            if (chosen := best(numeral, outputs, near, guess)) is not None:
+                kept[i], placed[i] = _bound(Entry(numeral.context), chosen), chosen
+                report.bound.append(f"{page}:{numeral.line} {numeral.text} bound to {chosen.describe()}")
     for i, numeral in enumerate(after):
         if numeral.equation is None and i not in kept:
-            options = candidates(numeral, outputs, (), lines)
+            options = candidates(numeral, outputs)
             listed = "; ".join(q.describe() for _, q in options[:4])
             report.unbound.append(
                 f"{page}:{numeral.line}: {numeral.text} could not be bound ({len(options)} candidates"
                 f"{': ' + listed if listed else ''}): {numeral.context}"
             )
-    ordered = [kept[i] for i in sorted(kept)]
     report.changes.sort(key=lambda change: int(change.split(" ", 1)[0].rsplit(":", 1)[1]))
-    return markdown, ordered, report
-
-
-def _pages(docs: Path, named: Sequence[str]) -> list[Path]:
-    if named:
-        return [Path(name) for name in named]
-    return sorted(p for p in docs.glob("*.md"))
+    return markdown, [kept[i] for i in sorted(kept)], report
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="renumber", description=__doc__.splitlines()[0] if __doc__ else None
+        prog="renumber", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("pages", nargs="*", help="pages to renumber (default: every page in docs/)")
-    parser.add_argument("--docs", default="docs", help="the book's page directory")
+    parser.add_argument("pages", nargs="*", type=Path, help="the pages to renumber (default: all in --docs)")
+    parser.add_argument("--docs", type=Path, default=Path("docs"), help="the book's page directory")
     parser.add_argument(
         "--guess",
         action="store_true",
@@ -305,21 +253,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     status = 0
-    for path in _pages(Path(args.docs), args.pages):
-        markdown = path.read_text(encoding="utf-8")
+    for path in args.pages or sorted(args.docs.glob("*.md")):
+        name, markdown = path.as_posix(), path.read_text(encoding="utf-8")
         try:
-            blocks = run_page(path.as_posix(), markdown)
+            blocks = run_page(name, markdown)
         except FenceError as failure:
             print(failure, file=sys.stderr)
             status = 1
             continue
-        ledger = ledger_path(path)
-        new_markdown, entries, report = renumber(
-            path.as_posix(), markdown, blocks, load_ledger(ledger), args.guess
-        )
-        if new_markdown != markdown:
-            path.write_text(new_markdown, encoding="utf-8")
-        text = dump_ledger(entries, path.name)
+        ledger = binding.ledger_path(path)
+        new, entries, report = renumber(name, markdown, blocks, binding.load_ledger(ledger), args.guess)
+        if new != markdown:
+            path.write_text(new, encoding="utf-8")
+        text = binding.dump_ledger(entries, path.name)
         if entries and (not ledger.exists() or ledger.read_text(encoding="utf-8") != text):
             ledger.write_text(text, encoding="utf-8")
         for line in (*report.changes, *report.bound, *report.dropped, *report.unbound):

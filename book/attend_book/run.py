@@ -32,8 +32,6 @@ from pymdownx.superfences import SuperFencesException  # type: ignore[import-unt
 
 from attend_book.markdown import Fence, fences
 
-__all__ = ["Block", "FenceError", "commands", "executed", "run_page", "run_transcript"]
-
 LANGUAGES = {"python": "python", "py": "python", "console": "console"}
 FIGURE_DATA = re.compile(r"\n<!-- attend-figure-data\n(.*?)\n-->", re.DOTALL)  # as attend_figures prints it
 
@@ -105,21 +103,19 @@ def _run_python(fence: Fence, namespace: dict[str, object], path: str) -> tuple[
 
 def _compared(body: str, line: int, namespace: dict[str, object]) -> str:
     """What the parts of the assertion that failed on `line` evaluate to, one per line."""
-    tests = [n.test for n in ast.walk(ast.parse(body)) if isinstance(n, ast.Assert) and n.lineno == line]
-    if not tests:
-        return ""
-    test = tests[0]
-    parts: list[ast.expr] = [test]
+    asserts = [n for n in ast.walk(ast.parse(body)) if isinstance(n, ast.Assert) and n.lineno == line]
+    test: ast.expr = asserts[0].test if asserts else ast.Constant(None)  # none: nothing to show
+    parts = [test]
     if isinstance(test, ast.Compare):
         parts = [test.left, *test.comparators]
     elif isinstance(test, ast.BoolOp):
-        parts = list(test.values)
-    elif isinstance(test, ast.UnaryOp | ast.Call):
-        parts = [test.operand] if isinstance(test, ast.UnaryOp) else [*test.args]
+        parts = test.values
+    elif isinstance(test, ast.UnaryOp):
+        parts = [test.operand]
+    elif isinstance(test, ast.Call):
+        parts = test.args
     shown = []
-    for part in parts:
-        if isinstance(part, ast.Constant):
-            continue
+    for part in (part for part in parts if not isinstance(part, ast.Constant)):
         try:  # the page's own expression, evaluated again in the page's namespace
             value: object = eval(compile(ast.Expression(part), "<assert>", "eval"), namespace)
         except Exception as error:

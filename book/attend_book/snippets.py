@@ -1,10 +1,9 @@
 """The include lines of a page checked against the marked sections they name.
 
 pymdownx.snippets includes `--8<-- "src/attend/head.py:attend"` as the lines between
-`# --8<-- [start:attend]` and `# --8<-- [end:attend]`. With the end marker gone it includes
-everything to the end of the file, and with a marker written twice it picks one of them; neither
-is an error there. `check(markdown, root)` reports both, naming the source file and the section.
-A line written `;--8<-- …` is the escaped form, shown literally, and is not checked.
+`# --8<-- [start:attend]` and `# --8<-- [end:attend]`; with the end marker gone it includes the
+rest of the file, and of a marker written twice it picks one, neither an error there. `check`
+reports both, naming the file and the section. An escaped line, `;--8<-- …`, is shown as text.
 """
 
 from __future__ import annotations
@@ -14,19 +13,14 @@ from pathlib import Path
 
 from attend_book.binding import Problem
 
-__all__ = ["INCLUDE", "check", "section"]
-
 # An include line as pymdownx.snippets reads it: a file, and after a colon perhaps a section.
 INCLUDE = re.compile(r"""^(?P<indent>[ \t]*)-+8<-+[ \t]+["'](?P<path>[^"':]+):?(?P<part>[^"']*)["'][ \t]*$""")
 
 
 def section(text: str, name: str) -> str | None:
     """The lines between a file's `[start:name]` and `[end:name]` markers, as snippets includes them."""
-    found = re.search(
-        rf"--8<-- \[start:{re.escape(name)}\][^\n]*\n(.*?)^[^\n]*--8<-- \[end:{re.escape(name)}\]",
-        text,
-        re.MULTILINE | re.DOTALL,
-    )
+    part = re.escape(name)
+    found = re.search(rf"--8<-- \[start:{part}\][^\n]*\n(.*?)^[^\n]*--8<-- \[end:{part}\]", text, re.M | re.S)
     return None if found is None else found[1]
 
 
@@ -34,25 +28,22 @@ def check(markdown: str, root: Path) -> list[Problem]:
     """Every include line of the page whose file or marked section is not there exactly once."""
     problems = []
     for number, line in enumerate(markdown.splitlines(), 1):
-        found = INCLUDE.match(line)
-        if found is None:
+        if (found := INCLUDE.match(line)) is None:
             continue
-        path, part = found["path"], found["part"]
-        source = root / path
+        path, part, source = found["path"], found["part"], root / found["path"]
         if not source.is_file():
             problems.append(Problem(number, f"the include names {path}, which is not there"))
-            continue
-        if not part:
-            continue
-        text = source.read_text(encoding="utf-8")
-        at: dict[str, list[int]] = {"start": [], "end": []}
-        for marker in re.finditer(rf"--8<-- \[(start|end):{re.escape(part)}\]", text):
-            at[marker[1]].append(marker.start())
-        for kind, places in at.items():
-            if len(places) != 1:
-                problems.append(
-                    Problem(number, f"{path} has {len(places)} `[{kind}:{part}]` markers where one belongs")
-                )
-        if at["start"] and at["end"] and at["end"][0] < at["start"][0]:
-            problems.append(Problem(number, f"{path} ends section {part} before it starts it"))
+        elif part:
+            text = source.read_text(encoding="utf-8")
+            at = {
+                kind: [m.start() for m in re.finditer(rf"--8<-- \[{kind}:{re.escape(part)}\]", text)]
+                for kind in ("start", "end")
+            }
+            problems += [
+                Problem(number, f"{path} has {len(places)} `[{kind}:{part}]` markers where one belongs")
+                for kind, places in at.items()
+                if len(places) != 1
+            ]
+            if at["start"] and at["end"] and at["end"][0] < at["start"][0]:
+                problems.append(Problem(number, f"{path} ends section {part} before it starts it"))
     return problems

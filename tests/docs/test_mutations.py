@@ -98,7 +98,7 @@ def swap_mutant(numeral: Numeral, outputs: binding.Outputs) -> str:
         if (text := _at_precision(value, numeral.text)) is not None
     }
     others = sorted(
-        (abs(numerals.value_of(t) - numeral.value), t)
+        (abs(numerals.value_of(t) - numerals.value_of(numeral.text)), t)
         for t in printed
         if not numerals.rounds_to(numerals.value_of(t), numeral.text)
     )

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from attend_book.numerals import evaluate, figure_lines, figure_prose, printed_numbers, read, rounds_to
+from attend_book.numerals import (
+    decimals,
+    evaluate,
+    figure_lines,
+    figure_prose,
+    printed_numbers,
+    read,
+    rounds_to,
+    value_of,
+)
 
 
 def written(page: str) -> list[str]:
@@ -14,7 +23,7 @@ def written(page: str) -> list[str]:
 def test_a_numeral_is_read_with_its_line_its_column_and_the_words_around_it() -> None:
     page = "---\ntitle: t\n---\n\n# Heading\n\nThe score is 3.125 here.\n"
     [numeral] = read(page)
-    assert (numeral.line, numeral.column, numeral.text, numeral.value, numeral.decimals) == (
+    assert (numeral.line, numeral.column, numeral.text, value_of(numeral.text), decimals(numeral.text)) == (
         7,
         13,
         "3.125",

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from mkdocs.utils.meta import get_data
 from tree import DOCS, pages
 
-from attend_book.markdown import fences, front_matter
+from attend_book.markdown import fences
 from attend_book.plugin import BookPlugin
 from attend_book.run import run_page
 
@@ -22,7 +23,7 @@ def name(page: Path) -> str:
 def test_every_page_passes_the_builds_own_check_of_its_front_matter_numbers_and_includes(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     blocks = run_page(name(page), text)
-    assert BookPlugin().check_numbers(name(page), text, blocks, front_matter(text), DOCS.parent) == []
+    assert BookPlugin().check_numbers(name(page), text, blocks, get_data(text)[1], DOCS.parent) == []
 
 
 def test_every_python_block_imports_from_attend_or_continues_a_page_that_did() -> None:

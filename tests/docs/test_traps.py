@@ -117,7 +117,7 @@ def test_sessions_and_continuations_agree_on_every_page() -> None:
         ]
         for index, fence in enumerate(blocks):
             where = f"{page.name}:{fence.line}"
-            assert fence.session == page.stem, f"{where}: session should be {page.stem!r}"
+            assert fence.options.get("session") == page.stem, f"{where}: session should be {page.stem!r}"
             assert ("continuation" in fence.words) == (index > 0), (
                 f"{where}: continuation is for every block but the first"
             )
