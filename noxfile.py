@@ -11,6 +11,10 @@ from pathlib import Path
 
 import nox
 
+# Let Python keep the bytecode it compiles. A session starts many processes (pytest, mkdocs,
+# notebook kernels, the command run as a process), and where PYTHONDONTWRITEBYTECODE is set,
+# as on CI's machines, each one compiled numpy, matplotlib and mkdocs afresh: a third of the CPU.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 nox.options.default_venv_backend = "uv|venv"  # uv when installed (CI installs it): much faster installs
 nox.options.reuse_existing_virtualenvs = True
 nox.options.sessions = ["lint", "tests", "docs"]

@@ -17,6 +17,7 @@ bare numbers written by hand; `nox -s renumber` fills in the text.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -89,6 +90,9 @@ def _collapse(text: str) -> str:
     return " ".join(text.split())
 
 
+# A page's lines are read once per entry that quotes its block: these two are asked the same
+# questions hundreds of times per check, so they remember their answers.
+@functools.lru_cache(maxsize=1 << 16)
 def shape(text: str) -> str:
     """A printed line with its numbers taken out: what stays when values move."""
     return re.sub(r"#+", "#", numerals.NUMBERS.sub("#", _collapse(text)))
@@ -175,6 +179,7 @@ def resolve(entry: Entry, outputs: Outputs) -> Quote | str:
     return Quote(index, head, number, text, entry.field, fields[entry.field - 1], moved)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def excerpt(line: str, field: int) -> str | None:
     """The quoted number in brackets with two words either side, as the ledger keeps a quoted
     line: enough to find the line again if it moves, short enough to read at a glance."""
