@@ -2,7 +2,7 @@
 
 An entry's key hashes all that can change what the code prints: the code (a page's executed
 fences, the workbench's text), every file of the package, of the figures and of this plugin,
-the versions of the installed distributions and the Python. Prose is not in it, so a prose
+the versions of the distributions the build imports and the Python. Prose is not in it, so a prose
 edit reruns nothing, and blocks are kept without their line numbers, which come from the page
 as it is now.
 """
@@ -17,21 +17,34 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
+from importlib import metadata
 from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from attend_book.markdown import fences
 from attend_book.run import LANGUAGES, Block, executed, run_page
 
 
-def installed_versions() -> dict[str, str]:
-    """Every distribution installed beside the build, by name: what the lock file put there, read
-    from the `*.dist-info` folder names on sys.path (opening each one's metadata would cost more
-    than all the rest of a warm build's bookkeeping)."""
+def build_versions(roots: Iterable[str] = ("attend-book", "attend-figures")) -> dict[str, str]:
+    """The version of every distribution the build can import, by name: the plugin's and the
+    figures' requirements, followed to the end. What else is installed beside them (a browser
+    driver, a linter) prints nothing on a page, so installing it does not empty the cache."""
     found: dict[str, str] = {}
-    for folder in map(Path, sys.path):
-        for info in folder.glob("*.dist-info") if folder.is_dir() else ():
-            name, _, version = info.name.removesuffix(".dist-info").partition("-")
-            found.setdefault(name.lower().replace("_", "-"), version)
+    waiting = list(roots)
+    while waiting:
+        name = canonicalize_name(waiting.pop())
+        if name in found:
+            continue
+        try:
+            distribution = metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            continue
+        found[name] = distribution.version
+        for requirement in map(Requirement, distribution.requires or []):
+            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+                waiting.append(requirement.name)
     return found
 
 

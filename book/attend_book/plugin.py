@@ -31,7 +31,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from attend_book import binding, notebooks, snippets
-from attend_book.cache import Cache, fingerprint, installed_versions, source_roots
+from attend_book.cache import Cache, build_versions, fingerprint, source_roots
 from attend_book.run import LANGUAGES, Block, FenceError, commands
 
 log = get_plugin_logger(__name__)
@@ -71,7 +71,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         for name in [n for n in sys.modules if n.partition(".")[0] in PAGE_IMPORTS]:
             del sys.modules[name]
         folder = self.root / self.config.cache_dir
-        self.cache = Cache(folder, fingerprint(source_roots(), installed_versions()))
+        self.cache = Cache(folder, fingerprint(source_roots(), build_versions()))
         self.blocks.clear()
         self.notebooks.clear()
 

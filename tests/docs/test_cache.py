@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from attend_book.cache import Cache, fingerprint, installed_versions, source_roots
+from attend_book.cache import Cache, build_versions, fingerprint, source_roots
 from attend_book.run import Block, run_page
 
 F = "```"
@@ -94,12 +94,17 @@ def test_bytecode_and_timestamps_do_not_change_the_fingerprint(package: Path) ->
     assert fingerprint([package], {}) == before
 
 
-def test_the_fingerprint_covers_the_package_the_plugin_and_the_installed_versions() -> None:
+def test_the_fingerprint_covers_the_package_the_plugin_and_the_build_versions() -> None:
     roots = source_roots()
     assert any((root / "head.py").is_file() for root in roots), roots
     assert any((root / "plugin.py").is_file() for root in roots), roots
-    versions = installed_versions()
-    assert {"numpy", "mkdocs", "markdown-exec"} <= set(versions)
+    versions = build_versions()
+    assert {"attend", "numpy", "mkdocs", "markdown-exec", "matplotlib", "nbclient"} <= set(versions)
+
+
+def test_a_tool_installed_beside_the_build_leaves_the_fingerprint_alone() -> None:
+    # pytest runs this test, so it is installed; nothing the build imports requires it
+    assert "pytest" not in build_versions()
 
 
 def test_the_fingerprint_covers_the_figures_the_pages_draw() -> None:
