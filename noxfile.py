@@ -48,16 +48,7 @@ def tests(session: nox.Session) -> None:
         return
     session.install(*LOCK, *BOOK)
     session.run(
-        "pytest",
-        "--ignore=tests/docs/test_site.py",
-        "-p",
-        "no:cacheprovider",
-        # one worker per core, a test file to a worker: the mutation suite's file is half the work
-        # and runs beside all the rest, and a file's fixtures are still made once
-        "--numprocesses=auto",
-        "--dist=loadfile",
-        *session.posargs,
-        env=QUIET,
+        "pytest", "--ignore=tests/docs/test_site.py", "-p", "no:cacheprovider", *session.posargs, env=QUIET
     )
 
 
