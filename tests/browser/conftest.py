@@ -6,7 +6,8 @@ command line runs them too. pytest-playwright provides the browser and the `page
 `context` fixtures; this file points them at Debian's chromium, refuses every request that
 would leave 127.0.0.1 (and records it, so a test can fail on it), and serves the book.
 Every page is visited once, by the session fixture `visits`, and most tests read what that
-visit recorded. Screenshots land in artifacts/screenshots/.
+visit recorded (axe-core's light-palette verdict among it: a page load is most of a check's
+cost). Screenshots land in artifacts/screenshots/.
 
 Settings, all optional: BOOK_SITE or ATTEND_SITE (a site already built, as CI passes it;
 otherwise `mkdocs build --strict` runs into a temporary folder), ATTEND_CHROMIUM (default
@@ -65,7 +66,19 @@ class Visit:
     figures: list[dict[str, Any]] = field(default_factory=list)
     notebook: str | None = None  # the page's "download as a notebook" link, if it has one
     images: list[dict[str, Any]] = field(default_factory=list)
+    listings: int = 0  # code blocks in the article
+    sideways: list[dict[str, Any]] = field(default_factory=list)  # those wider than their box
+    fences: list[dict[str, Any]] = field(default_factory=list)  # display formulas with a fraction
+    axe: AxeVerdict | None = None  # in the light palette; the dark one is test_accessibility's
     screenshot: Path | None = None
+
+
+@dataclass
+class AxeVerdict:
+    """What axe-core found on one page: the WCAG rules it ran, and each violation in short."""
+
+    rules: int
+    violations: list[str]
 
 
 @dataclass
@@ -193,9 +206,60 @@ INSPECT = """() => {
     if (tex.test(node.textContent)) raw.push(node.textContent.trim().slice(0, 80));
   }
   const notebook = document.querySelector('a.attend-notebook');
-  return {title: document.title, math, figures, images, raw,
-          notebook: notebook ? notebook.href : null};
+  // Every listing wider than its box, with its longest line (the 1280 x 900 viewport).
+  const listings = [...document.querySelectorAll('article pre')]
+    .filter((pre) => !pre.closest('.jupyter-wrapper'));
+  const sideways = listings.map((pre) => {
+    const code = pre.querySelector('code') || pre;
+    const longest = code.textContent.split('\\n').reduce((a, b) => (b.length > a.length ? b : a), '');
+    return {over: Math.max(pre.scrollWidth - pre.clientWidth, code.scrollWidth - code.clientWidth),
+            chars: longest.length, line: longest.slice(0, 90)};
+  }).filter((listing) => listing.over > 1);
+  // Each stretchy fence of each display formula that holds a fraction, against its letters.
+  const height = (el) => el.getBoundingClientRect().height;
+  const fences = [...document.querySelectorAll('article .math-block math')]
+    .filter((formula) => formula.querySelector('mfrac'))
+    .map((formula) => ({
+      text: formula.textContent.slice(0, 40),
+      fences: [...formula.querySelectorAll('mo[stretchy="true"]')]
+        .filter((mo) => mo.parentElement.querySelector(':scope > mfrac')).map(height),
+      letter: Math.max(...[...formula.querySelectorAll('mi')]
+        .filter((mi) => !mi.closest('mfrac, msub, msup')).map(height)),
+      fraction: height(formula.querySelector('mfrac')),
+    }));
+  return {title: document.title, math, figures, images, raw, listings: listings.length, sideways,
+          fences, notebook: notebook ? notebook.href : null};
 }"""
+
+WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+# print_page/ holds every page again, each in a `section.print-page` named by the page's id,
+# with the same styles: those copies are read where they are written, on their own pages, and
+# here only what the print page adds (its cover and contents). The copies were half of all the
+# time axe took.
+COPIES = {"exclude": [["section.print-page[id]"]]}
+
+
+def axe_verdict(page: Any) -> AxeVerdict:
+    """axe-core's WCAG 2.1 A and AA rules run on the page as it stands."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    # Every node of a violation; of the rules that passed, one node each is enough to show
+    # they ran, and skipping the rest halves the time axe takes.
+    options = {"runOnly": {"type": "tag", "values": WCAG}, "resultTypes": ["violations"]}
+    found = Axe().run(page, context=COPIES, options=options).response
+    violations = [
+        f"{rule['id']} ({len(rule['nodes'])}): {[' '.join(map(str, n['target'])) for n in rule['nodes'][:5]]}"
+        for rule in found["violations"]
+    ]
+    return AxeVerdict(len(found["passes"]) + len(found["violations"]), violations)
+
+
+@pytest.fixture(scope="session")
+def axe() -> Callable[[Any], AxeVerdict]:
+    """axe-core's verdict on a page, for a test that opens pages of its own."""
+    return axe_verdict
 
 
 @pytest.fixture(scope="session")
@@ -238,6 +302,8 @@ def visits(site: Site, book_context: Any, screenshots: Path) -> dict[str, Visit]
         visit.math, visit.figures = found["math"], found["figures"]
         visit.images, visit.raw_tex = found["images"], found["raw"]
         visit.notebook = found["notebook"]
+        visit.listings, visit.sideways, visit.fences = found["listings"], found["sideways"], found["fences"]
+        visit.axe = axe_verdict(page)
         visit.screenshot = screenshots / f"{shot_name(path)}.png"
         page.screenshot(path=str(visit.screenshot), full_page=True)
         page.close()

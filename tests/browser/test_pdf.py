@@ -32,10 +32,16 @@ def pdf(site: Any, browser: Any) -> Path:
 
 
 @pytest.fixture(scope="module")
-def text(pdf: Path) -> str:
+def sheets(pdf: Path) -> list[str]:
+    """The text of each sheet of the PDF (pypdf reads a long PDF slowly: once is enough)."""
     from pypdf import PdfReader
 
-    return "\n".join(page.extract_text() for page in PdfReader(pdf).pages)
+    return [page.extract_text() for page in PdfReader(pdf).pages]
+
+
+@pytest.fixture(scope="module")
+def text(sheets: list[str]) -> str:
+    return "\n".join(sheets)
 
 
 def _squeeze(words: str) -> str:
@@ -43,17 +49,13 @@ def _squeeze(words: str) -> str:
     return re.sub(r"\s+", "", words)
 
 
-def test_the_book_prints_to_a_pdf_of_a_sane_length(pdf: Path, site: Any) -> None:
-    from pypdf import PdfReader
-
-    pages = len(PdfReader(pdf).pages)
+def test_the_book_prints_to_a_pdf_of_a_sane_length(sheets: list[str], site: Any) -> None:
+    pages = len(sheets)
     chapters = len([p for p in site.pages if p and not p.endswith(".html") and p != "print_page/"])
     assert chapters + 1 <= pages <= 150, f"{pages} pages for {chapters} chapters"
 
 
-def test_every_chapter_starts_on_a_new_sheet(pdf: Path, site: Any) -> None:
-    from pypdf import PdfReader
-
+def test_every_chapter_starts_on_a_new_sheet(sheets: list[str], site: Any) -> None:
     printed = (site.root / "print_page" / "index.html").read_text(encoding="utf-8")
     # A page may open with its notebook's download button, which print CSS hides, then its title.
     button = r"(?:<a [^>]*attend-notebook[^>]*>.*?</a>\s*)?"
@@ -61,7 +63,7 @@ def test_every_chapter_starts_on_a_new_sheet(pdf: Path, site: Any) -> None:
     words = r'<a class="headerlink".*?</a>|<[^>]+>'  # the heading's words, without its ¶ link
     titles = [html.unescape(re.sub(words, "", t)).strip() for t in re.findall(opening, printed, re.DOTALL)]
     assert len(titles) >= 7, titles
-    tops = [_squeeze(page.extract_text())[:400] for page in PdfReader(pdf).pages]
+    tops = [_squeeze(sheet)[:400] for sheet in sheets]
     missing = [
         t
         for t in titles
