@@ -107,10 +107,15 @@ def browser(session: nox.Session) -> None:
 
 @nox.session(python=BOOK_PYTHON)
 def serve(session: nox.Session) -> None:
-    """A live preview that rebuilds on any change to docs/, src/attend, the plugin or the figures."""
+    """A live preview that rebuilds on any change to docs/, src/attend, the plugin or the figures.
+
+    The whole-book page (print_page/, what `nox -s pdf` prints) is left out: gathering every
+    page into it was half of each save's rebuild, and `nox -s docs` still makes it.
+    """
     session.install(*LOCK, *BOOK)
     watched = [arg for folder in ("src/attend", "book", "figures") for arg in ("--watch", folder)]
-    session.run("mkdocs", "serve", "--strict", *watched, *session.posargs, env=QUIET)
+    env = {**QUIET, "BOOK_PRINT_PAGE": "false"}
+    session.run("mkdocs", "serve", "--strict", *watched, *session.posargs, env=env)
 
 
 @nox.session(python=BOOK_PYTHON, default=False, reuse_venv=False, venv_backend="venv")  # pip freeze
