@@ -84,12 +84,18 @@ def test_the_workflow_deploys_the_built_site(workflow: dict[Any, Any]) -> None:
 def test_every_address_mkdocs_reads_from_the_environment_is_set_by_the_workflow(
     workflow: dict[Any, Any],
 ) -> None:
-    read = set(re.findall(r"!ENV \[(\w+),", (ROOT / "mkdocs.yml").read_text(encoding="utf-8")))
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    defaults = dict(re.findall(r"!ENV \[(\w+), *([^\]]*)\]", config))
+    read = {name for name in defaults if name.endswith(("_URL", "_URI", "_NAME"))}
     assert {"BOOK_SITE_URL", "BOOK_REPO_URL", "BOOK_EDIT_URI"} <= read, read
     jobs = workflow["jobs"].values()
     given = {k for job in jobs for k in job.get("env", {})}
     given |= {k for step in _steps(workflow) for k in step.get("env", {})}
     assert read <= given, f"left at mkdocs.yml's placeholder when published: {read - given}"
+    # The rest are switches for a contributor's preview (`nox -s serve` leaves the print page
+    # out): the published book keeps their defaults, the print page included.
+    assert defaults.get("BOOK_PRINT_PAGE") == "true", defaults
+    assert not (set(defaults) - read) & given, "the workflow changes a preview switch"
     values = [v for job in jobs for k, v in job.get("env", {}).items() if k in read]
     values += [v for step in _steps(workflow) for k, v in step.get("env", {}).items() if k in read]
     typed = [v for v in values if "${{" not in str(v)]
