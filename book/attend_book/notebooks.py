@@ -11,7 +11,7 @@ import html
 import re
 import shlex
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from mkdocs.exceptions import PluginError
@@ -153,14 +153,6 @@ def download_button(name: str) -> str:
         f'<a href="{html.escape(name)}" download class="md-content__button md-icon attend-notebook" '
         f'title="{label}" aria-label="{label}">{ICON}</a>'
     )
-
-
-def page_dir(src: str, directory_urls: bool) -> str:
-    """The folder of the built site a page's index.html lands in."""
-    path = PurePosixPath(src)
-    if not directory_urls or path.stem in ("index", "README"):
-        return str(path.parent)
-    return str(path.parent / path.stem)
 
 
 def without_remote_scripts(content: str) -> str:

@@ -53,7 +53,8 @@ class BookPlugin(BasePlugin[BookConfig]):
     def __init__(self) -> None:
         self.cache: Cache | None = None
         self.blocks: dict[str, list[Block]] = {}  # src_uri -> the page's blocks, in page order
-        self.notebooks: dict[str, tuple[str, dict[str, Any] | None]] = {}  # src_uri -> (name, notebook)
+        # src_uri -> (where in the site the page's notebook goes, the notebook if the plugin writes it)
+        self.notebooks: dict[str, tuple[PurePosixPath, dict[str, Any] | None]] = {}
         self.workbench = ""  # the workbench page's src_uri, once it is executed
         self._page = ""  # the page being rendered, as errors name it
         self._unshown: list[Block] | None = []  # its blocks not shown yet; None: its code failed
@@ -83,7 +84,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             page = File(executed.name, str(executed.parent), config.site_dir, config.use_directory_urls)
             files.append(page)
             self.workbench = page.src_uri
-            self.notebooks[page.src_uri] = (executed.name, None)
+            self.notebooks[page.src_uri] = (PurePosixPath(page.dest_uri).parent / executed.name, None)
         return files
 
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
@@ -118,7 +119,8 @@ class BookPlugin(BasePlugin[BookConfig]):
         cells = notebooks.cells_of(source, self.root)
         if any(cell.kind == "code" for cell in cells):
             notebook = notebooks.notebook_of(cells, str(page.title or PurePosixPath(src).stem), f"docs/{src}")
-            self.notebooks[src] = (PurePosixPath(src).stem + ".ipynb", notebook)
+            beside = PurePosixPath(page.file.dest_uri).parent / f"{PurePosixPath(src).stem}.ipynb"
+            self.notebooks[src] = (beside, notebook)
         return markdown
 
     def _format(self, kind: str, *, code: str, md: Markdown, **options: Any) -> Any:
@@ -149,7 +151,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         if src == self.workbench:
             html = notebooks.without_remote_scripts(html)
         if src in self.notebooks:
-            html = notebooks.download_button(self.notebooks[src][0]) + html
+            html = notebooks.download_button(self.notebooks[src][0].name) + html
         return html
 
     def check_numbers(
@@ -166,9 +168,9 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         site = Path(config.site_dir)
-        for src, (name, notebook) in self.notebooks.items():
+        for where, notebook in self.notebooks.values():
             if notebook is not None:
-                target = site / notebooks.page_dir(src, config.use_directory_urls) / name
+                target = site / where
                 target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         if self.cache is not None:

@@ -115,3 +115,16 @@ def test_a_rebuild_runs_only_the_pages_whose_code_changed(project: Path) -> None
     (project / "docs" / "index.md").write_text(page.replace("3.125", "3.25"), encoding="utf-8")
     assert runs_of_a_build(project) == 1
     assert "3.25" in (project / "site" / "index.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("directory_urls", "folder"), [(True, "other/"), (False, "")])
+def test_a_pages_notebook_lands_beside_the_page(project: Path, directory_urls: bool, folder: str) -> None:
+    page = '---\ntitle: t\ndescription: d\n---\n\n```python exec="1"\nprint(3.125)\n```\n\nIt is 3.125.\n'
+    (project / "docs" / "other.md").write_text(page, encoding="utf-8")
+    bind(project / "docs" / "other.md", "It is [3.125].")
+    config = project / "mkdocs.yml"
+    config.write_text(f"{MINIMAL}use_directory_urls: {str(directory_urls).lower()}\n", encoding="utf-8")
+    build_site(config, project / "site")
+    assert (project / "site" / f"{folder}other.ipynb").is_file()
+    shown = "other/index.html" if directory_urls else "other.html"
+    assert 'href="other.ipynb"' in (project / "site" / shown).read_text(encoding="utf-8")

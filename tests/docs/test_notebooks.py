@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from mkdocs.exceptions import PluginError
 
-from attend_book.notebooks import Cell, cells_of, execute, notebook_of, page_dir, without_remote_scripts
+from attend_book.notebooks import Cell, cells_of, execute, notebook_of, without_remote_scripts
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 F = "```"
@@ -133,16 +133,3 @@ def test_the_workbench_page_loses_nbconverts_mathjax_from_a_cdn() -> None:
         "\n<script>init()</script>\n<!-- End of mathjax configuration --><p>b</p>"
     )
     assert without_remote_scripts(page) == "<p>a</p><p>b</p>"
-
-
-@pytest.mark.parametrize(
-    ("src", "directory_urls", "folder"),
-    [
-        ("score-square.md", True, "score-square"),
-        ("index.md", True, "."),
-        ("workbench.py", True, "workbench"),
-        ("score-square.md", False, "."),
-    ],
-)
-def test_a_notebook_lands_beside_its_page(src: str, directory_urls: bool, folder: str) -> None:
-    assert page_dir(src, directory_urls) == folder
