@@ -59,6 +59,12 @@ class BookPlugin(BasePlugin[BookConfig]):
         self._page = ""  # the page being rendered, as errors name it
         self._unshown: list[Block] | None = []  # its blocks not shown yet; None: its code failed
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
+        # page -> what its numbers were last checked against, and what that check found
+        self._checked: dict[str, tuple[tuple[str, tuple[Block, ...], str], list[binding.Problem]]] = {}
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Nothing to start; defined because mkdocs keeps a plugin that has it, this very object,
+        from one `mkdocs serve` rebuild to the next, and with it what the plugin remembers."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path).parent
@@ -162,7 +168,14 @@ class BookPlugin(BasePlugin[BookConfig]):
         root = root or self.root
         ledger = binding.ledger_path(Path(path))
         missing = [key for key in REQUIRED_META if not str(meta.get(key, "")).strip()]
-        found = binding.check(source, blocks, binding.load_ledger(root / ledger), ledger.as_posix())
+        # Under `nox -s serve` a save changes one page: the others' numbers, checked against the
+        # same outputs and ledger as last time, keep the answer they had.
+        written = (root / ledger).read_text(encoding="utf-8") if (root / ledger).is_file() else ""
+        inputs = (source, tuple(blocks), written)
+        if path not in self._checked or self._checked[path][0] != inputs:
+            entries = binding.load_ledger(root / ledger)
+            self._checked[path] = (inputs, binding.check(source, blocks, entries, ledger.as_posix()))
+        found = self._checked[path][1]
         problems = [f"{path}:1: the front matter has no {key}" for key in missing]
         return problems + [problem.render(path) for problem in [*snippets.check(source, root), *found]]
 
@@ -193,10 +206,14 @@ def _mathml(page: str) -> str:
     """The page with every arithmatex span and div replaced by MathML."""
 
     def block(match: re.Match[str]) -> str:
-        tex = unescape(match.group("tex")).strip()
-        return f'<div class="math-block">{convert(tex, display="block")}</div>'
+        return f'<div class="math-block">{_converted(unescape(match.group("tex")).strip(), "block")}</div>'
 
     def inline(match: re.Match[str]) -> str:
-        return str(convert(unescape(match.group("tex")).strip(), display="inline"))
+        return _converted(unescape(match.group("tex")).strip(), "inline")
 
     return _INLINE_MATH.sub(inline, _BLOCK_MATH.sub(block, page))
+
+
+@functools.lru_cache(maxsize=1024)  # the same formulas, rebuild after rebuild under `nox -s serve`
+def _converted(tex: str, display: str) -> str:
+    return str(convert(tex, display=display))
