@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -86,7 +87,10 @@ def serve_edits(repo: Path, runs: int) -> list[float]:
             page.write_text(original.replace(title, f"{title} {marker}", 1), encoding="utf-8")
             times.append(wait_for(url, marker))
             page.write_text(original, encoding="utf-8")
-            time.sleep(1.5)  # let the rebuild that undoes the edit finish
+            # Let the rebuild that undoes the edit finish. mkdocs serve looks for changes every
+            # 0.5 s: a fixed pause would meet that clock at the same point every time, so the
+            # pause is drawn at random and the edits land anywhere in its cycle, as a writer's do.
+            time.sleep(1.5 + random.uniform(0.0, 0.5))
     finally:
         page.write_text(original, encoding="utf-8")
         os.killpg(server.pid, 15)
