@@ -66,6 +66,10 @@ def wait_for(url: str, marker: str, limit: float = 120.0) -> float:
 
 def serve_edits(repo: Path, runs: int) -> list[float]:
     """Seconds from writing a prose edit to the served page showing it, once per run."""
+    page = repo / PAGE
+    original = page.read_text(encoding="utf-8")
+    # the page's title: prose on every page, whatever its sentences say this year
+    title = next(line for line in original.splitlines() if line.startswith("# "))
     port = free_port()
     url = f"http://127.0.0.1:{port}/{URL_PATH}"
     server = subprocess.Popen(
@@ -75,10 +79,6 @@ def serve_edits(repo: Path, runs: int) -> list[float]:
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
-    page = repo / PAGE
-    original = page.read_text(encoding="utf-8")
-    # the page's title: prose on every page, whatever its sentences say this year
-    title = next(line for line in original.splitlines() if line.startswith("# "))
     times = []
     try:
         wait_for(url, "score", limit=600)
