@@ -106,14 +106,12 @@ def _compared(body: str, line: int, namespace: dict[str, object]) -> str:
     asserts = [n for n in ast.walk(ast.parse(body)) if isinstance(n, ast.Assert) and n.lineno == line]
     test: ast.expr = asserts[0].test if asserts else ast.Constant(None)  # none: nothing to show
     parts = [test]
-    if isinstance(test, ast.Compare):
-        parts = [test.left, *test.comparators]
-    elif isinstance(test, ast.BoolOp):
-        parts = test.values
-    elif isinstance(test, ast.UnaryOp):
-        parts = [test.operand]
-    elif isinstance(test, ast.Call):
-        parts = test.args
+    if isinstance(test, ast.Compare | ast.BoolOp | ast.UnaryOp | ast.Call):  # its operands, not its function
+        parts = [
+            n
+            for n in ast.iter_child_nodes(test)
+            if isinstance(n, ast.expr) and n is not getattr(test, "func", 0)
+        ]
     shown = []
     for part in (part for part in parts if not isinstance(part, ast.Constant)):
         try:  # the page's own expression, evaluated again in the page's namespace
