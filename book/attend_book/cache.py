@@ -82,6 +82,7 @@ def fingerprint(roots: Iterable[Path], versions: Mapping[str, str]) -> str:
     return digest.hexdigest()
 
 
+FOLDER = ".cache/attend-book"  # beside mkdocs.yml, unless the plugin is told otherwise
 Runner = Callable[[str, str], list[Block]]  # what makes a page's blocks: `run_page`, or a stand-in
 
 
@@ -110,12 +111,12 @@ class Cache:
         if entry.is_file():
             stored = json.loads(entry.read_text(encoding="utf-8"))
             return [
-                Block(LANGUAGES[f.language], f.line, s["text"], f.body, s["html"], s["data"])
+                Block(LANGUAGES[f.language], f.line, s["text"], f.body, f.switched_on("html"), s["data"])
                 for f, s in zip(ran, stored, strict=True)
             ]
         self.runs += 1
         blocks = run(path, markdown)
-        kept = [{"text": b.text, "html": b.html, "data": b.data} for b in blocks]
+        kept = [{"text": b.text, "data": b.data} for b in blocks]  # the rest is the fence's, in the key
         self._write(entry, lambda target: target.write_text(json.dumps(kept), encoding="utf-8"))
         return blocks
 

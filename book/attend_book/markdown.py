@@ -19,6 +19,8 @@ from mdit_py_plugins.admon import admon_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 FRONT = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+# An include line as pymdownx.snippets reads it: a file, and after a colon perhaps a section.
+INCLUDE = re.compile(r"""^[ \t]*-+8<-+[ \t]+["'](?P<path>[^"':]+):?(?P<part>[^"']*)["'][ \t]*$""")
 # Admonitions (`!!! note`) and math (`$…$`, `$$`) as mkdocs renders them, so that an indented
 # admonition body is prose and not an indented code block, and TeX is read as math.
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable("table").use(admon_plugin).use(dollarmath_plugin)

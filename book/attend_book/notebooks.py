@@ -10,15 +10,16 @@ from __future__ import annotations
 import html
 import re
 import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from markdown import Markdown
 from mkdocs.exceptions import PluginError
 
 from attend_book.markdown import FRONT, fences
 from attend_book.run import commands, executed
-from attend_book.snippets import INCLUDE, section
 
 WORKBENCH_DESCRIPTION = (
     "The chapter's head as a notebook: change the typed table or the three matrices and rerun "
@@ -42,8 +43,13 @@ class Cell:
     source: str
 
 
-def cells_of(markdown: str, root: Path | None = None) -> list[Cell]:
-    """A page cut into cells; snippets in listings are read from `root` (default: here)."""
+def cells_of(
+    markdown: str, root: Path | None = None, snippets: Mapping[str, Any] | None = None
+) -> list[Cell]:
+    """A page cut into cells. A listing's include lines are resolved by pymdownx.snippets itself,
+    with the page's options for it (`snippets`), from `root` (default: here), as the page shows them."""
+    options = {**(snippets or {}), "base_path": [str(root or Path.cwd())]}
+    include = Markdown(extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": options})
     lines = markdown.splitlines()
     front = FRONT.match(markdown)
     after = front.group(0).count("\n") if front else 0  # the first line not yet in a cell
@@ -64,12 +70,12 @@ def cells_of(markdown: str, root: Path | None = None) -> list[Cell]:
             flush()
             if fence.language == "console":
                 cells.append(Cell("code", _calls(code)))
-            elif re.search(r"^\s*(from|import)\s+attend_figures\b", code, re.MULTILINE):
+            elif fence.switched_on("html"):  # a figure, drawn by the book's code
                 cells.append(Cell("markdown", FIGURE_NOTE))
             else:
                 cells.append(Cell("code", code.strip("\n")))
         else:
-            shown = "\n".join(_resolve(line, root or Path.cwd()) for line in fence.body.splitlines())
+            shown = "\n".join(include.preprocessors["snippet"].run(fence.body.splitlines())).rstrip("\n")
             prose.append(f"{fence.mark}{fence.language}\n{shown}\n{fence.mark}")
     prose.extend(lines[after:])
     flush()
@@ -98,18 +104,6 @@ def _admonitions(text: str) -> str:
             inside = False
             out.append(line)
     return "\n".join(out)
-
-
-def _resolve(line: str, root: Path) -> str:
-    """A snippet line as the code it names, or the line itself if it names nothing here."""
-    found = INCLUDE.match(line)
-    if found is None or not (file := root / found["path"]).is_file():
-        return line
-    text = file.read_text(encoding="utf-8")
-    part = section(text, found["part"]) if found["part"] else text
-    if part is None:
-        return line
-    return "\n".join(found["indent"] + t for t in part.rstrip("\n").splitlines())
 
 
 def notebook_of(cells: list[Cell], title: str, source: str) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from markdown_it.token import Token
 
-from attend_book.markdown import parse
+from attend_book.markdown import INCLUDE, parse
 
 # A number as written or printed: thousands may be grouped with commas ("4,096").
 _DIGITS = r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"
@@ -40,7 +40,6 @@ _EQUATION = re.compile(
     rf"(?<![\w.])(?P<left>{_TERM}(?:{_OP}{_TERM})+)\s*=\s*(?P<right>{NUMBER})(?![\w]|\.\d)"
 )
 _ATTR_LIST = re.compile(r"\{\s*[:#.][^}]*\}")
-_SNIPPET = re.compile(r"^\s*-{1,3}8<-{1,3}")
 _TEX_WORD = re.compile(r"\\[A-Za-z]+")
 
 
@@ -135,7 +134,7 @@ def _inline(token: Token, passage: _Passage, find: Callable[[int, str], int | No
         if child.type in ("softbreak", "hardbreak"):
             line += 1
             passage.add(" ", " ", line, None)
-        elif child.type == "text" and not _SNIPPET.match(child.content):
+        elif child.type == "text" and not INCLUDE.match(child.content):
             passage.add(_ATTR_LIST.sub(_blank, child.content), child.content, line, find(line, child.content))
         elif child.type in ("code_inline", "math_inline", "image"):  # one mark either side of the content
             content, column = child.content, find(line, child.content)

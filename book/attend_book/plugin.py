@@ -31,7 +31,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from attend_book import binding, notebooks, snippets
-from attend_book.cache import Cache, build_versions, fingerprint, source_roots
+from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.run import LANGUAGES, Block, FenceError, commands
 
 log = get_plugin_logger(__name__)
@@ -43,7 +43,7 @@ PAGE_IMPORTS = ("attend", "attend_figures")
 
 
 class BookConfig(Config):
-    cache_dir = c.Type(str, default=".cache/attend-book")  # beside mkdocs.yml
+    cache_dir = c.Type(str, default=FOLDER)  # beside mkdocs.yml
     workbench = c.Type(str, default="workbench.py")  # the notebook page, under docs/
 
 
@@ -122,7 +122,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             self._unshown = None
         else:
             self._unshown = list(self.blocks[src])
-        cells = notebooks.cells_of(source, self.root)
+        cells = notebooks.cells_of(source, self.root, config.mdx_configs.get("pymdownx.snippets"))
         if any(cell.kind == "code" for cell in cells):
             notebook = notebooks.notebook_of(cells, str(page.title or PurePosixPath(src).stem), f"docs/{src}")
             beside = PurePosixPath(page.file.dest_uri).parent / f"{PurePosixPath(src).stem}.ipynb"

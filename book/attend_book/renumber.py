@@ -26,8 +26,9 @@ from pathlib import Path
 
 from attend_book import binding, numerals
 from attend_book.binding import Entry, Outputs, Quote, shape, unnumbered
+from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.numerals import Numeral
-from attend_book.run import Block, FenceError, run_page
+from attend_book.run import Block, FenceError
 
 Scored = tuple[tuple[int, ...], Quote]  # a candidate's score, and the quote it would make
 _WORD = re.compile(r"[A-Za-z]{3,}")
@@ -252,11 +253,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(a first pass over a new page: review every entry it writes)",
     )
     args = parser.parse_args(argv)
+    # The build's own cache: a page whose code did not change is not run again, and what runs
+    # here is not run again by the next build either.
+    outputs = Cache(Path(FOLDER), fingerprint(source_roots(), build_versions()))
     status = 0
     for path in args.pages or sorted(args.docs.glob("*.md")):
         name, markdown = path.as_posix(), path.read_text(encoding="utf-8")
         try:
-            blocks = run_page(name, markdown)
+            blocks = outputs.page(name, markdown)
         except FenceError as failure:
             print(failure, file=sys.stderr)
             status = 1

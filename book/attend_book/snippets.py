@@ -12,16 +12,7 @@ import re
 from pathlib import Path
 
 from attend_book.binding import Problem
-
-# An include line as pymdownx.snippets reads it: a file, and after a colon perhaps a section.
-INCLUDE = re.compile(r"""^(?P<indent>[ \t]*)-+8<-+[ \t]+["'](?P<path>[^"':]+):?(?P<part>[^"']*)["'][ \t]*$""")
-
-
-def section(text: str, name: str) -> str | None:
-    """The lines between a file's `[start:name]` and `[end:name]` markers, as snippets includes them."""
-    part = re.escape(name)
-    found = re.search(rf"--8<-- \[start:{part}\][^\n]*\n(.*?)^[^\n]*--8<-- \[end:{part}\]", text, re.M | re.S)
-    return None if found is None else found[1]
+from attend_book.markdown import INCLUDE
 
 
 def check(markdown: str, root: Path) -> list[Problem]:

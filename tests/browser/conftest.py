@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 # One server, one Chromium command line and one notion of "local" for the tests and the PDF.
-from scripts.print_book import CHROMIUM_ARGS, chromium_path, is_local, refuse_outside, served
+from scripts.print_book import CHROMIUM_ARGS, chromium_path, refuse_outside, served
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -149,17 +149,10 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     return {**browser_context_args, "viewport": VIEWPORT, "locale": "en-GB", "service_workers": "block"}
 
 
-def guard(context: Any, outside: list[str]) -> Any:
-    """Refuse every request of `context` that would leave 127.0.0.1, noting it in `outside`."""
-    refuse_outside(context, outside)
-    context.on("request", lambda r: None if is_local(r.url) else outside.append(r.url))
-    return context
-
-
 @pytest.fixture
 def open_context(new_context: Callable[..., Any], site: Site) -> Callable[..., Any]:
     """pytest-playwright's `new_context`, with every outside request refused and noted."""
-    return lambda **options: guard(new_context(**options), site.outside)
+    return lambda **options: refuse_outside(new_context(**options), site.outside)
 
 
 @pytest.fixture
@@ -171,7 +164,7 @@ def context(open_context: Callable[..., Any]) -> Any:
 @pytest.fixture(scope="session")
 def book_context(browser: Any, browser_context_args: dict[str, Any], site: Site) -> Iterator[Any]:
     """One context the whole session shares, for the visit of every page."""
-    ctx = guard(browser.new_context(**browser_context_args), site.outside)
+    ctx = refuse_outside(browser.new_context(**browser_context_args), site.outside)
     try:
         yield ctx
     finally:

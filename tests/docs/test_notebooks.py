@@ -63,6 +63,19 @@ def test_a_listing_stays_prose_with_its_snippet_resolved_to_the_code() -> None:
     assert "class Cost:" in cell.source and "--8<--" not in cell.source
 
 
+def test_an_escaped_include_line_reads_in_the_notebook_as_the_page_shows_it() -> None:
+    shown = f'{F}python\n--8<-- "src/attend/head.py:attend"\n{F}'
+    page = f"````markdown\n{shown.replace('--8<--', ';--8<--')}\n````\n"
+    [cell] = cells_of(page)
+    assert cell.source == f"````markdown\n{shown}\n````"
+
+
+def test_a_listing_cut_from_inside_a_class_is_dedented_as_the_page_has_it() -> None:
+    page = f'{F}python\n--8<-- "src/attend/head.py:attend"\n{F}\n'
+    dedented = cells_of(page, snippets={"dedent_subsections": True})[0].source
+    assert "\ndef attend(" in dedented and "\n    def attend(" in cells_of(page)[0].source
+
+
 def test_hidden_lines_lose_their_marker_and_front_matter_is_dropped() -> None:
     page = f'---\ntitle: T\n---\n\n{F}python exec="1"\nassert 1 + 1 == 2  # markdown-exec: hide\n{F}\n'
     assert cells_of(page) == [Cell("code", "assert 1 + 1 == 2")]
