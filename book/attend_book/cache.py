@@ -25,7 +25,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from attend_book.markdown import fences
-from attend_book.run import LANGUAGES, Block, executed, run_page
+from attend_book.run import LANGUAGES, Block, PageRun, executed, run_page
 
 
 def build_versions(roots: tuple[str, ...] = ("attend-book", "attend-figures")) -> dict[str, str]:
@@ -83,7 +83,7 @@ def fingerprint(roots: Iterable[Path], versions: Mapping[str, str]) -> str:
 
 
 FOLDER = ".cache/attend-book"  # beside mkdocs.yml, unless the plugin is told otherwise
-Runner = Callable[[str, str], list[Block]]  # what makes a page's blocks: `run_page`, or a stand-in
+Runner = Callable[[str, str, tuple[str, ...]], PageRun]  # what runs a page: `run_page`, or a stand-in
 
 
 def _key(*parts: str) -> str:
@@ -102,23 +102,32 @@ class Cache:
         self.used: set[Path] = set()
         self.runs = 0  # how many pages and notebooks really ran: what the tests watch
 
-    def page(self, path: str, markdown: str, run: Runner = run_page) -> list[Block]:
-        """The page's blocks: from the cache while its code and the environment stand, else run."""
+    def page(
+        self, path: str, markdown: str, expressions: Iterable[str] = (), run: Runner = run_page
+    ) -> PageRun:
+        """The page's blocks and the values of `expressions`: from the cache while its code, those
+        expressions and the environment stand, else run."""
         ran = [f for f in fences(markdown) if executed(f)]
-        key = _key(self.environment, *(f"{f.language} {f.switched_on('html')}\n{f.body}" for f in ran))
+        wanted = tuple(sorted(set(expressions)))
+        code = (f"{f.language} {f.switched_on('html')}\n{f.body}" for f in ran)
+        key = _key(self.environment, *code, "\0bindings", *wanted)
         entry = self.folder / "pages" / f"{key}.json"
         self.used.add(entry)
         if entry.is_file():
             stored = json.loads(entry.read_text(encoding="utf-8"))
-            return [
+            blocks = [
                 Block(LANGUAGES[f.language], f.line, s["text"], f.body, f.switched_on("html"), s["data"])
-                for f, s in zip(ran, stored, strict=True)
+                for f, s in zip(ran, stored["blocks"], strict=True)
             ]
+            return PageRun(blocks, stored["values"])
         self.runs += 1
-        blocks = run(path, markdown)
-        kept = [{"text": b.text, "data": b.data} for b in blocks]  # the rest is the fence's, in the key
+        done = run(path, markdown, wanted)
+        kept = {  # the rest is the fence's, in the key
+            "blocks": [{"text": b.text, "data": b.data} for b in done.blocks],
+            "values": done.values,
+        }
         self._write(entry, lambda target: target.write_text(json.dumps(kept), encoding="utf-8"))
-        return blocks
+        return done
 
     def notebook(self, source: Path, execute: Callable[[Path, Path], None]) -> Path:
         """The notebook `source`, executed by `execute(source, target)` unless it already was."""

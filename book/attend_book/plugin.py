@@ -113,7 +113,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         source = page.file.content_string  # with its front matter, so lines are the file's
         self._page = os.path.relpath(page.file.abs_src_path or src, self.root)
         try:
-            self.blocks[src] = self.cache.page(self._page, source)
+            self.blocks[src] = self.cache.page(self._page, source).blocks
         except FenceError as error:
             # One build reports every problem of every page: a page whose code fails is logged
             # (which --strict counts), drawn without outputs, and the build goes on to the next.

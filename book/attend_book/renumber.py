@@ -260,7 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path in args.pages or sorted(args.docs.glob("*.md")):
         name, markdown = path.as_posix(), path.read_text(encoding="utf-8")
         try:
-            blocks = outputs.page(name, markdown)
+            blocks = outputs.page(name, markdown).blocks
         except FenceError as failure:
             print(failure, file=sys.stderr)
             status = 1

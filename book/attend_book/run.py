@@ -12,7 +12,8 @@ check, the tests and any tool that needs a page's outputs without mkdocs: `run_p
   `Block.data`, so a caption's numbers have something to be held against.
 
 A fence that raises stops everything with a `FenceError` naming the page, the line of the
-fence and the failing line inside it.
+fence and the failing line inside it. After the last fence, each expression the prose binds a
+number to is evaluated in the page's namespace (`evaluate`): its value, or why it has none.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import shlex
 import sys
 import traceback
 import types
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mkdocs.exceptions import PluginError
@@ -51,6 +53,46 @@ class Block:
     code: str = ""  # the fence's body, as the page writes it
     html: bool = False  # printed straight into the page (a figure), not shown as text
     data: str | None = None  # a figure's plotted numbers, as text
+
+
+# What a binding's expression evaluated to, kept as JSON keeps it: a number, a (nested) list of
+# numbers, or the one-line reason it has no value (a string).
+Value = float | int | list["Value"] | str
+
+
+@dataclass(frozen=True)
+class PageRun:
+    """A page's executed fences, and the value of each expression its prose binds a number to."""
+
+    blocks: list[Block]
+    values: dict[str, Value]
+
+
+def plain(value: object) -> Value:
+    """`value` as a number or nested list of numbers (numpy's included), or why it is not one."""
+    if isinstance(value, bool):
+        return f"is a bool ({value}), not a number"
+    if isinstance(value, int | float):
+        return value
+    tolist = getattr(value, "tolist", None)
+    if callable(tolist):
+        return plain(tolist())
+    if isinstance(value, list | tuple):
+        items = [plain(item) for item in value]
+        bad = next((item for item in items if isinstance(item, str)), None)
+        return bad if bad is not None else items
+    return f"is a {type(value).__name__}, not a number"
+
+
+def evaluate(expressions: Iterable[str], namespace: dict[str, object]) -> dict[str, Value]:
+    """Each expression's value in `namespace`, or the one-line reason it has none."""
+    values: dict[str, Value] = {}
+    for expression in expressions:
+        try:
+            values[expression] = plain(eval(compile(expression, "<binding>", "eval"), namespace))
+        except Exception as error:  # a binding that cannot be worked out is reported, not raised
+            values[expression] = "".join(traceback.format_exception_only(error)).strip().splitlines()[-1]
+    return values
 
 
 def executed(fence: Fence) -> bool:
@@ -122,8 +164,9 @@ def _compared(body: str, line: int, namespace: dict[str, object]) -> str:
     return "".join(shown)
 
 
-def run_page(path: str, markdown: str) -> list[Block]:
-    """Every executed fence of a page, run in page order; `path` names the page in errors."""
+def run_page(path: str, markdown: str, expressions: Iterable[str] = ()) -> PageRun:
+    """Every executed fence of a page, run in page order, then each of `expressions` evaluated in
+    the namespace they left; `path` names the page in errors."""
     module = types.ModuleType(f"attend_book_page_{abs(hash(path))}")
     sys.modules[module.__name__] = module  # so classes a fence defines know their module
     blocks = []
@@ -135,6 +178,7 @@ def run_page(path: str, markdown: str) -> list[Block]:
             else:
                 text, data = _run_python(fence, module.__dict__, path)
             blocks.append(Block(kind, fence.line, text, fence.body, fence.switched_on("html"), data))
+        values = evaluate(expressions, module.__dict__)
     finally:
         del sys.modules[module.__name__]
-    return blocks
+    return PageRun(blocks, values)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from attend_book.cache import Cache, build_versions, fingerprint, source_roots
-from attend_book.run import Block, run_page
+from attend_book.run import Block, PageRun, run_page
 
 F = "```"
 PAGE = f'---\ntitle: t\n---\n\nProse.\n\n{F}python exec="1"\nprint(2 + 2)\n{F}\n'
@@ -20,9 +20,9 @@ class Counting:
     def __init__(self) -> None:
         self.pages: list[str] = []
 
-    def __call__(self, path: str, markdown: str) -> list[Block]:
+    def __call__(self, path: str, markdown: str, expressions: tuple[str, ...] = ()) -> PageRun:
         self.pages.append(path)
-        return run_page(path, markdown)
+        return run_page(path, markdown, expressions)
 
 
 @pytest.fixture
@@ -31,8 +31,8 @@ def run() -> Counting:
 
 
 def test_a_page_seen_before_is_not_run_again_and_gives_the_same_blocks(tmp_path: Path, run: Counting) -> None:
-    first = Cache(tmp_path, "env").page("docs/p.md", PAGE, run)
-    again = Cache(tmp_path, "env").page("docs/p.md", PAGE, run)
+    first = Cache(tmp_path, "env").page("docs/p.md", PAGE, run=run).blocks
+    again = Cache(tmp_path, "env").page("docs/p.md", PAGE, run=run).blocks
     assert run.pages == ["docs/p.md"]
     assert again == first and again[0].text == "4\n"
 
@@ -40,22 +40,22 @@ def test_a_page_seen_before_is_not_run_again_and_gives_the_same_blocks(tmp_path:
 def test_a_prose_edit_reruns_nothing_and_the_blocks_follow_the_new_lines(
     tmp_path: Path, run: Counting
 ) -> None:
-    Cache(tmp_path, "env").page("docs/p.md", PAGE, run)
+    Cache(tmp_path, "env").page("docs/p.md", PAGE, run=run)
     edited = PAGE.replace("Prose.\n", "Prose, rewritten,\nover three\nlines.\n")
-    [block] = Cache(tmp_path, "env").page("docs/p.md", edited, run)
+    [block] = Cache(tmp_path, "env").page("docs/p.md", edited, run=run).blocks
     assert run.pages == ["docs/p.md"]
     assert block.line == 9 and block.text == "4\n"
 
 
 def test_a_code_edit_reruns_the_page(tmp_path: Path, run: Counting) -> None:
-    Cache(tmp_path, "env").page("docs/p.md", PAGE, run)
-    [block] = Cache(tmp_path, "env").page("docs/p.md", PAGE.replace("2 + 2", "2 + 3"), run)
+    Cache(tmp_path, "env").page("docs/p.md", PAGE, run=run)
+    [block] = Cache(tmp_path, "env").page("docs/p.md", PAGE.replace("2 + 2", "2 + 3"), run=run).blocks
     assert run.pages == ["docs/p.md", "docs/p.md"] and block.text == "5\n"
 
 
 def test_a_changed_environment_reruns_the_page(tmp_path: Path, run: Counting) -> None:
-    Cache(tmp_path, "env").page("docs/p.md", PAGE, run)
-    Cache(tmp_path, "another env").page("docs/p.md", PAGE, run)
+    Cache(tmp_path, "env").page("docs/p.md", PAGE, run=run)
+    Cache(tmp_path, "another env").page("docs/p.md", PAGE, run=run)
     assert len(run.pages) == 2
 
 
@@ -132,15 +132,23 @@ def test_the_workbench_is_executed_once_per_environment(tmp_path: Path) -> None:
 def test_pruning_keeps_what_the_last_build_used_and_the_newest_environments(
     tmp_path: Path, run: Counting
 ) -> None:
-    Cache(tmp_path, "env-0").page("docs/p.md", PAGE, run)
+    Cache(tmp_path, "env-0").page("docs/p.md", PAGE, run=run)
     cache = Cache(tmp_path, "env-0")
-    cache.page("docs/p.md", PAGE.replace("2 + 2", "2 + 3"), run)
+    cache.page("docs/p.md", PAGE.replace("2 + 2", "2 + 3"), run=run)
     cache.prune()
     assert len(list(tmp_path.glob("outputs/*/pages/*.json"))) == 1
     os.utime(cache.folder, (0, 0))
     for n in range(1, 5):
         later = Cache(tmp_path, f"env-{n}")
-        later.page("docs/p.md", PAGE, run)
+        later.page("docs/p.md", PAGE, run=run)
         later.prune()
         os.utime(later.folder, (n, n))  # as if built long ago, in this order
     assert sorted(f.name for f in (tmp_path / "outputs").iterdir()) == ["env-2", "env-3", "env-4"]
+
+
+def test_a_bound_expression_is_evaluated_once_and_kept_with_the_page(tmp_path: Path, run: Counting) -> None:
+    first = Cache(tmp_path, "env").page("docs/p.md", PAGE, ["2 * 3", "nope"], run=run)
+    again = Cache(tmp_path, "env").page("docs/p.md", PAGE, ["nope", "2 * 3"], run=run)
+    assert run.pages == ["docs/p.md"]
+    assert again.values == first.values and first.values["2 * 3"] == 6
+    assert first.values["nope"] == "NameError: name 'nope' is not defined"

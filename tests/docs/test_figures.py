@@ -133,7 +133,7 @@ SHOWN = [f"{draw.__name__}()" for draw in ALL] + [f"driven({n}_figure())" for n 
 def test_a_page_shows_the_figure_and_the_number_check_gets_what_it_plotted(shown: str) -> None:
     names = re.findall(r"(\w+)\(", shown)
     code = f"from attend_figures import {', '.join(names)}\n\nprint({shown}.html())"
-    [block] = run_page("docs/p.md", f'```python exec="1" html="1"\n{code}\n```\n')
+    [block] = run_page("docs/p.md", f'```python exec="1" html="1"\n{code}\n```\n').blocks
     figure = getattr(pictures, names[-1])()
     assert block.text.startswith(f'<figure class="attend-figure" id="figure-{figure.name}">')
     assert block.text.endswith("</figure>\n") and "attend-figure-data" not in block.text

@@ -53,7 +53,7 @@ class Page:
 
 
 def run(path: Path) -> list[Block]:
-    return run_page(path.relative_to(ROOT).as_posix(), path.read_text(encoding="utf-8"))
+    return run_page(path.relative_to(ROOT).as_posix(), path.read_text(encoding="utf-8")).blocks
 
 
 @pytest.fixture(scope="module")

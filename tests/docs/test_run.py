@@ -16,7 +16,7 @@ def test_each_executed_fence_becomes_a_block_with_its_kind_opening_line_and_prin
         f"{F}python\nprint('not run')\n{F}\n\n"
         f'{F}console exec="1"\n$ attend weights\n{F}\n'
     )
-    python, console = run_page("docs/p.md", page)
+    python, console = run_page("docs/p.md", page).blocks
     assert (python.kind, python.line, python.text) == ("python", 7, "6\n")
     assert (console.kind, console.line) == ("console", 16)
     assert console.text == run_transcript("attend weights") and console.text.strip()
@@ -24,15 +24,15 @@ def test_each_executed_fence_becomes_a_block_with_its_kind_opening_line_and_prin
 
 def test_a_page_shares_one_namespace_and_pages_share_none() -> None:
     first = f'{F}python exec="1"\nshared = 5\n{F}\n\n{F}python exec="1"\nprint(shared)\n{F}\n'
-    assert [b.text for b in run_page("docs/a.md", first)] == ["", "5\n"]
+    assert [b.text for b in run_page("docs/a.md", first).blocks] == ["", "5\n"]
     with pytest.raises(FenceError, match="NameError"):
-        run_page("docs/b.md", f'{F}python exec="1"\nprint(shared)\n{F}\n')
+        run_page("docs/b.md", f'{F}python exec="1"\nprint(shared)\n{F}\n').blocks
 
 
 def test_a_fence_that_raises_is_named_by_page_line_and_the_failing_line() -> None:
     page = f'Prose.\n\n{F}python exec="1"\nx = 1\nassert x == 2, "x is not 2"\n{F}\n'
     with pytest.raises(FenceError) as raised:
-        run_page("docs/p.md", page)
+        run_page("docs/p.md", page).blocks
     message = str(raised.value)
     assert message.startswith("docs/p.md:5: a python fence failed at `assert x == 2")
     assert "AssertionError: x is not 2" in message
@@ -41,7 +41,7 @@ def test_a_fence_that_raises_is_named_by_page_line_and_the_failing_line() -> Non
 def test_a_figure_fence_keeps_its_html_and_hands_over_the_data_it_plots() -> None:
     code = "from attend_figures import square_figure\n\nprint(square_figure().html())"
     page = f'{F}python exec="1" html="1"\n{code}\n{F}\n'
-    [block] = run_page("docs/p.md", page)
+    [block] = run_page("docs/p.md", page).blocks
     assert block.html and block.text.startswith('<figure class="attend-figure"')
     assert block.data is not None and block.data.startswith("labels: ")
     assert "\nraw: 0.2500 " in block.data and "\nscaled: 0.1250 " in block.data
