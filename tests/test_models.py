@@ -109,7 +109,7 @@ def test_a_gpt2_layer_stores_twelve_d_squared_weights_and_nine_d_biases() -> Non
     ],
 )
 def test_the_shapes_add_up_to_the_published_sizes(shape: Model, published: int, unit: int) -> None:
-    assert round(weights(shape).total(shape) / unit) == published
+    assert round(weights(shape).total / unit) == published
 
 
 def test_the_mlp_holds_two_thirds_of_a_gpt2_or_llama2_layer() -> None:
@@ -143,3 +143,11 @@ def test_exp_overflows_just_past_the_log_of_the_largest_float(dtype: type[np.flo
 def test_the_overflow_points_of_the_three_widths_are_in_order() -> None:
     half, single, double = (exp_overflow(t) for t in (np.float16, np.float32, np.float64))
     assert 11 < half < 12 < 88 < single < 89 < 709 < double < 710
+
+
+@pytest.mark.parametrize("n", [0, -4, 2.5, True])
+def test_a_length_that_is_not_a_whole_count_of_tokens_is_refused(n: object) -> None:
+    with pytest.raises((TypeError, ValueError), match="^n must be"):
+        layer_work(GPT2_SMALL, n)  # type: ignore[arg-type]
+    with pytest.raises((TypeError, ValueError), match="^n must be"):
+        kv_cache_bytes(GPT2_SMALL, n)  # type: ignore[arg-type]

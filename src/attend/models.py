@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from attend.checks import whole
+
 __all__ = [
     "GPT2_SMALL",
     "GPT2_XL",
@@ -226,6 +228,7 @@ class LayerWork:
 
 def layer_work(model: Model, n: int) -> LayerWork:
     """What one layer of `model` does on a row of `n` tokens."""
+    n = whole(n, "n", 1)
     d, dk = model.d, model.dk
     return LayerWork(
         length=n,
@@ -279,7 +282,7 @@ def kv_cache_bytes(model: Model, n: int | None = None) -> int:
     · dk · n numbers, at the published dtype's width. `n` defaults to
     the model's context length, the most it will hold.
     """
-    length = model.context if n is None else n
+    length = model.context if n is None else whole(n, "n", 1)
     return 2 * model.layers * model.kv_heads * model.dk * length * BYTES[model.dtype]
 
 
@@ -290,6 +293,7 @@ class Weights:
     embedding: int  # token table, learned positions, and an untied output table
     attention: int  # per layer: Q, K, V and output matrices with their biases
     mlp: int  # per layer
+    layers: int
     norms: int  # every norm's scales (and shifts), all layers and the last one
 
     @property
@@ -297,8 +301,9 @@ class Weights:
         """One layer's matrices, norms left out."""
         return self.attention + self.mlp
 
-    def total(self, model: Model) -> int:
-        return self.embedding + model.layers * self.layer + self.norms
+    @property
+    def total(self) -> int:
+        return self.embedding + self.layers * self.layer + self.norms
 
 
 def weights(model: Model) -> Weights:
@@ -317,6 +322,7 @@ def weights(model: Model) -> Weights:
         embedding=tables * d,
         attention=(qkv + out) * d + bias * (qkv + d),
         mlp=mlp * d + bias * (model.mlp + d),
+        layers=model.layers,
         norms=NORM_NUMBERS[model.norm] * (2 * model.layers + 1) * d,
     )
 
