@@ -36,6 +36,8 @@ from attend import (
     WV,
     D,
     Head,
+    chapter_head,
+    chapter_tokens,
     cost_sweep,
     crossover,
     load_tokenizer,
@@ -65,12 +67,15 @@ for n, (token, piece) in enumerate(zip(tokens, labels, strict=True), 1):
 # Each token arrives with four typed numbers, one row of the typed table. The table is
 # read-only in the package; here it is a copy you can edit. The chapter's tokens 2 and 4
 # (`"0"` and `"7"`) arrive with the same row, which is why the head cannot tell them apart.
-# Give one of them something the other lacks, for instance
-# `table[tokens[3]] = [1.0, 0.0, 0.0, 0.5]`, and watch rows 2 and 4 of the shares part.
+# Give one of them something the other lacks, in a slot the query reads: uncomment the line
+# `table[tokens[3]] = suggestion` below, which marks the 7 as part of a count (slot 3, true
+# of it), run the cells again, and watch rows 2 and 4 of the shares part. A change to slot 4
+# alone would not do it: no weight of Wq reads slot 4, so the two queries would stay equal.
 
 # %%
 table = typed_table().copy()  # a row of four for each token in the table
-# table[tokens[3]] = [1.0, 0.0, 0.0, 0.5]  # try it: token 4 is no longer 2
+suggestion = [1.0, 0.0, 1.0, 0.0]  # a bare digit that carries a count
+# table[tokens[3]] = suggestion  # try it: token 4 is no longer token 2's twin
 
 x = table[tokens]
 print(" " * 12 + "".join(f"{slot:>16}" for slot in SLOTS))
@@ -152,6 +157,22 @@ pairs = range(len(x))
 same = [(i + 1, j + 1) for i in pairs for j in pairs
         if i < j and np.array_equal(run.attn[i], run.attn[j])]
 print("rows with identical shares:", same or "none")
+
+# %% [markdown]
+# The promise made under the typed table, checked on the chapter's own head and row every
+# time this page is built: as typed, rows 2 and 4 of the shares are the same; with the
+# suggested edit they part.
+
+# %%
+chapter = list(chapter_tokens())
+edited = typed_table().copy()
+edited[chapter[3]] = suggestion
+as_typed = chapter_head().attend(typed_table()[chapter]).attn
+with_edit = chapter_head().attend(edited[chapter]).attn
+assert np.array_equal(as_typed[1], as_typed[3]), "as typed, rows 2 and 4 should match"
+assert not np.allclose(with_edit[1], with_edit[3]), "the suggested edit should part rows 2 and 4"
+print("as typed, row 2 ", as_typed[1], "\n          row 4 ", as_typed[3])
+print("edited,   row 2 ", with_edit[1], "\n          row 4 ", with_edit[3])
 
 # %% [markdown]
 # ## The cost

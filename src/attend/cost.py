@@ -1,10 +1,16 @@
-"""The multiply-adds one run of a head did, counted where they happened.
+"""The multiply-adds one run of a head did, counted from the products it made.
 
-A formula for the work can share a mistake with the reasoning behind it. So the head counts
-at each product it takes: next to every numpy `@` it adds the number of multiply-adds that
-product does, worked out from the sizes of the two arrays it multiplies (a dk×d matrix times
-a token of d numbers is dk·d). The tests hold these counts against the closed form
-3·n·D·Dk + 2·n²·Dk, worked out separately.
+A formula for the work can share a mistake with the reasoning behind it, so the head does
+not take its cost from one. numpy multiplies in C, where no counter can sit in the innermost
+loop as the chapter's Go counter did; instead each step of the head makes its products as
+an array (a key times a query, slot by slot), counts the products in that array, and only
+then adds them up. A step that skipped a product or made one twice would show in its count.
+
+Two checks keep that honest. `attend.loops` redoes the head in plain Python loops, adding
+one to a counter at every multiply-add as the chapter did; the tests hold the numpy head's
+counts (and its numbers) equal to those at every row length up to 64 tokens, where the
+loops are quick. And the tests hold the counts against the closed form
+3·n·D·Dk + 2·n²·Dk, worked out separately from the shapes.
 """
 
 from __future__ import annotations

@@ -29,8 +29,9 @@ class Workings:
     """Every number one run of a head produced, kept so that each can be printed and checked.
 
     `raw` is every query dotted with every key; `scaled` is the same square after the divide
-    by `div`; `attn` holds the shares (each token's add to one); `out` is the values mixed in
-    those shares. The arrays are read-only: a record of what happened, not a workspace.
+    by `div` (when `divided`); `attn` holds the shares (each token's add to one); `out` is the
+    values mixed in those shares. The arrays are read-only: a record of what happened, not a
+    workspace.
     """
 
     x: Matrix
@@ -40,6 +41,7 @@ class Workings:
     raw: Matrix
     scaled: Matrix
     div: float
+    divided: bool  # the head's switch: whether it divided at all (div is 1.0 for dk = 1 either way)
     attn: Matrix
     out: Matrix
     cost: Cost
@@ -97,8 +99,9 @@ class Head:
             raw = np.empty((n, n))
             score = 0
             for i, query in enumerate(q):
-                raw[i] = k @ query  # query i dotted with each key
-                score += k.shape[0] * query.size  # n keys times dk
+                products = k * query  # slot c of key j times slot c of query i
+                raw[i] = products.sum(axis=1)  # query i dotted with each key
+                score += products.size  # one multiply-add per product made
             _fits(raw, "score")
             scaled = raw / div
             attn = softmax(scaled)  # each token's scores on their own
@@ -107,15 +110,16 @@ class Head:
             out = np.empty((n, self.dk))
             mix = 0
             for i, shares in enumerate(attn):
-                out[i] = shares @ v  # share j times value j, summed
-                mix += shares.size * v.shape[1]  # n shares times dk
+                products = shares[:, None] * v  # share j times value j
+                out[i] = products.sum(axis=0)  # summed over the tokens
+                mix += products.size  # one multiply-add per product made
             _fits(out, "mix")
 
         project = project_q + project_k + project_v
         cost = Cost(length=n, project=project, score=score, mix=mix)
         for record in (x, q, k, v, raw, scaled, attn, out):
             record.flags.writeable = False
-        return Workings(x, q, k, v, raw, scaled, div, attn, out, cost)
+        return Workings(x, q, k, v, raw, scaled, div, self.divide, attn, out, cost)
 
     # --8<-- [end:attend]
 
@@ -158,13 +162,16 @@ def _project(m: Matrix, x: Matrix) -> tuple[Matrix, int]:
 
     Row j of `m` holds the d weights of output slot j, so slot j
     of a projected token is those weights dotted with the token:
-    a weighted sum, nothing more.
+    a weighted sum, nothing more. The count is read off the array
+    of products before they are summed: what was made, not what a
+    formula says should have been.
     """
     out = np.empty((len(x), m.shape[0]))
     done = 0
     for t, token in enumerate(x):
-        out[t] = m @ token  # each of dk runs of weights times the token
-        done += m.shape[0] * token.size  # dk runs times d numbers
+        products = m * token  # each of dk runs of weights times the token
+        out[t] = products.sum(axis=1)  # one weighted sum per run
+        done += products.size  # one multiply-add per product made
     return out, done
 
 

@@ -45,7 +45,7 @@ def block(
 
 def divide_line(run: Workings) -> str:
     """What the scores were divided by, said first so no reader mistakes which run this is."""
-    if run.div == 1.0:
+    if not run.divided:
         return "  the divide  left off: every score is used as it came out"
     return f"  the divide  by {run.div:.4f}, the square root of {run.k.shape[1]}"
 

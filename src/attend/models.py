@@ -1,0 +1,337 @@
+"""Published model shapes, and what one layer of each costs at a given length.
+
+The book's head is four numbers wide; what it says about real models must come from real
+shapes, not from memory. So each model here is a row of the numbers its makers published,
+with the file or paper each was read from, and every claim about real models (where the
+square overtakes the rest of a layer, what doubling the length costs, how much memory the
+keys and values take) is computed from these rows by the functions below.
+
+Counting conventions, the same as the book's head: one multiply-add per weight a token
+passes through; the scores and the mix each take the full n×n square, as the head on the
+page does (a text-generating model masks the upper half, but a plain matrix product still
+computes it). Biases, norms, softmax and the activation are left out: they grow with n and
+are small beside the products.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from attend.checks import whole
+
+__all__ = [
+    "GPT2_SMALL",
+    "GPT2_XL",
+    "LLAMA2_7B",
+    "LLAMA3_8B",
+    "MODELS",
+    "LayerWork",
+    "Model",
+    "Weights",
+    "doubling",
+    "exp_overflow",
+    "head_tie",
+    "kv_cache_bytes",
+    "layer_tie",
+    "layer_work",
+    "llama_mlp_width",
+    "square_share",
+    "weights",
+]
+
+# Bytes a number takes in each published dtype. numpy has no bfloat16; it is 16 bits wide.
+BYTES = {"float32": 4, "float16": 2, "bfloat16": 2}
+NORM_NUMBERS = {"LayerNorm": 2, "RMSNorm": 1}  # stored numbers per width: scale and shift, or scale
+
+
+# --8<-- [start:model]
+@dataclass(frozen=True)
+class Model:
+    """One published model's shape, as its makers' files give it.
+
+    `d` is the width of a token's row (d_model); `heads` heads of
+    `d // heads` numbers each share it. `kv_heads` is fewer than
+    `heads` where groups of queries share one key and value
+    (grouped-query attention). `mlp` is the MLP's inner width: a
+    GELU MLP has two matrices of d×mlp, a gated SwiGLU one three.
+    """
+
+    name: str
+    d: int
+    heads: int
+    kv_heads: int
+    layers: int
+    mlp: int
+    gated: bool  # SwiGLU (three MLP matrices) rather than GELU (two)
+    context: int  # tokens it was trained to read at once
+    vocab: int
+    dtype: str  # the dtype its weights were published in
+    biases: bool  # whether each matrix has a bias beside it
+    norm: str  # "LayerNorm" (a scale and a shift per number) or "RMSNorm" (a scale only)
+    learned_positions: bool  # a stored table of positions (GPT-2), or none (Llama rotates q and k)
+    tied_output: bool  # whether the output table is the token table itself
+    source: str
+
+    @property
+    def dk(self) -> int:
+        """Numbers per query, key and value: d_k = D / heads."""
+        return self.d // self.heads
+
+
+# --8<-- [end:model]
+
+
+def llama_mlp_width(d: int, multiple_of: int, multiplier: float = 1.0) -> int:
+    """The SwiGLU width Meta's llama/model.py derives from params.json.
+
+    Meta publishes `dim`, `multiple_of` and `ffn_dim_multiplier`, not
+    the width: FeedForward takes 4·dim, keeps two thirds of it (a
+    gated MLP has three matrices, so two thirds keeps the weights of
+    a 4·dim GELU MLP), scales it, and rounds up to `multiple_of`.
+    """
+    width = int(2 * (4 * d) / 3)
+    width = int(multiplier * width)
+    return multiple_of * math.ceil(width / multiple_of)
+
+
+GPT2_SMALL = Model(
+    name="GPT-2 small",
+    d=768,
+    heads=12,
+    kv_heads=12,
+    layers=12,
+    mlp=4 * 768,
+    gated=False,
+    context=1024,
+    vocab=50257,
+    dtype="float32",
+    biases=True,
+    norm="LayerNorm",
+    learned_positions=True,
+    tied_output=True,
+    source=(
+        "Radford et al. 2019, 'Language Models are Unsupervised Multitask Learners'; "
+        "openai/gpt-2 src/model.py: default_hparams n_ctx=1024, n_embd=768, n_head=12, n_layer=12, "
+        "mlp width nx*4, float32 tf variables; karpathy/nanoGPT model.py from_pretrained: "
+        "gpt2 n_layer=12, n_head=12, n_embd=768 ('124M params'), vocab_size=50257, block_size=1024"
+    ),
+)
+
+GPT2_XL = Model(
+    name="GPT-2 XL",
+    d=1600,
+    heads=25,
+    kv_heads=25,
+    layers=48,
+    mlp=4 * 1600,
+    gated=False,
+    context=1024,
+    vocab=50257,
+    dtype="float32",
+    biases=True,
+    norm="LayerNorm",
+    learned_positions=True,
+    tied_output=True,
+    source=(
+        "Radford et al. 2019; karpathy/nanoGPT model.py from_pretrained: gpt2-xl n_layer=48, "
+        "n_head=25, n_embd=1600 ('1558M params'), vocab_size=50257, block_size=1024; "
+        "mlp width 4*n_embd as in openai/gpt-2 src/model.py"
+    ),
+)
+
+LLAMA2_7B = Model(
+    name="Llama-2-7B",
+    d=4096,
+    heads=32,
+    kv_heads=32,
+    layers=32,
+    mlp=llama_mlp_width(4096, multiple_of=256),
+    gated=True,
+    context=4096,
+    vocab=32000,
+    dtype="float16",
+    biases=False,
+    norm="RMSNorm",
+    learned_positions=False,
+    tied_output=False,
+    source=(
+        "Touvron et al. 2023, 'Llama 2'; params.json of llama-2-7b: dim=4096, multiple_of=256, "
+        "n_heads=32, n_layers=32; meta-llama/llama llama/model.py FeedForward (width 11008); "
+        "meta-llama/llama MODEL_CARD.md: context length 4k, no GQA at 7B; "
+        "meta-llama/Llama-2-7b-hf config.json: intermediate_size=11008, max_position_embeddings=4096, "
+        "vocab_size=32000, torch_dtype=float16"
+    ),
+)
+
+LLAMA3_8B = Model(
+    name="Llama-3-8B",
+    d=4096,
+    heads=32,
+    kv_heads=8,
+    layers=32,
+    mlp=llama_mlp_width(4096, multiple_of=1024, multiplier=1.3),
+    gated=True,
+    context=8192,
+    vocab=128256,
+    dtype="bfloat16",
+    biases=False,
+    norm="RMSNorm",
+    learned_positions=False,
+    tied_output=False,
+    source=(
+        "Meta 2024, Llama 3 model card (meta-llama/llama3 MODEL_CARD.md: 8B, context length 8k, GQA); "
+        "meta-llama/llama3 Meta-Llama-3-8B params.json: dim=4096, n_layers=32, n_heads=32, "
+        "n_kv_heads=8, vocab_size=128256, multiple_of=1024, ffn_dim_multiplier=1.3; "
+        "meta-llama/Meta-Llama-3-8B config.json: intermediate_size=14336, "
+        "max_position_embeddings=8192, torch_dtype=bfloat16"
+    ),
+)
+
+MODELS = (GPT2_SMALL, GPT2_XL, LLAMA2_7B, LLAMA3_8B)
+
+
+# --8<-- [start:work]
+@dataclass(frozen=True)
+class LayerWork:
+    """One layer's multiply-adds on a row of n tokens, by part.
+
+    `qkv`, `output` and `mlp` pass each token through stored
+    matrices on its own: they grow in a straight line with n.
+    `scores` and `mix` pair every token with every other, in every
+    head: they grow with n².
+    """
+
+    length: int
+    qkv: int
+    output: int
+    scores: int
+    mix: int
+    mlp: int
+
+    @property
+    def square(self) -> int:
+        """The part that grows with n²."""
+        return self.scores + self.mix
+
+    @property
+    def straight(self) -> int:
+        """The part that grows with n."""
+        return self.qkv + self.output + self.mlp
+
+    @property
+    def total(self) -> int:
+        return self.square + self.straight
+
+
+def layer_work(model: Model, n: int) -> LayerWork:
+    """What one layer of `model` does on a row of `n` tokens."""
+    n = whole(n, "n", 1)
+    d, dk = model.d, model.dk
+    return LayerWork(
+        length=n,
+        qkv=n * d * (model.heads + 2 * model.kv_heads) * dk,
+        output=n * (model.heads * dk) * d,
+        scores=model.heads * n * n * dk,
+        mix=model.heads * n * n * dk,
+        mlp=n * d * model.mlp * (3 if model.gated else 2),
+    )
+
+
+# --8<-- [end:work]
+
+
+def layer_tie(model: Model) -> float:
+    """The length at which a layer's square costs what the rest of it costs.
+
+    The square is 2·heads·dk·n² = 2·D·n², the rest c·n for a
+    per-token cost c, so the two meet at n = c / 2D. For GPT-2
+    c = 12·D² (Q, K, V, the output and a 4D MLP), giving n = 6·D.
+    """
+    per_token = layer_work(model, 1).straight
+    return per_token / (2 * model.heads * model.dk)
+
+
+def head_tie(model: Model) -> float:
+    """Where one head's own pairs cost what its own three projections cost.
+
+    The book's formula, 3·n·D·dk = 2·n²·dk, ties at n = 1.5·D
+    whatever dk is: the tie the page computes for its one head.
+    """
+    return 3 * model.d / 2
+
+
+def doubling(model: Model, n: int) -> float:
+    """How many times one layer's work grows when the row goes from n to 2n tokens."""
+    return layer_work(model, 2 * n).total / layer_work(model, n).total
+
+
+def square_share(model: Model, n: int) -> float:
+    """The square's part of one layer's work at n tokens, from 0 to 1."""
+    work = layer_work(model, n)
+    return work.square / work.total
+
+
+def kv_cache_bytes(model: Model, n: int | None = None) -> int:
+    """Memory for the keys and values a generating model keeps, at n tokens.
+
+    Every layer keeps a key and a value of dk numbers for each
+    key-value head and each token read so far: 2 · layers · kv_heads
+    · dk · n numbers, at the published dtype's width. `n` defaults to
+    the model's context length, the most it will hold.
+    """
+    length = model.context if n is None else whole(n, "n", 1)
+    return 2 * model.layers * model.kv_heads * model.dk * length * BYTES[model.dtype]
+
+
+@dataclass(frozen=True)
+class Weights:
+    """A model's stored numbers, by where they sit."""
+
+    embedding: int  # token table, learned positions, and an untied output table
+    attention: int  # per layer: Q, K, V and output matrices with their biases
+    mlp: int  # per layer
+    layers: int
+    norms: int  # every norm's scales (and shifts), all layers and the last one
+
+    @property
+    def layer(self) -> int:
+        """One layer's matrices, norms left out."""
+        return self.attention + self.mlp
+
+    @property
+    def total(self) -> int:
+        return self.embedding + self.layers * self.layer + self.norms
+
+
+def weights(model: Model) -> Weights:
+    """Count a model's parameters from its shape, so a published total can check the shape.
+
+    GPT-2 has biases, LayerNorm, learned positions and an output
+    table tied to the token table; Llama has no biases, RMSNorm,
+    nothing stored for positions and an output table of its own.
+    Two norms a layer and one after the last.
+    """
+    d, qkv = model.d, (model.heads + 2 * model.kv_heads) * model.dk
+    out, mlp = model.heads * model.dk, (3 if model.gated else 2) * model.mlp
+    tables = (1 if model.tied_output else 2) * model.vocab + (model.context if model.learned_positions else 0)
+    bias = 1 if model.biases else 0
+    return Weights(
+        embedding=tables * d,
+        attention=(qkv + out) * d + bias * (qkv + d),
+        mlp=mlp * d + bias * (model.mlp + d),
+        layers=model.layers,
+        norms=NORM_NUMBERS[model.norm] * (2 * model.layers + 1) * d,
+    )
+
+
+def exp_overflow(dtype: type[np.floating]) -> float:
+    """The largest x whose e^x a float of this type can hold: log of its largest number.
+
+    Past it exp returns inf, and a softmax row holding inf divides
+    inf by inf. Subtracting the row's largest score first keeps
+    every exponent at or below zero, whatever the type.
+    """
+    return math.log(float(np.finfo(dtype).max))
