@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from attend.attention import Attention, attention
+from attend.checks import a_thing, finite, real_array, whole
 from attend.cost import Cost, product
 from attend.head import Head
 from attend.positions import rotary, sinusoidal
@@ -61,6 +62,7 @@ class Parting:
 def parting(head: Head, x: Matrix, scheme: str, rows: tuple[int, int] = (2, 4)) -> Parting:
     """Run `head` on the row `x` with positions of the kind `scheme`
     names, and keep what it did to `rows`."""
+    x, rows = _checked(head, x, scheme, rows)
     n, d = x.shape
     added = turned = waves = 0
     if scheme == "sinusoidal":
@@ -79,3 +81,20 @@ def parting(head: Head, x: Matrix, scheme: str, rows: tuple[int, int] = (2, 4)) 
 
 
 # --8<-- [end:parting]
+
+
+def _checked(head: object, x: object, scheme: object, rows: object) -> tuple[Matrix, tuple[int, int]]:
+    """The row and the two row numbers, checked against the head, or a one-line refusal."""
+    if not isinstance(head, Head):
+        raise TypeError(f"head is an attend.Head, not {a_thing(head)}")
+    if scheme not in SCHEMES:
+        raise ValueError(f"scheme is one of {', '.join(SCHEMES)}, not {a_thing(scheme)}")
+    row = real_array(x, "the row x", lambda at: f"number {at + 1} of the row x")
+    if row.ndim != 2 or not len(row) or row.shape[1] != head.d:
+        raise ValueError(f"the row x is n tokens of {head.d} numbers each, not an array of {row.shape}")
+    if not isinstance(rows, tuple) or len(rows) != 2:
+        raise TypeError(f"rows is two row numbers, not {a_thing(rows)}")
+    a, b = (whole(r, "each of rows", 1) for r in rows)
+    if max(a, b) > len(row):
+        raise ValueError(f"rows {a} and {b} asked of a row of {len(row)} tokens")
+    return finite(row, lambda at: f"number {at + 1} of the row x"), (a, b)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from attend.checks import whole
+from attend.checks import finite, real_array, whole
 
 __all__ = ["BASE", "angles", "rotary", "sinusoidal"]
 
@@ -61,6 +61,7 @@ def rotary(x: Matrix, start: int = 0) -> tuple[Matrix, int]:
     """Rows of queries or keys (..., tokens, dk) with each pair of
     slots turned by its angle at the row's position, and the
     multiply-adds that took: a 2×2 turn per pair, 2 per number."""
+    x = _rows(x)
     turn = angles(x.shape[-2], x.shape[-1], start)
     cos, sin = np.cos(turn), np.sin(turn)
     even, odd = x[..., 0::2], x[..., 1::2]
@@ -78,3 +79,11 @@ def _even(d: object) -> int:
     if width % 2:
         raise ValueError(f"positions turn the slots in pairs, so d must be even, not {width}")
     return width
+
+
+def _rows(x: object) -> Matrix:
+    """Rows to turn: a finite float64 array of at least one token, or a one-line refusal."""
+    rows = real_array(x, "the rows to turn", lambda at: f"number {at + 1} of the rows to turn")
+    if rows.ndim < 2 or 0 in rows.shape:
+        raise ValueError(f"the rows to turn are (..., tokens, slots), not an array of {rows.shape}")
+    return finite(rows, lambda at: f"number {at + 1} of the rows to turn")
