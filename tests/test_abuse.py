@@ -175,8 +175,34 @@ def test_decode_and_embed_take_only_ids_in_the_table(ids: object) -> None:
         assert all_finite(rows) and rows.shape[1:] == (4,)
 
 
-FLAGS = ["--rows", "--widths", "--count", "--seed", "--no-scale", "--help", "--version", "--r", "-h"]
-MODES = ["row", "weights", "project", "square", "scores", "scale", "cost", "fly", ""]
+FLAGS = [
+    "--rows",
+    "--widths",
+    "--count",
+    "--seed",
+    "--no-scale",
+    "--heads",
+    "--tokens",
+    "--help",
+    "--version",
+    "--r",
+    "-h",
+]
+MODES = [
+    "row",
+    "weights",
+    "project",
+    "square",
+    "scores",
+    "scale",
+    "cost",
+    "positions",
+    "mask",
+    "heads",
+    "kvcache",
+    "fly",
+    "",
+]
 values = st.one_of(
     st.integers(-3, 40).map(str),
     st.lists(st.integers(-1, 40).map(str), min_size=1, max_size=4).map(",".join),

@@ -342,8 +342,7 @@ def kvcache(table: CacheTable) -> str:
         "  multiply-adds for each new token",
         "     token   run again   kept keys and values",
     ]
-    shown = [t for t in range(1, n + 1) if t <= 16 or t & (t - 1) == 0 or t == n]
-    for t in shown:
+    for t in table.shown:
         lines.append(f"    {t:6d}{again.work[t - 1]:12d}{kept.work[t - 1]:12d}")
     lines += [
         f"    {'all':>6}{again.total:12d}{kept.total:12d}",

@@ -232,6 +232,12 @@ class CacheTable:
         return float(np.abs(self.again.out - self.kept.out).max())
 
     @property
+    def shown(self) -> tuple[int, ...]:
+        """The steps a table has room for: each of the first 16, then each doubling, and the last."""
+        n = len(self.kept.work)
+        return tuple(t for t in range(1, n + 1) if t <= 16 or t & (t - 1) == 0 or t == n)
+
+    @property
     def cache_bytes(self) -> int:
         """What the kept keys and values hold at the end, in float64: one layer, h heads."""
         return cache_bytes(1, self.h, self.dk, len(self.kept.work), 8)
