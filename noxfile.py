@@ -49,13 +49,7 @@ def tests(session: nox.Session) -> None:
         return
     session.install(*LOCK, *BOOK)
     session.run(
-        "pytest",
-        "--ignore=tests/docs/test_site.py",
-        "--ignore=tests/crosscheck",
-        "-p",
-        "no:cacheprovider",
-        *session.posargs,
-        env=QUIET,
+        "pytest", "--ignore=tests/docs/test_site.py", "-p", "no:cacheprovider", *session.posargs, env=QUIET
     )
 
 
