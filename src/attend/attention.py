@@ -59,6 +59,7 @@ def attention(
         scores = hide(scores, seen)  # -inf: a share of exactly 0
     shares = softmax(scores)
     out, mix = product(shares, v)  # each row of shares times the values
+    finite(out, _naming("the mixed values"))
     return Attention(scores, shares, out, score, mix)
 
 

@@ -50,7 +50,8 @@ def product(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> tuple[npt
     """`a @ b` and the multiply-adds it took, for the modules that
     multiply whole matrices at once: every number of the product
     is one run of a's last axis dotted with one column of b."""
-    out: npt.NDArray[np.float64] = a @ b
+    with np.errstate(over="ignore", invalid="ignore"):  # the caller checks
+        out: npt.NDArray[np.float64] = a @ b
     return out, out.size * a.shape[-1]
 
 

@@ -85,6 +85,8 @@ class MultiHead:
         q, for_q = product(x, self.wq.transpose(0, 2, 1))
         k, for_k = product(x, self.wk.transpose(0, 2, 1))
         v, for_v = product(x, self.wv.transpose(0, 2, 1))
+        for name, made in (("queries", q), ("keys", k), ("values", v)):
+            _fits(made, name)
         return q, k, v, for_q + for_k + for_v
 
     def join(self, out: Matrix) -> tuple[Matrix, Matrix, int]:
@@ -92,6 +94,7 @@ class MultiHead:
         and that row mixed by Wo."""
         joined = out.transpose(1, 0, 2).reshape(out.shape[1], self.d)
         mixed, done = product(joined, self.wo.T)
+        _fits(mixed, "Wo times the joined outputs")
         return joined, mixed, done
 
     def attend(self, x: npt.ArrayLike, *, causal: bool = False) -> HeadsRun:
@@ -116,3 +119,11 @@ class MultiHead:
         if row.ndim != 2 or not len(row) or row.shape[1] != self.d:
             raise ValueError(f"the row x is n tokens of {self.d} numbers each, not an array of {row.shape}")
         return finite(row, lambda at: f"token {at // self.d + 1}, number {at % self.d + 1},")
+
+
+def _fits(made: Matrix, name: str) -> None:
+    """Refuse a run whose arithmetic left float64's range."""
+    if not np.isfinite(made).all():
+        raise ValueError(
+            f"{name} went beyond the largest finite number; the weights or the tokens are too large"
+        )

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from attend.attention import attention
-from attend.checks import switch, whole
+from attend.checks import a_thing, switch, whole
 from attend.heads import MultiHead
 
 __all__ = ["Generation", "cache_bytes", "generate"]
@@ -45,7 +45,7 @@ def generate(layer: MultiHead, x: npt.ArrayLike, *, cache: bool) -> Generation:
     cache each step runs the whole row so far, masked, and keeps its
     last output; with it each step projects the new token only and
     asks of the keys and values kept from the steps before."""
-    x = layer.row(x)
+    x = _layer(layer).row(x)
     outs, work = [], []
     if not switch(cache, "cache"):
         for t in range(1, len(x) + 1):
@@ -67,6 +67,12 @@ def generate(layer: MultiHead, x: npt.ArrayLike, *, cache: bool) -> Generation:
 
 
 # --8<-- [end:generate]
+
+
+def _layer(layer: object) -> MultiHead:
+    if not isinstance(layer, MultiHead):
+        raise TypeError(f"layer is an attend.MultiHead, not {a_thing(layer)}")
+    return layer
 
 
 # --8<-- [start:bytes]

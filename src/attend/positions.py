@@ -28,12 +28,17 @@ __all__ = ["BASE", "angles", "rotary", "sinusoidal"]
 Matrix = npt.NDArray[np.float64]
 
 BASE = 10000.0  # both papers' choice: the slowest pair turns once in 2π·10000 positions
+# The last position either scheme is asked for: there an angle of about 2·10⁹ radians is still
+# known to within 10⁻⁶ in float64, further out its sine would be mostly rounding.
+LAST_POSITION = 2**31
 
 
 # --8<-- [start:angles]
 def angles(n: int, d: int, start: int = 0) -> Matrix:
     """n × d/2: position p times the rate of pair i, 1/BASE^(2i/d)."""
     n, d, start = whole(n, "n", 1), _even(d), whole(start, "start", 0)
+    if start + n - 1 > LAST_POSITION:
+        raise ValueError(f"positions run to {LAST_POSITION:,} at most, and these reach past it")
     rates = BASE ** (-np.arange(0, d, 2) / d)  # one per pair of slots
     return np.arange(start, start + n)[:, None] * rates[None, :]
 
@@ -66,9 +71,10 @@ def rotary(x: Matrix, start: int = 0) -> tuple[Matrix, int]:
     cos, sin = np.cos(turn), np.sin(turn)
     even, odd = x[..., 0::2], x[..., 1::2]
     out = np.empty_like(x)
-    out[..., 0::2] = even * cos - odd * sin
-    out[..., 1::2] = even * sin + odd * cos
-    return out, 2 * x.size
+    with np.errstate(over="ignore", invalid="ignore"):  # checked below
+        out[..., 0::2] = even * cos - odd * sin
+        out[..., 1::2] = even * sin + odd * cos
+    return finite(out, lambda at: f"turned number {at + 1}"), 2 * x.size
 
 
 # --8<-- [end:rotary]
