@@ -39,6 +39,7 @@ def tests(session: nox.Session) -> None:
             "--ignore=tests/docs",
             "--ignore=tests/browser",
             "--ignore=tests/publish",
+            "--ignore=tests/crosscheck",
             "-p",
             "no:cacheprovider",
             "-o",
@@ -50,6 +51,18 @@ def tests(session: nox.Session) -> None:
     session.run(
         "pytest", "--ignore=tests/docs/test_site.py", "-p", "no:cacheprovider", *session.posargs, env=QUIET
     )
+
+
+@nox.session(python=BOOK_PYTHON, venv_backend="venv")  # torch's CPU build is a wheel pip finds, uv does not
+def crosscheck(session: nox.Session) -> None:
+    """Our attention against PyTorch's, in float64: the tests in tests/crosscheck/.
+
+    torch is needed here and nowhere else, so it is no extra of the package: pip installs the
+    CPU build (`torch==2.13.0+cpu`, named in full so that no CUDA build can be chosen).
+    """
+    session.install(*LOCK, "-e", ".", "pytest")  # these tests use neither hypothesis nor the schema check
+    session.install("--no-compile", "torch==2.13.0+cpu")  # compiling all of torch took half the install
+    session.run("pytest", "tests/crosscheck", "-p", "no:cacheprovider", "-o", "addopts=-ra", *session.posargs)
 
 
 @nox.session(python=BOOK_PYTHON)

@@ -24,7 +24,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from attend import Head, chapter_head, embed, load_tokenizer, softmax
+from attend import (
+    Head,
+    MultiHead,
+    attention,
+    cache_bytes,
+    chapter_head,
+    chapter_heads,
+    embed,
+    generate,
+    load_tokenizer,
+    rotary,
+    sinusoidal,
+    softmax,
+)
 from attend.cli import main
 
 LOOSE = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -157,6 +170,90 @@ def test_the_chapter_head_reads_anything_without_a_stray_error(x: object) -> Non
         assert all_finite(run.out)
 
 
+wide_arrays = st.one_of(
+    anything,
+    hnp.arrays(
+        np.float64,
+        hnp.array_shapes(min_dims=1, max_dims=3, max_side=4),
+        elements=st.floats(-1e300, 1e300) | extreme,
+    ),
+)
+
+
+huge = st.floats(-1e300, 1e300) | extreme
+
+
+@st.composite
+def fitting(draw: st.DrawFn) -> tuple[object, object, object]:
+    """Queries, keys and values whose shapes fit, holding huge and tiny numbers."""
+    h, n, dk = draw(st.integers(1, 3)), draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    q, k, v = (draw(hnp.arrays(np.float64, (h, n, dk), elements=huge)) for _ in range(3))
+    return q, k, v
+
+
+@LOOSE
+@given(
+    st.one_of(fitting(), st.tuples(wide_arrays, wide_arrays, wide_arrays)), st.one_of(st.booleans(), leaves)
+)
+def test_attention_returns_shares_of_one_and_finite_values_or_refuses(
+    made: tuple[object, object, object], divide: object
+) -> None:
+    q, k, v = made
+    done = finite_or_refused(lambda: attention(q, k, v, divide=divide))  # type: ignore[arg-type]
+    if done is not None:
+        assert all_finite(done.shares, done.out) and np.allclose(done.shares.sum(axis=-1), 1.0)
+
+
+@LOOSE
+@given(wide_arrays, st.one_of(st.integers(-2, 5), leaves))
+def test_rotary_turns_finite_rows_or_refuses(x: object, start: object) -> None:
+    turned = finite_or_refused(lambda: rotary(x, start))  # type: ignore[arg-type]
+    if turned is not None:
+        assert all_finite(turned[0])
+
+
+@LOOSE
+@given(
+    st.sampled_from([1, 2, 4]),
+    st.one_of(wide_arrays, hnp.arrays(np.float64, st.tuples(st.integers(1, 5), st.just(4)), elements=huge)),
+    st.one_of(st.booleans(), leaves),
+)
+def test_several_heads_and_the_cache_read_anything_without_a_stray_error(
+    h: int, x: object, cache: object
+) -> None:
+    layer = chapter_heads(h)
+    run = finite_or_refused(lambda: layer.attend(x))  # type: ignore[arg-type]
+    made = finite_or_refused(lambda: generate(layer, x, cache=cache))  # type: ignore[arg-type]
+    if run is not None:
+        assert all_finite(run.out)
+    if made is not None:
+        assert all_finite(made.out)
+
+
+@LOOSE
+@given(st.one_of(anything, st.integers(-2, 4), leaves), st.one_of(anything, st.integers(-2, 4), leaves))
+def test_a_layer_of_several_heads_is_built_from_finite_real_weights_or_refused(h: object, wq: object) -> None:
+    layer = finite_or_refused(lambda: MultiHead(4, h, wq, wq, wq, wq))  # type: ignore[arg-type]
+    if layer is not None:
+        assert all_finite(layer.wq, layer.wo)
+
+
+@LOOSE
+@given(st.one_of(st.integers(-2, 10**30), leaves), st.one_of(st.integers(-2, 6), leaves))
+def test_cache_bytes_are_a_whole_number_or_refused(tokens: object, dtype_bytes: object) -> None:
+    size = finite_or_refused(lambda: cache_bytes(2, 2, 64, tokens, dtype_bytes))  # type: ignore[arg-type]
+    if size is not None:
+        assert isinstance(size, int) and size >= 0
+
+
+@LOOSE
+@given(st.one_of(st.integers(-2, 4), leaves), st.one_of(anything, st.integers(-2, 6)))
+def test_sinusoidal_positions_are_finite_or_refused(n: object, d: object) -> None:
+    table = finite_or_refused(lambda: sinusoidal(n, d))  # type: ignore[arg-type]
+    if table is not None:
+        assert all_finite(table)
+
+
 @LOOSE
 @given(st.one_of(anything, st.text()))
 def test_encode_gives_ids_in_the_table_or_refuses(text: object) -> None:
@@ -175,8 +272,34 @@ def test_decode_and_embed_take_only_ids_in_the_table(ids: object) -> None:
         assert all_finite(rows) and rows.shape[1:] == (4,)
 
 
-FLAGS = ["--rows", "--widths", "--count", "--seed", "--no-scale", "--help", "--version", "--r", "-h"]
-MODES = ["row", "weights", "project", "square", "scores", "scale", "cost", "fly", ""]
+FLAGS = [
+    "--rows",
+    "--widths",
+    "--count",
+    "--seed",
+    "--no-scale",
+    "--heads",
+    "--tokens",
+    "--help",
+    "--version",
+    "--r",
+    "-h",
+]
+MODES = [
+    "row",
+    "weights",
+    "project",
+    "square",
+    "scores",
+    "scale",
+    "cost",
+    "positions",
+    "mask",
+    "heads",
+    "kvcache",
+    "fly",
+    "",
+]
 values = st.one_of(
     st.integers(-3, 40).map(str),
     st.lists(st.integers(-1, 40).map(str), min_size=1, max_size=4).map(",".join),

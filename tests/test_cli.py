@@ -155,6 +155,12 @@ def test_a_width_gives_the_same_numbers_whatever_it_is_listed_with() -> None:
         ),
         (["cost"], lambda: render.cost(tables.cost([4, 8, 16, 32]))),
         (["cost", "--rows", "1,2"], lambda: render.cost(tables.cost([1, 2]))),
+        (["positions"], lambda: render.positions(tables.positions())),
+        (["mask"], lambda: render.mask(tables.mask())),
+        (["heads"], lambda: render.heads(tables.heads(2))),
+        (["heads", "--heads", "4"], lambda: render.heads(tables.heads(4))),
+        (["kvcache"], lambda: render.kvcache(tables.kvcache(8, 1))),
+        (["kvcache", "--tokens", "40", "--heads", "2"], lambda: render.kvcache(tables.kvcache(40, 2))),
     ],
 )
 def test_every_mode_prints_exactly_its_rendered_table(
@@ -206,6 +212,13 @@ def test_a_count_of_one_takes_the_singular(
         ([], "required: MODE"),
         (["row", "--rows", "4"], "unrecognized arguments: --rows 4"),
         (["row", "a\nb"], "unrecognized arguments: a\\nb"),
+        (["heads", "--heads", "3"], "--heads takes 1, 2 or 4: the chapter's 4 numbers split into heads"),
+        (["kvcache", "--heads", "8"], "--heads takes 1, 2 or 4"),
+        (["kvcache", "--tokens", "0"], "--tokens takes numbers of at least 1, not 0"),
+        (["kvcache", "--tokens", "7000"], "--tokens asks for 7000 tokens and the chronicle holds"),
+        (["kvcache", "--tokens", "500"], "kvcache would handle 125,375,250 numbers"),
+        (["kvcache", "--tokens", "300", "--heads", "4"], "would handle 108,540,600 numbers"),
+        (["mask", "--heads", "2"], "unrecognized arguments: --heads 2"),
     ],
 )
 def test_a_bad_flag_gets_one_line_naming_it_and_status_2(
@@ -251,7 +264,7 @@ def test_version_from_a_source_tree_never_installed_says_so(
 
 
 def test_the_help_states_the_bound_on_one_run(capsys: pytest.CaptureFixture[str]) -> None:
-    for argv in (["--help"], ["cost", "--help"], ["scale", "--help"]):
+    for argv in (["--help"], ["cost", "--help"], ["scale", "--help"], ["kvcache", "--help"]):
         with pytest.raises(SystemExit):
             main(argv)
         assert f"{WORK_LIMIT:,}" in " ".join(capsys.readouterr().out.split())
@@ -272,3 +285,13 @@ def test_a_bad_flag_in_a_real_process_leaves_no_traceback() -> None:
 
 def test_the_chronicle_is_long_enough_for_every_row_the_command_offers() -> None:
     assert len(chronicle_ids()) >= 4096
+
+
+def test_a_kvcache_run_is_reckoned_as_its_uncached_steps_squares() -> None:
+    handled, _ = work(parser().parse_args(["kvcache", "--tokens", "10", "--heads", "2"]))
+    assert handled == sum(3 * 2 * t * t for t in range(1, 11))
+
+
+def test_the_kvcache_table_shows_every_step_to_16_then_the_doublings_and_the_last() -> None:
+    assert tables.kvcache(40, 1).shown == (*range(1, 17), 32, 40)
+    assert tables.kvcache(3, 1).shown == (1, 2, 3)

@@ -23,7 +23,8 @@ sys.addaudithook(refuse)
 import io, contextlib
 import attend.cli
 runs = [["row"], ["weights"], ["project"], ["square"], ["square", "--no-scale"], ["scores"],
-        ["scores", "--no-scale"], ["scale"], ["cost"]]
+        ["scores", "--no-scale"], ["scale"], ["cost"], ["positions"], ["mask"], ["heads"],
+        ["kvcache"]]
 codes = []
 for argv in runs:
     with contextlib.redirect_stdout(io.StringIO()):
@@ -39,7 +40,7 @@ def test_every_mode_runs_sealed_on_numpy_and_the_standard_library() -> None:
     )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.splitlines()[-1])
-    assert result["codes"] == [0] * 9
+    assert result["codes"] == [0] * 13
     # numpy's compiled extensions register these two Cython runtime modules; no file is imported
     cython = {name for name in result["pulled"] if name.startswith("_cython_") or name == "cython_runtime"}
     outside = set(result["pulled"]) - set(sys.stdlib_module_names) - {"attend", "numpy"} - cython

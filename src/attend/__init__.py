@@ -2,16 +2,24 @@
 
 The package behind the book. `Head` is the head; `chapter_head()` and `chapter_row()` are the
 chapter's head and its four typed tokens; `Cost` counts the multiply-adds where they happen;
-`Layer` is the earlier volume's neuron layer that a projection is compared with.
+`Layer` is the earlier volume's neuron layer that a projection is compared with. What the head
+still lacks is built after it: `causal_mask`, `sinusoidal` and `rotary` positions, `MultiHead`
+(several heads and Wo) and `generate` with or without a KV cache, on `attention`.
 """
 
-from attend.chapter import DK, WK, WQ, WV, D, chapter_head, chapter_row, chapter_tokens
+from attend.attention import Attention, attention
+from attend.causal import causal_mask
+from attend.chapter import DK, WK, WO, WQ, WV, D, chapter_head, chapter_heads, chapter_row, chapter_tokens
 from attend.chronicle import CHAPTER_ENTRY, chronicle_text, entries
 from attend.cost import Cost
 from attend.embedding import SLOTS, embed, typed_numbers, typed_table
 from attend.experiments import Measurement, Spread, cost_sweep, crossover, scale_experiment
 from attend.head import Head, Workings
+from attend.heads import MultiHead
+from attend.kvcache import Generation, cache_bytes, generate
 from attend.layer import Layer
+from attend.parting import Parting, parting
+from attend.positions import rotary, sinusoidal
 from attend.softmax import softmax
 from attend.tokenizer import Tokenizer, chronicle_ids, load_tokenizer
 
@@ -20,17 +28,26 @@ __all__ = [
     "DK",
     "SLOTS",
     "WK",
+    "WO",
     "WQ",
     "WV",
+    "Attention",
     "Cost",
     "D",
+    "Generation",
     "Head",
     "Layer",
     "Measurement",
+    "MultiHead",
+    "Parting",
     "Spread",
     "Tokenizer",
     "Workings",
+    "attention",
+    "cache_bytes",
+    "causal_mask",
     "chapter_head",
+    "chapter_heads",
     "chapter_row",
     "chapter_tokens",
     "chronicle_ids",
@@ -39,8 +56,12 @@ __all__ = [
     "crossover",
     "embed",
     "entries",
+    "generate",
     "load_tokenizer",
+    "parting",
+    "rotary",
     "scale_experiment",
+    "sinusoidal",
     "softmax",
     "typed_numbers",
     "typed_table",

@@ -15,9 +15,21 @@ import numpy.typing as npt
 from attend.chronicle import CHAPTER_ENTRY
 from attend.embedding import embed
 from attend.head import Head
+from attend.heads import MultiHead
 from attend.tokenizer import load_tokenizer
 
-__all__ = ["DK", "WK", "WQ", "WV", "D", "chapter_head", "chapter_row", "chapter_tokens"]
+__all__ = [
+    "DK",
+    "WK",
+    "WO",
+    "WQ",
+    "WV",
+    "D",
+    "chapter_head",
+    "chapter_heads",
+    "chapter_row",
+    "chapter_tokens",
+]
 
 D = 4  # numbers a token arrives with
 DK = 4  # width of a query, a key and a value
@@ -44,10 +56,22 @@ WV = (
 )  # fmt: skip
 # --8<-- [end:weights]
 
+# --8<-- [start:wo]
+# Wo for the chapter's matrices cut into heads: the identity, so the
+# heads' outputs leave side by side exactly as they were made.
+WO = tuple(float(i == j) for i in range(D) for j in range(D))
+# --8<-- [end:wo]
+
 
 def chapter_head(*, divide: bool = True) -> Head:
     """The head the whole chapter runs: four numbers in, four out, the typed matrices."""
     return Head(D, DK, WQ, WK, WV, divide=divide)
+
+
+def chapter_heads(h: int) -> MultiHead:
+    """The chapter's three matrices cut into h heads of 4/h slots, in order, and Wo the
+    identity: with h = 1 it is the chapter's head, divide and all."""
+    return MultiHead(D, h, WQ, WK, WV, WO)
 
 
 @cache

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 from attend import render, tables
+from attend.chapter import D
 from attend.checks import amount
 from attend.tokenizer import chronicle_ids
 
@@ -33,16 +34,19 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 # The bound on one run, in numbers handled. A cost row of n tokens handles 3·n² (the three
-# n×n squares the head keeps) and a scale width w handles count × (5·w + 20) (a query and four
-# keys of w numbers per draw, and the scores made from them). Measured with scripts/bench.py:
-# at this limit a run stays under 1 GiB and takes a few seconds on a two-core machine.
+# n×n squares the head keeps), a scale width w handles count × (5·w + 20) (a query and four
+# keys of w numbers per draw, and the scores made from them), and a kvcache run of n tokens
+# in h heads handles 3·h·t² at each step t (the squares of running the row so far again).
+# Measured with scripts/bench.py: at this limit a run stays under 1 GiB and takes a few
+# seconds on a two-core machine.
 WORK_LIMIT = 100_000_000
 MOST_ITEMS = 100  # lengths or widths one flag may list
 MOST_DIGITS = 20  # digits one number may have
 BOUND = (
     f"One run handles at most {WORK_LIMIT:,} numbers, reckoned before it starts: a cost "
     "row of n tokens counts 3 x n x n, a scale width w counts COUNT x (5 x w + 20), summed "
-    f"over the {MOST_ITEMS} lengths or widths a flag may list at most. That keeps a run "
+    f"over the {MOST_ITEMS} lengths or widths a flag may list at most, and kvcache counts "
+    "3 x H x t x t for each of its steps t. That keeps a run "
     "under 1 GiB of memory and a few seconds."
 )
 PLAIN = str.maketrans({"√": "sqrt ", "×": "x", "−": "-", "…": "...", "²": "^2", "·": "*"})
@@ -126,12 +130,39 @@ def many(flag: str, *, tokens: bool = False) -> Callable[[str], list[int]]:
                 f"{flag} lists {len(parts)} numbers and takes at most {MOST_ITEMS}"
             )
         values = [whole_number(flag, part) for part in parts]
-        longest = max(values)
-        if tokens and len(chronicle_ids()) < longest:
-            raise argparse.ArgumentTypeError(
-                f"{flag} asks for {amount(longest, 'token')} and the chronicle holds {len(chronicle_ids())}"
-            )
+        if tokens:
+            in_chronicle(flag, max(values))
         return values
+
+    return parse
+
+
+def in_chronicle(flag: str, longest: int) -> int:
+    """`longest` if the chronicle holds that many tokens, else a complaint naming the flag."""
+    if len(chronicle_ids()) < longest:
+        raise argparse.ArgumentTypeError(
+            f"{flag} asks for {amount(longest, 'token')} and the chronicle holds {len(chronicle_ids())}"
+        )
+    return longest
+
+
+def length(flag: str) -> Callable[[str], int]:
+    """One row length in tokens that the chronicle is long enough to give."""
+    return lambda text: in_chronicle(flag, whole_number(flag, text))
+
+
+def split(flag: str) -> Callable[[str], int]:
+    """A number of heads that the chapter's D numbers split into evenly."""
+
+    def parse(text: str) -> int:
+        h = whole_number(flag, text)
+        if D % h:
+            *most, last = [str(n) for n in range(1, D + 1) if D % n == 0]
+            evenly = f"{', '.join(most)} or {last}"
+            raise argparse.ArgumentTypeError(
+                f"{flag} takes {evenly}: the chapter's {D} numbers split into heads of equal width, not {h}"
+            )
+        return h
 
     return parse
 
@@ -171,10 +202,17 @@ def parser() -> Parser:
         "scores": "the shares of one and the mixed values",
         "scale": "what the divide does, measured at several widths",
         "cost": "the counted multiply-adds at several row lengths",
+        "positions": "rows 2 and 4 told apart by sinusoidal or rotary positions",
+        "mask": "the square under the causal mask",
+        "heads": "the matrices cut into several heads, joined by Wo",
+        "kvcache": "generating token by token, with and without a KV cache",
     }
     mode = {
         name: modes.add_parser(
-            name, help=text, allow_abbrev=False, epilog=BOUND if name in ("scale", "cost") else None
+            name,
+            help=text,
+            allow_abbrev=False,
+            epilog=BOUND if name in ("scale", "cost", "kvcache") else None,
         )
         for name, text in helps.items()
     }
@@ -209,6 +247,21 @@ def parser() -> Parser:
         metavar="N,N,...",
         help="row lengths in tokens, each cut from the front of the chronicle (default: 4,8,16,32)",
     )
+    for name, default in (("heads", 2), ("kvcache", 1)):
+        mode[name].add_argument(
+            "--heads",
+            type=split("--heads"),
+            default=default,
+            metavar="H",
+            help=f"heads to cut the {D} numbers into: 1, 2 or 4 (default: {default})",
+        )
+    mode["kvcache"].add_argument(
+        "--tokens",
+        type=length("--tokens"),
+        default=8,
+        metavar="N",
+        help="tokens to generate, the front of the chronicle (default: 8)",
+    )
     return top
 
 
@@ -220,6 +273,9 @@ def work(args: argparse.Namespace) -> tuple[int, str]:
         case "scale":
             handled = sum(args.count * (5 * w + 20) for w in args.widths)
             return handled, "ask for a smaller --count or fewer or narrower --widths"
+        case "kvcache":
+            n = args.tokens
+            return args.heads * n * (n + 1) * (2 * n + 1) // 2, "ask for fewer --tokens or --heads"
         case _:
             return 0, ""  # the chapter's own tables: a few hundred numbers
 
@@ -239,6 +295,14 @@ def printout(args: argparse.Namespace) -> str:
             return render.scores(tables.scores(divide=not args.no_scale))
         case "scale":
             return render.scale(tables.scale(args.widths, count=args.count, seed=args.seed))
+        case "positions":
+            return render.positions(tables.positions())
+        case "mask":
+            return render.mask(tables.mask())
+        case "heads":
+            return render.heads(tables.heads(args.heads))
+        case "kvcache":
+            return render.kvcache(tables.kvcache(args.tokens, args.heads))
         case _:
             return render.cost(tables.cost(args.rows))
 

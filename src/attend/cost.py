@@ -17,7 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Cost"]
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["Cost", "product"]
 
 
 # --8<-- [start:cost]
@@ -46,3 +49,16 @@ class Cost:
 
 
 # --8<-- [end:cost]
+
+
+# --8<-- [start:product]
+def product(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> tuple[npt.NDArray[np.float64], int]:
+    """`a @ b` and the multiply-adds it took, for the modules that
+    multiply whole matrices at once: every number of the product
+    is one run of a's last axis dotted with one column of b."""
+    with np.errstate(over="ignore", invalid="ignore"):  # the caller checks
+        out: npt.NDArray[np.float64] = a @ b
+    return out, out.size * a.shape[-1]
+
+
+# --8<-- [end:product]

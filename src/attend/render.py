@@ -13,9 +13,34 @@ import numpy.typing as npt
 
 from attend.checks import amount
 from attend.head import Workings
-from attend.tables import CostTable, Entry, Project, ScaleTable, Scores, Square, Token, Weights
+from attend.tables import (
+    CacheTable,
+    CostTable,
+    Entry,
+    HeadsTable,
+    MaskTable,
+    PositionsTable,
+    Project,
+    ScaleTable,
+    Scores,
+    Square,
+    Token,
+    Weights,
+)
 
-__all__ = ["cost", "entry", "project", "scale", "scores", "square", "weights"]
+__all__ = [
+    "cost",
+    "entry",
+    "heads",
+    "kvcache",
+    "mask",
+    "positions",
+    "project",
+    "scale",
+    "scores",
+    "square",
+    "weights",
+]
 
 LABEL = 24  # characters of a token's quoted text before it is cut short in a table
 ASKING = "query \\ key"  # a square's rows are the asking tokens, its columns the keys asked
@@ -199,5 +224,132 @@ def cost(table: CostTable) -> str:
         "",
         "  where the pairs overtake the projections",
         f"    2 x n x n x Dk first passes 3 x n x D x Dk at n = {table.crossover:d}",
+    ]
+    return "\n".join(lines)
+
+
+def positions(table: PositionsTable) -> str:
+    lines = [
+        "attend: the chapter's head told where each token stands, and what that does to rows 2 and 4",
+        "",
+        *block(
+            table.tokens,
+            table.table,
+            "sinusoidal positions, added to each token's numbers (sin in slots 1 and 3, cos in 2 and 4)",
+            "position \\ slot",
+        ),
+    ]
+    for part in table.partings:
+        a, b = part.rows
+        shares, out = part.attended.shares, part.attended.out
+        lines += [
+            "",
+            f"  {SCHEME_WORDS[part.scheme]}",
+            f"    {f'row {a} shares':<24}{numbers(shares[a - 1])}",
+            f"    {f'row {b} shares':<24}{numbers(shares[b - 1])}",
+            f"    {f'row {a} leaves as':<24}{numbers(out[a - 1])}",
+            f"    {f'row {b} leaves as':<24}{numbers(out[b - 1])}",
+            f"    {'largest share apart':<24}{part.share_gap:9.4f}",
+            f"    {'outputs apart':<24}{part.out_gap:9.4f}   (root of the summed squared differences)",
+        ]
+    lines += [
+        "",
+        f"  what each scheme costs, {amount(len(table.tokens), 'token')}",
+        "    scheme          the head's  positions'  positions'  sines and",
+        "                 multiply-adds   additions  multiply-adds  cosines",
+    ]
+    for part in table.partings:
+        lines.append(
+            f"    {part.scheme:<12}{part.cost.total:14d}{part.added:12d}{part.turned:13d}{part.waves:9d}"
+        )
+    return "\n".join(lines)
+
+
+SCHEME_WORDS = {
+    "none": "no positions: the chapter's head as it is",
+    "sinusoidal": "sinusoidal: the table above added to the tokens before the projections",
+    "rotary": "rotary: each query and key turned by its position after the projections",
+}
+
+
+def mask(table: MaskTable) -> str:
+    masked, run = table.masked, table.run
+    lines = [
+        "attend: the chapter's square under the causal mask",
+        "",
+        "  each query sees its own key and the keys before it; a hidden score is -inf,",
+        "  and e to -inf is a share of exactly 0",
+        "",
+        *block(table.tokens, masked.scores, f"the scores divided by {run.div:.4f}, the later keys hidden"),
+        "",
+        *block(table.tokens, masked.shares, "each row as shares of one"),
+        "",
+        "  what each row comes to",
+    ]
+    for i, row in enumerate(masked.shares, start=1):
+        lines.append(f"    row {i}  sums to {row.sum():.4f}   over {amount(i, 'token')}")
+    lines += [
+        "",
+        *block(table.tokens, masked.out, "the values, mixed in those shares", MIXED),
+        "",
+        "  rows 2 and 4, which the chapter gives the same shares",
+        f"    {'row 2 masked':<24}{numbers(masked.shares[1])}",
+        f"    {'row 4 masked':<24}{numbers(masked.shares[3])}",
+        f"    {'either, unmasked':<24}{numbers(run.attn[1])}",
+    ]
+    return "\n".join(lines)
+
+
+def heads(table: HeadsTable) -> str:
+    run, one = table.run, table.one
+    h, n, dk = run.attended.shares.shape[0], run.out.shape[0], run.q.shape[-1]
+    lines = [
+        f"attend: the chapter's matrices cut into {amount(h, 'head')} of {amount(dk, 'slot')}, "
+        "joined and mixed by Wo",
+    ]
+    for i, shares in enumerate(run.attended.shares, start=1):
+        lines += ["", *block(table.tokens, shares, f"head {i}'s shares, its scores divided by {dk**0.5:.4f}")]
+    lines += [
+        "",
+        *block(table.tokens, run.joined, "the heads' outputs side by side", MIXED),
+        "",
+        *block(table.tokens, run.out, "that times Wo (the identity here)", MIXED),
+        "",
+        f"  the multiply-adds, {amount(h, 'head')} against one head of width {run.out.shape[1]}",
+        f"    {'':<30}{f'{h} heads' if h > 1 else '1 head':>10}{'1 head':>10}  formula",
+    ]
+    parts = zip(
+        ("queries, keys and values", "each query against each key", "mixing the values", "Wo"),
+        (run.cost.heads.project, run.cost.heads.score, run.cost.heads.mix, run.cost.output),
+        (one.cost.heads.project, one.cost.heads.score, one.cost.heads.mix, one.cost.output),
+        table.formula,
+        (f"3 x {n} x D x D", f"{n} x {n} x D", f"{n} x {n} x D", f"{n} x D x D"),
+        strict=True,
+    )
+    for name, ours, single, value, words in parts:
+        lines.append(f"    {name:<30}{ours:10d}{single:10d}  {words} = {value}")
+    lines.append(f"    {'altogether':<30}{run.cost.total:10d}{one.cost.total:10d}")
+    return "\n".join(lines)
+
+
+def kvcache(table: CacheTable) -> str:
+    again, kept = table.again, table.kept
+    n = len(kept.work)
+    lines = [
+        f"attend: generating the chronicle's first {amount(n, 'token')} one at a time, "
+        f"{amount(table.h, 'head')} of {amount(table.dk, 'slot')}",
+        "",
+        "  multiply-adds for each new token",
+        "     token   run again   kept keys and values",
+    ]
+    for t in table.shown:
+        lines.append(f"    {t:6d}{again.work[t - 1]:12d}{kept.work[t - 1]:12d}")
+    lines += [
+        f"    {'all':>6}{again.total:12d}{kept.total:12d}",
+        "",
+        f"  the two give every token the same output: largest difference {table.largest_difference:.4g}",
+        "",
+        "  what the cache holds at the end, in float64",
+        f"    2 x 1 layer x {table.h} x {table.dk} x {n} tokens x 8 bytes = {table.cache_bytes:,} bytes",
     ]
     return "\n".join(lines)

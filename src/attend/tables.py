@@ -15,18 +15,28 @@ from itertools import pairwise
 import numpy as np
 import numpy.typing as npt
 
-from attend.chapter import DK, WQ, D, chapter_head, chapter_row, chapter_tokens
+from attend.attention import Attention, attention
+from attend.causal import causal_mask
+from attend.chapter import DK, WQ, D, chapter_head, chapter_heads, chapter_row, chapter_tokens
 from attend.chronicle import CHAPTER_ENTRY
 from attend.cost import Cost
 from attend.embedding import SLOTS
-from attend.experiments import Measurement, cost_sweep, crossover, scale_experiment
+from attend.experiments import Measurement, chronicle_row, cost_sweep, crossover, scale_experiment
 from attend.head import Workings
+from attend.heads import HeadsRun
+from attend.kvcache import Generation, cache_bytes, generate
 from attend.layer import Layer
+from attend.parting import SCHEMES, Parting, parting
+from attend.positions import sinusoidal
 from attend.tokenizer import load_tokenizer
 
 __all__ = [
+    "CacheTable",
     "CostTable",
     "Entry",
+    "HeadsTable",
+    "MaskTable",
+    "PositionsTable",
     "Project",
     "ScaleTable",
     "Scores",
@@ -36,6 +46,10 @@ __all__ = [
     "Weights",
     "cost",
     "entry",
+    "heads",
+    "kvcache",
+    "mask",
+    "positions",
     "project",
     "scale",
     "scores",
@@ -167,6 +181,68 @@ class CostTable:
         return tuple(100 * c.quadratic / c.total for c in self.costs)
 
 
+@dataclass(frozen=True)
+class PositionsTable:
+    """`attend positions`: the chapter's head on its row with no positions, with sinusoidal
+    ones added to the tokens, and with rotary ones turning its queries and keys."""
+
+    tokens: tuple[Token, ...]
+    table: Matrix  # the sinusoidal positions added, one run of D per token
+    partings: tuple[Parting, ...]  # one per scheme, in SCHEMES's order
+
+
+@dataclass(frozen=True)
+class MaskTable:
+    """`attend mask`: the chapter's square with each query kept from the keys after it."""
+
+    tokens: tuple[Token, ...]
+    run: Workings  # the chapter's run, every query seeing every key
+    masked: Attention  # its queries, keys and values again, each query kept from later keys
+
+
+@dataclass(frozen=True)
+class HeadsTable:
+    """`attend heads`: the chapter's matrices cut into h heads, against one head of width D."""
+
+    tokens: tuple[Token, ...]
+    run: HeadsRun
+    one: HeadsRun  # the same matrices as one head (h = 1), Wo and all
+
+    @property
+    def formula(self) -> tuple[int, int, int, int]:
+        """3·n·D·D, n·n·D, n·n·D and n·D·D: the projections, the scores, the mixing and Wo,
+        whatever h is, by the formula the counts are held against."""
+        n, d = self.run.out.shape
+        return 3 * n * d * d, n * n * d, n * n * d, n * d * d
+
+
+@dataclass(frozen=True)
+class CacheTable:
+    """`attend kvcache`: the chapter's matrices in h heads generating the front of the
+    chronicle token by token, without a cache and with one."""
+
+    h: int
+    dk: int
+    again: Generation  # each step runs the whole row so far
+    kept: Generation  # each step runs the new token against kept keys and values
+
+    @property
+    def largest_difference(self) -> float:
+        """The largest difference between what the two ways gave any token."""
+        return float(np.abs(self.again.out - self.kept.out).max())
+
+    @property
+    def shown(self) -> tuple[int, ...]:
+        """The steps a table has room for: each of the first 16, then each doubling, and the last."""
+        n = len(self.kept.work)
+        return tuple(t for t in range(1, n + 1) if t <= 16 or t & (t - 1) == 0 or t == n)
+
+    @property
+    def cache_bytes(self) -> int:
+        """What the kept keys and values hold at the end, in float64: one layer, h heads."""
+        return cache_bytes(1, self.h, self.dk, len(self.kept.work), 8)
+
+
 def _frozen(array: npt.ArrayLike) -> Matrix:
     """A read-only copy, so a table handed out cannot be changed under its renderer."""
     copy = np.array(array, dtype=np.float64)
@@ -229,3 +305,29 @@ def scale(widths: Sequence[int], *, count: int, seed: int) -> ScaleTable:
 def cost(lengths: Sequence[int]) -> CostTable:
     """The head's counts on the chronicle at each length, and the formula at the last."""
     return CostTable(D, DK, tuple(cost_sweep(lengths)), crossover())
+
+
+def positions() -> PositionsTable:
+    """The chapter's head on its row under each scheme of positions."""
+    x, head = chapter_row(), chapter_head()
+    partings = tuple(parting(head, x, scheme) for scheme in SCHEMES)
+    return PositionsTable(_tokens(), _frozen(sinusoidal(*x.shape)), partings)
+
+
+def mask() -> MaskTable:
+    """The chapter's run, and its queries, keys and values scored again under the causal mask."""
+    run = chapter_head().attend(chapter_row())
+    n = len(run.x)
+    return MaskTable(_tokens(), run, attention(run.q, run.k, run.v, seen=causal_mask(n, n)))
+
+
+def heads(h: int) -> HeadsTable:
+    """The chapter's matrices as h heads, and as one, over its row."""
+    x = chapter_row()
+    return HeadsTable(_tokens(), chapter_heads(h).attend(x), chapter_heads(1).attend(x))
+
+
+def kvcache(tokens: int, h: int) -> CacheTable:
+    """The chapter's matrices as h heads, generating the chronicle's first `tokens` tokens."""
+    layer, x = chapter_heads(h), chronicle_row(tokens)
+    return CacheTable(h, layer.dk, generate(layer, x, cache=False), generate(layer, x, cache=True))

@@ -1,0 +1,129 @@
+"""Several heads side by side, their outputs joined and mixed by one more matrix, Wo.
+
+One head makes one set of shares per token, so it can follow one kind of likeness at a time.
+Split the D numbers of a query, key and value into h runs of dk = D/h and give each run its
+own head: h sets of shares from the same row, for the same multiply-adds as one head of width
+D. Only Wo is extra. It is the one place where what the heads found is mixed across heads;
+without it each output slot would only ever hold what one head found.
+
+The layout follows nanoGPT's CausalSelfAttention: one D×D matrix each for queries, keys and
+values, whose output slots are cut into h heads of dk slots in order, then the heads' outputs
+laid side by side again and multiplied by Wo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from attend.attention import Attention, attention
+from attend.causal import causal_mask
+from attend.checks import finite, real_array, switch, whole
+from attend.cost import Cost, product
+from attend.head import _matrix
+
+__all__ = ["HeadsCost", "HeadsRun", "MultiHead"]
+
+Matrix = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class HeadsCost:
+    """Multiply-adds of one run of several heads: theirs together, and Wo's."""
+
+    heads: Cost
+    output: int
+
+    @property
+    def total(self) -> int:
+        return self.heads.total + self.output
+
+
+@dataclass(frozen=True)
+class HeadsRun:
+    """Every number of one run: each head's queries, keys, values and shares (head first),
+    the heads' outputs joined side by side, and that joined row times Wo."""
+
+    q: Matrix
+    k: Matrix
+    v: Matrix
+    attended: Attention
+    joined: Matrix
+    out: Matrix
+    cost: HeadsCost
+
+
+# --8<-- [start:heads]
+class MultiHead:
+    """h heads over D numbers. `wq`, `wk`, `wv` and `wo` are each a
+    flat run of D·D weights, one run of D per output slot; head i
+    owns output slots i·dk to (i+1)·dk − 1 of the first three."""
+
+    def __init__(
+        self,
+        d: int,
+        h: int,
+        wq: npt.ArrayLike,
+        wk: npt.ArrayLike,
+        wv: npt.ArrayLike,
+        wo: npt.ArrayLike,
+    ) -> None:
+        self.d, self.h = whole(d, "d", 1), whole(h, "h", 1)
+        if self.d % self.h:
+            raise ValueError(f"{self.d} numbers do not split into {self.h} heads of equal width")
+        self.dk = self.d // self.h
+        cut = (self.h, self.dk, self.d)  # head, its slot, the input it weighs
+        self.wq = _matrix("Wq", wq, self.d, self.d).reshape(cut)
+        self.wk = _matrix("Wk", wk, self.d, self.d).reshape(cut)
+        self.wv = _matrix("Wv", wv, self.d, self.d).reshape(cut)
+        self.wo = _matrix("Wo", wo, self.d, self.d)
+
+    def project(self, x: Matrix) -> tuple[Matrix, Matrix, Matrix, int]:
+        """Each token's query, key and value in every head: (h, n, dk)."""
+        q, for_q = product(x, self.wq.transpose(0, 2, 1))
+        k, for_k = product(x, self.wk.transpose(0, 2, 1))
+        v, for_v = product(x, self.wv.transpose(0, 2, 1))
+        for name, made in (("queries", q), ("keys", k), ("values", v)):
+            _fits(made, name)
+        return q, k, v, for_q + for_k + for_v
+
+    def join(self, out: Matrix) -> tuple[Matrix, Matrix, int]:
+        """The heads' outputs side by side, one row of D per token,
+        and that row mixed by Wo."""
+        joined = out.transpose(1, 0, 2).reshape(out.shape[1], self.d)
+        mixed, done = product(joined, self.wo.T)
+        _fits(mixed, "Wo times the joined outputs")
+        return joined, mixed, done
+
+    def attend(self, x: npt.ArrayLike, *, causal: bool = False) -> HeadsRun:
+        """Run every head over the row `x` (n × D) and mix."""
+        x = self.row(x)
+        n = len(x)
+        q, k, v, project = self.project(x)
+        seen = causal_mask(n, n) if switch(causal, "causal") else None
+        done = attention(q, k, v, seen=seen)
+        joined, out, output = self.join(done.out)
+        cost = Cost(length=n, project=project, score=done.score, mix=done.mix)
+        return HeadsRun(q, k, v, done, joined, out, HeadsCost(cost, output))
+
+    # --8<-- [end:heads]
+
+    def __repr__(self) -> str:
+        return f"MultiHead(d={self.d}, h={self.h})"
+
+    def row(self, x: npt.ArrayLike) -> Matrix:
+        """The row as an n × D array of finite numbers, or a one-line refusal."""
+        row = real_array(x, "the row x", lambda at: f"number {at + 1} of the row x")
+        if row.ndim != 2 or not len(row) or row.shape[1] != self.d:
+            raise ValueError(f"the row x is n tokens of {self.d} numbers each, not an array of {row.shape}")
+        return finite(row, lambda at: f"token {at // self.d + 1}, number {at % self.d + 1},")
+
+
+def _fits(made: Matrix, name: str) -> None:
+    """Refuse a run whose arithmetic left float64's range."""
+    if not np.isfinite(made).all():
+        raise ValueError(
+            f"{name} went beyond the largest finite number; the weights or the tokens are too large"
+        )

@@ -1,0 +1,39 @@
+"""What every crosscheck shares: torch in float64 on one thread, and a record of how close
+each comparison came, printed at the end of the run (largest difference, number of cases)."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+import torch
+
+from tests.crosscheck.torch_side import Agree
+
+TOLERANCE = 1e-6
+DIFFERENCES: list[float] = []
+
+torch.set_num_threads(1)  # CI's two cores are shared with the other sessions
+
+
+@pytest.fixture
+def agree() -> Agree:
+    """Assert that two arrays of the same shape differ by at most TOLERANCE anywhere, and
+    keep the largest difference for the summary."""
+
+    def check(ours: npt.ArrayLike, theirs: npt.ArrayLike) -> None:
+        a, b = np.asarray(ours, dtype=np.float64), np.asarray(theirs, dtype=np.float64)
+        assert a.shape == b.shape
+        difference = float(np.abs(a - b).max()) if a.size else 0.0
+        DIFFERENCES.append(difference)
+        assert difference <= TOLERANCE
+
+    return check
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if DIFFERENCES:
+        terminalreporter.write_line(
+            f"crosscheck: {len(DIFFERENCES)} comparisons, largest absolute difference "
+            f"{max(DIFFERENCES):.3g} (tolerance {TOLERANCE:g}), torch {torch.__version__}"
+        )
