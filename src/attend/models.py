@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from attend.checks import whole
+from attend.kvcache import cache_bytes
 
 __all__ = [
     "GPT2_SMALL",
@@ -277,13 +278,12 @@ def square_share(model: Model, n: int) -> float:
 def kv_cache_bytes(model: Model, n: int | None = None) -> int:
     """Memory for the keys and values a generating model keeps, at n tokens.
 
-    Every layer keeps a key and a value of dk numbers for each
-    key-value head and each token read so far: 2 · layers · kv_heads
-    · dk · n numbers, at the published dtype's width. `n` defaults to
-    the model's context length, the most it will hold.
+    The cache's own rule (`kvcache.cache_bytes`) at the published
+    shapes and dtype width; `n` defaults to the model's context
+    length, the most it will hold.
     """
     length = model.context if n is None else whole(n, "n", 1)
-    return 2 * model.layers * model.kv_heads * model.dk * length * BYTES[model.dtype]
+    return cache_bytes(model.layers, model.kv_heads, model.dk, length, BYTES[model.dtype])
 
 
 @dataclass(frozen=True)
