@@ -26,6 +26,10 @@ PAGES = [
     "square-root-divide",
     "longer-rows",
     "weights-are-data",
+    "positions",
+    "causal-mask",
+    "several-heads",
+    "kv-cache",
     "contributing",
 ]
 
