@@ -19,6 +19,7 @@ from markdown import Markdown
 from mkdocs.exceptions import PluginError
 
 from attend_book.markdown import FRONT, fences
+from attend_book.numerals import strip
 from attend_book.run import commands, executed
 
 WORKBENCH_DESCRIPTION = (
@@ -57,7 +58,7 @@ def cells_of(
     prose: list[str] = []
 
     def flush() -> None:
-        shown = _admonitions("\n".join(prose)).strip("\n")
+        shown = strip(_admonitions("\n".join(prose))).strip("\n")  # bindings are the build's, not the reader's
         if shown.strip():
             cells.append(Cell("markdown", shown))
         prose.clear()

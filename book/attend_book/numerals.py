@@ -1,98 +1,226 @@
-"""The numerals a reader meets on a page, read from markdown-it-py tokens.
+"""The numbers a reader meets on a page, and what the page binds each one to.
 
-`read(markdown)` finds every numeral of headings, paragraphs, lists, tables, admonitions, link
-text, alt text and math, with its line, its column (where the text is on that line verbatim, so
-that renumber can rewrite it) and the words around it; fences, code spans, raw HTML and front
-matter are code, not numbers a reader is told. `figure_prose` reads a figure's alt text and
-caption, `figure_lines` the text drawn in its SVG. `evaluate` works out worked arithmetic
-(`0.5×0.25 = 0.125`), refusing anything that is not arithmetic.
+A number is bound where it is written: `3.125{= run.raw[1, 0]}`, a group
+`(0, 3, 0.5, 0){= run.q[1]}`, a number word `sixteen{= run.raw.size}`, a constant
+`2{given: the power of n in n²}`. `read(markdown)` finds every number of headings, paragraphs,
+lists, tables, admonitions, link and alt text, math and the front matter's title and description
+(markdown-it-py's tokens say which text a reader sees; fences and code spans are code), with
+its line and column, and returns the bindings, the worked sums (`0.5×0.25 = 0.125`) and a
+`Problem` for each number that is neither bound, given nor a label (`token 2`: a position
+counted from 1), and for each binding it cannot read. `strip` takes the bindings out for the
+reader.
 """
 
 from __future__ import annotations
 
 import ast
-import html as html_lib
 import math
 import operator
 import re
-from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from markdown_it.token import Token
 
-from attend_book.markdown import INCLUDE, parse
+from attend_book.markdown import FRONT, INCLUDE, fences, parse
 
-# A number as written or printed: thousands may be grouped with commas ("4,096").
+
+@dataclass(frozen=True)
+class Problem:
+    """One line of the report; `column` counts from 0, None where the text is not verbatim."""
+
+    line: int
+    message: str
+    column: int | None = None
+
+    def render(self, page: str) -> str:
+        return f"{page}:{self.line}:{'' if self.column is None else f'{self.column + 1}:'} {self.message}"
+
+
+# A number as written: thousands may be grouped with commas ("4,096"); a power as superscript
+# digits ("10⁴", the ² of "n²"); a vulgar fraction ("½").
 _DIGITS = r"\d{1,3}(?:,\d{3})+(?!\d)|\d+"
 NUMBER = rf"(?:{_DIGITS})(?:\.\d+)?"
-NUMBERS = re.compile(rf"-?{NUMBER}")
-# In prose a numeral is not glued to a word ("float64", "Wq2", "d_k") nor part of a longer
-# number; an ordinal suffix ("800th") and a minus sign after a space or bracket belong to it.
-_FRACTIONS = {"½": 0.5, "¼": 0.25, "¾": 0.75}
-_PROSE = re.compile(
-    rf"(?<![\w.,])(?P<sign>(?<=[\s(\[])[−-])?(?P<number>{NUMBER}|[½¼¾])(?:st|nd|rd|th)?(?![\w]|[.,]\d)"
+_SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+_FRACTIONS = {"½": 1 / 2, "⅓": 1 / 3, "⅔": 2 / 3, "¼": 1 / 4, "¾": 3 / 4, "⅕": 1 / 5, "⅛": 1 / 8}
+# Number words: a small vocabulary, so that a word found is a number for sure.
+_UNITS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen"
+).split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()  # 20, 30, ...
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_MULTIPLES = {"half": 0.5, "twice": 2}
+# Words ordinary language uses without stating a quantity ("compare two rows", "each one"):
+# unbound, they are left alone; bound, they are checked like any number.
+ORDINARY = frozenset({"zero", "one", "two"})
+_SMALL = rf"(?:{'|'.join(_TENS)})(?:-(?:{'|'.join(_UNITS[1:10])}))?|{'|'.join(sorted(_UNITS, key=len, reverse=True))}"
+_WORD = rf"(?:a|{_SMALL}) (?:{'|'.join(_SCALES)})(?: and (?:{_SMALL}))?|{_SMALL}|{'|'.join(_MULTIPLES)}"
+WORD = re.compile(rf"(?i:{_WORD})")
+_NUMERAL = re.compile(
+    rf"(?<![\w.,])(?P<sign>(?<=[\s(\[])[−-])?(?P<digits>{NUMBER}[{_SUPERSCRIPTS}]*|[{''.join(_FRACTIONS)}])"
+    rf"(?:st|nd|rd|th)?(?![\w]|[.,]\d)"
+    rf"|(?<![\d{_SUPERSCRIPTS}])(?P<power>[{_SUPERSCRIPTS}]+)(?!\w)"
+    rf"|(?<![\w-])(?P<word>(?i:{_WORD}))(?![\w-])"
 )
-PRINTED = re.compile(rf"(?<![\w.])-?(?:{NUMBER})(?![\d])")
-_TERM = rf"(?:√\s*)?{NUMBER}²?"
+# The binding right after a number: `{= expression}` or `{given: reason}`, on one line.
+BRACE = re.compile(r"\{(?:=(?P<expression>[^{}\n]*)|given:(?P<reason>[^{}\n]*))\}")
+_GROUP = re.compile(rf"\((?:\s*[−-]?{NUMBER}\s*,)+\s*[−-]?{NUMBER}\s*\)")
+# A position: an integer right after one of these words, or joined to such an integer ("rows 2
+# and 4", "tokens 1, 2 or 3"); in a table, an integer alone in a column headed by one.
+LABELS = ("token", "slot", "row", "column", "position", "line", "layer", "step")
+_JOIN = r"(?:\s*,\s*|\s+and\s+|\s+or\s+|\s+to\s+|\s*[–-]\s*)"
+_LABELLED = re.compile(rf"(?i)\b(?:{'|'.join(LABELS)})s?\s+(?P<run>\d+(?:{_JOIN}\d+)*)(?!\w|[.,]\d)")
+_TERM = rf"(?:√\s*)?{NUMBER}[{_SUPERSCRIPTS}]*"
 _OP = r"(?:\s*[×*·/÷+−-]\s*|\s+x\s+|(?<=\d)x(?=\d))"
-_EQUATION = re.compile(
-    rf"(?<![\w.])(?P<left>{_TERM}(?:{_OP}{_TERM})+)\s*=\s*(?P<right>{NUMBER})(?![\w]|\.\d)"
+_SUM = re.compile(
+    rf"(?<![\w.])(?P<left>{_TERM}(?:{_OP}{_TERM})+)\s*(?P<relation>[=≈])\s*(?P<right>{NUMBER})(?![\w]|\.\d)"
 )
 _ATTR_LIST = re.compile(r"\{\s*[:#.][^}]*\}")
 _TEX_WORD = re.compile(r"\\[A-Za-z]+")
+_FRONT_KEYS = re.compile(r"^(?:title|description):[ \t]*['\"]?", re.MULTILINE)
+_TAG = re.compile(r"<[^>]*>")
 
 
 @dataclass(frozen=True)
 class Numeral:
-    """A number as a reader meets it, and where: `column` is None where the text it sits in is not
-    on the page verbatim (a figure's caption, text with escapes); `context` is the words around
-    it, the numeral in brackets; `passage` the kind of passage it was read from."""
+    """A number as written, and where: `column` is None where its text is not on the line verbatim."""
 
     line: int
     column: int | None
     text: str
-    context: str
-    passage: str = "prose"
-    equation: Equation | None = field(default=None, compare=False)
-    run: tuple[str, ...] = field(default=(), compare=False)
-    place: int = field(default=0, compare=False)
+
+    @property
+    def word(self) -> bool:
+        return bool(WORD.fullmatch(self.text))
+
+    @property
+    def places(self) -> int | None:
+        """The decimals written, which a value is rounded to; None: the value must be exactly it."""
+        places = len(self.text.split(".", 1)[1]) if "." in self.text and not self.word else 0
+        return places or None
+
+    @property
+    def value(self) -> float:
+        return value_of(self.text)
 
 
 @dataclass(frozen=True)
-class Equation:
-    """Worked arithmetic: `left = right`, where `right` is the numeral it derives."""
+class Binding:
+    """Numbers and the one expression (or given reason) written after them."""
+
+    numerals: tuple[Numeral, ...]
+    expression: str | None  # None for a given
+    reason: str = ""
+    group: bool = False
+
+    @property
+    def written(self) -> str:
+        texts = ", ".join(n.text for n in self.numerals)
+        return f"({texts})" if self.group else texts
+
+    @property
+    def brace(self) -> str:
+        return f"{{given: {self.reason}}}" if self.expression is None else f"{{= {self.expression}}}"
+
+
+@dataclass(frozen=True)
+class Sum:
+    """Worked arithmetic as written, `left = result` (or `≈`)."""
 
     text: str
     left: str
+    result: Numeral
+    approximate: bool
+
+
+@dataclass
+class Reading:
+    bindings: list[Binding] = field(default_factory=list)
+    sums: list[Sum] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def expressions(self) -> list[str]:
+        return sorted({b.expression for b in self.bindings if b.expression is not None})
 
 
 def value_of(text: str) -> float:
-    """The value of a numeral as written: "4,096", "−0.5", "½"."""
+    """The value of a number as written: "4,096", "−0.5", "½", "10⁴", "twenty-five", "a thousand"."""
+    if WORD.fullmatch(text):
+        return _word_value(text.lower())
     if text in _FRACTIONS:
         return _FRACTIONS[text]
-    return float(text.replace("−", "-").replace(",", ""))
+    base = text.rstrip(_SUPERSCRIPTS)
+    power = text[len(base) :].translate(str.maketrans(_SUPERSCRIPTS, "0123456789"))
+    if not base:
+        return float(power)
+    number = float(base.replace("−", "-").replace(",", ""))
+    return number ** int(power) if power else number
 
 
-def decimals(text: str) -> int:
-    return len(text.split(".", 1)[1]) if "." in text else 0
+def _small(word: str) -> int:
+    tens, _, unit = word.partition("-")
+    if tens in _TENS:
+        return (_TENS.index(tens) + 2) * 10 + (_UNITS.index(unit) if unit else 0)
+    return _UNITS.index(word)
 
 
-def rounds_to(value: float, written: str) -> bool:
-    """Whether `value`, at the precision `written` has, is what is written.
-
-    A whole number needs a value that is exactly it: "3" does not quote 3.125.
-    """
-    number = value_of(written)
-    places = decimals(written)
-    if places == 0:
-        return math.isclose(value, number, rel_tol=0, abs_tol=1e-9)
-    return f"{value:.{places}f}" == f"{number:.{places}f}"
+def _word_value(text: str) -> float:
+    if text in _MULTIPLES:
+        return _MULTIPLES[text]
+    head, _, rest = text.partition(" ")
+    if not rest:
+        return _small(head)
+    scale, _, tail = rest.partition(" and ")
+    return (1 if head == "a" else _small(head)) * _SCALES[scale] + (_small(tail) if tail else 0)
 
 
-def printed_numbers(line: str) -> list[str]:
-    """The numbers of one printed line, in order: the fields a numeral can quote."""
-    return [m.group(0) for m in PRINTED.finditer(line)]
+def _spelt(n: int, like: str) -> str:
+    if n < 20:
+        return _UNITS[n]
+    if n < 100:
+        return _TENS[n // 10 - 2] + (f"-{_UNITS[n % 10]}" if n % 10 else "")
+    scale, size = next((s, v) for s, v in reversed(_SCALES.items()) if n >= v)
+    count, rest = divmod(n, size)
+    head = "a" if count == 1 and like.lower().startswith("a ") else _spelt(count, "")
+    return f"{head} {scale}" + (f" and {_spelt(rest, '')}" if rest else "")
+
+
+def holds(numeral: Numeral, value: float) -> bool:
+    """Whether `value`, at the precision the numeral is written to, is what is written. A whole
+    number, a word, a fraction or a power needs a value that is exactly it: "3" does not quote 3.125."""
+    places = numeral.places
+    if not math.isfinite(value):
+        return False
+    if places is None:
+        return math.isclose(value, numeral.value, rel_tol=0, abs_tol=1e-9)
+    return _fixed(value, places) == _fixed(numeral.value, places)
+
+
+def _fixed(value: float, places: int) -> str:
+    text = f"{value:.{places}f}"
+    return text.lstrip("-") if float(text) == 0 else text
+
+
+def restate(value: float, numeral: Numeral) -> str | None:
+    """`value` written the way the numeral is, at its precision (words as words), or None where
+    that cannot show the value exactly as the check reads it: renumber writes nothing then."""
+    written = numeral.text
+    if numeral.word:
+        whole = value == round(value) and 0 <= value < 1e9
+        text = _spelt(int(value), written) if whole else ""
+        if written.lower() in _MULTIPLES or not WORD.fullmatch(text) or value_of(text) != value:
+            return None
+        text = text.capitalize() if written[0].isupper() else text
+    elif not re.fullmatch(rf"[−-]?{NUMBER}", written):
+        return None  # a fraction or a power: rewritten by hand
+    else:
+        places = numeral.places or 0
+        text = f"{value:,.{places}f}" if "," in written else _fixed(value, places)
+        text = text.replace("-", "−") if "−" in written else text
+    fresh = Numeral(numeral.line, numeral.column, text)
+    return text if holds(fresh, value) else None
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -100,50 +228,60 @@ def _blank(match: re.Match[str]) -> str:
 
 
 def _tex(tex: str) -> str:
-    """TeX as the prose reads it, the same width: operators spelt out; commands, `^`, `_` and
-    braces blank, so that a script is read like the rest (the 1.5625 of $e^{1.5625}$, the 2 of $n^2$)."""
-    tex = re.sub(r"[\^_]", " ", tex)
-    for word, symbol in ((r"\times", "×"), (r"\cdot", "·"), (r"\div", "÷"), (r"\sqrt", "√")):
-        tex = tex.replace(word, symbol.ljust(len(word)))
-    return re.sub(r"[{}]", " ", _TEX_WORD.sub(_blank, tex))
+    """TeX as the prose reads it, the same width, bindings kept: operators spelt out; commands,
+    `^`, `_` and braces blank, so that a script is read like the rest (the 1.5625 of $e^{1.5625}$)."""
+    out, last = [], 0
+    for brace in [*BRACE.finditer(tex), None]:
+        part = tex[last : brace.start() if brace else len(tex)]
+        part = re.sub(r"[\^_]", " ", part)
+        for word, symbol in ((r"\times", "×"), (r"\cdot", "·"), (r"\div", "÷"), (r"\sqrt", "√")):
+            part = part.replace(word, symbol.ljust(len(word)))
+        out.append(re.sub(r"[{}]", " ", _TEX_WORD.sub(_blank, part)) + (brace.group(0) if brace else ""))
+        last = brace.end() if brace else last
+    return "".join(out)
 
 
 @dataclass
 class _Passage:
-    """One run of reader text (a paragraph, a heading, a table row, a caption), flattened: `scan`
-    is what numerals are looked for in (code blanked), `shown` the same with code, for context."""
+    """One run of reader text (a paragraph, a heading, a table row), flattened with code blanked;
+    `spans` say where each piece sits in the file. `headers`: a table row's column heads."""
 
     kind: str
     scan: str = ""
-    shown: str = ""
     spans: list[tuple[int, int, int | None]] = field(default_factory=list)  # (start, line, column)
+    headers: tuple[str, ...] = ()
 
-    def add(self, scan: str, shown: str, line: int, column: int | None) -> None:
+    def add(self, scan: str, line: int, column: int | None) -> None:
         self.spans.append((len(self.scan), line, column))
         self.scan += scan
-        self.shown += shown
 
     def where(self, offset: int) -> tuple[int, int | None]:
         start, line, column = next(span for span in reversed(self.spans) if span[0] <= offset)
         return line, None if column is None else column + offset - start
 
 
-def _inline(token: Token, passage: _Passage, find: Callable[[int, str], int | None]) -> None:
+def _inline(
+    token: Token, passage: _Passage, find: Callable[[int, str], int | None], html: list[_Passage]
+) -> None:
+    """The token's text into `passage`; raw HTML in it, read apart, into `html`."""
     line = (token.map[0] if token.map else 0) + 1
     for child in token.children or []:
         if child.type in ("softbreak", "hardbreak"):
             line += 1
-            passage.add(" ", " ", line, None)
+            passage.add(" ", line, None)
         elif child.type == "text" and not INCLUDE.match(child.content):
-            passage.add(_ATTR_LIST.sub(_blank, child.content), child.content, line, find(line, child.content))
+            passage.add(_ATTR_LIST.sub(_blank, child.content), line, find(line, child.content))
+        elif child.type == "html_inline":
+            passage.add(" " * len(child.content), line, None)
+            html.append(_Passage("html", _TAG.sub(_blank, child.content), [(0, line, None)]))
         elif child.type in ("code_inline", "math_inline", "image"):  # one mark either side of the content
             content, column = child.content, find(line, child.content)
-            scan, shown = {
-                "code_inline": (" " * (len(content) + 2), f"`{content}`"),
-                "math_inline": (f" {_tex(content)} ", f"${content}$"),
-                "image": (f" {content} ", f" {content} "),  # alt text, set apart from the words beside it
+            scan = {
+                "code_inline": " " * (len(content) + 2),
+                "math_inline": f" {_tex(content)} ",
+                "image": f" {content} ",  # alt text, set apart from the words beside it
             }[child.type]
-            passage.add(scan, shown, line, None if column is None else column - 1)
+            passage.add(scan, line, None if column is None else column - 1)
 
 
 def _passages(markdown: str) -> Iterator[_Passage]:
@@ -158,118 +296,145 @@ def _passages(markdown: str) -> Iterator[_Passage]:
         cursor[line] = at + len(text)
         return at
 
+    if front := FRONT.match(markdown):
+        for key in _FRONT_KEYS.finditer(front.group(0)):
+            line = front.group(0).count("\n", 0, key.start()) + 1
+            yield _Passage("front matter", lines[line - 1][key.end() - key.start() :], [(0, line, key.end() - key.start())])
     row: _Passage | None = None
+    headers: list[str] = []
+    html: list[_Passage] = []
     for token in parse(markdown):
-        if token.type == "tr_open":
-            row = _Passage("table")
+        if token.type == "thead_open":
+            headers = []
+        elif token.type == "tr_open":
+            row = _Passage("table", headers=tuple(headers))
         elif token.type == "tr_close" and row is not None:
             yield row
             row = None
         elif token.type == "inline" and row is not None:
+            if not row.headers:
+                headers.append(token.content.strip().lower())
             if row.scan:
-                row.add(" | ", " | ", (token.map[0] if token.map else 0) + 1, None)
-            _inline(token, row, find)
+                row.add(" | ", (token.map[0] if token.map else 0) + 1, None)
+            _inline(token, row, find, html)
         elif token.type == "inline":
             passage = _Passage("prose")
-            _inline(token, passage, find)
+            _inline(token, passage, find, html)
             yield passage
+        elif token.type == "html_block" and token.map:
+            yield _Passage("html", _TAG.sub(_blank, token.content), [(0, token.map[0] + 1, None)])
         elif token.type == "math_block" and token.map:
             first, last = token.map[0] + 1, token.map[1]
             for offset, tex in enumerate(token.content.splitlines()):
                 if tex.strip():
                     line = next((n for n in range(first, last + 1) if tex in lines[n - 1]), first + offset)
-                    yield _Passage("math", _tex(tex), tex, [(0, line, find(line, tex))])
+                    yield _Passage("math", _tex(tex), [(0, line, find(line, tex))])
+    yield from html
 
 
-def bracketed(text: str, start: int, end: int, words: int) -> str:
-    """The number at [start, end) of `text` in brackets, with `words` words either side; a word
-    glued to it (`(0,` or `2's`) stays glued."""
-    before = text[:start].split()
-    after = text[end:].split()
-    left = "" if text[:start][-1:].isspace() or not before else before.pop()
-    right = "" if text[end:][:1].isspace() or not after else after.pop(0)
-    core = f"{left}[{text[start:end]}]{right}"
-    return " ".join(part for part in (" ".join(before[-words:]), core, " ".join(after[:words])) if part)
+def _read_passage(passage: _Passage, reading: Reading) -> None:
+    """The passage's bindings, sums and problems into `reading`. Numbers are found in the text
+    with its bindings taken out; `index` maps an offset there back to one in `passage.scan`."""
+    text, index, last = "", list[int](), 0
+    removed: dict[int, re.Match[str]] = {}
+    for brace in BRACE.finditer(passage.scan):
+        text += passage.scan[last : brace.start()]
+        index += range(last, brace.start())
+        removed[len(text)] = brace
+        last = brace.end()
+    text += passage.scan[last:]
+    index += [*range(last, len(passage.scan)), len(passage.scan)]
 
+    def numeral(start: int, end: int) -> Numeral:
+        return Numeral(*passage.where(index[start]), text[start:end])
 
-_BETWEEN_A_RUN = re.compile(r"[\s,;:()\[\]|]*")
+    def problem(start: int, message: str) -> None:
+        line, column = passage.where(index[start])
+        reading.problems.append(Problem(line, message, column))
 
-
-def _runs(scan: str, equations: list[re.Match[str]]) -> list[list[re.Match[str]]]:
-    """The numerals of a passage in runs: numerals with nothing but punctuation between them, as
-    in "(0, 3, 0.5, 0)", or the operands of one worked equation ("3 x 32 x 4 x 4"), alone."""
-    runs: list[list[re.Match[str]]] = []
-    side_before = None  # the equation the numeral before is an operand of, or -1
-    for match in _PROSE.finditer(scan):
-        at = match.start()
-        side = next((k for k, e in enumerate(equations) if e.start("left") <= at < e.end("left")), -1)
-        if side == side_before and (side >= 0 or _BETWEEN_A_RUN.fullmatch(scan[runs[-1][-1].end() : at])):
-            runs[-1].append(match)
+    def bind(numerals: tuple[Numeral, ...], brace: re.Match[str], group: bool, start: int) -> None:
+        expression, reason = brace["expression"], brace["reason"]
+        if expression is not None and not expression.strip():
+            problem(start, f"{brace.group(0)} binds {numerals[0].text} to nothing: write an expression")
+        elif reason is not None and not reason.strip():
+            problem(start, f"{brace.group(0)} gives {numerals[0].text} without a reason: write one")
         else:
-            runs.append([match])
-        side_before = side
-    return runs
+            strip = expression.strip() if expression is not None else None
+            reading.bindings.append(Binding(numerals, strip, (reason or "").strip(), group))
+
+    used: set[int] = set()
+    grouped: set[int] = set()
+    for group in _GROUP.finditer(text):
+        if (brace := removed.get(group.end())) is not None:
+            members = [m for m in _NUMERAL.finditer(text, group.start(), group.end()) if m["digits"]]
+            bind(tuple(numeral(m.start(), m.end("digits")) for m in members), brace, True, group.start())
+            used.add(group.end())
+            grouped.update(m.start() for m in members)
+    labels = {
+        run.start("run") + m.start() for run in _LABELLED.finditer(text) for m in re.finditer(r"\d+", run["run"])
+    }
+    for found in _NUMERAL.finditer(text):
+        if found.start() in grouped:
+            continue
+        kind = "digits" if found["digits"] else "power" if found["power"] else "word"
+        end = found.end(kind) if kind == "digits" else found.end()
+        written = numeral(found.start(), end)
+        if (brace := removed.get(end)) is not None:
+            bind((written,), brace, False, found.start())
+            used.add(end)
+        elif kind == "word" and written.text.lower() in ORDINARY:
+            continue
+        elif passage.kind == "html":
+            problem(found.start(), f"{written.text} is in raw HTML, which the check cannot read: write it in Markdown")
+        elif found.start() in labels or _table_label(passage, text, found):
+            if written.value < 1 or written.value != round(written.value):
+                problem(found.start(), f"{written.text} follows a label, but a label is a position counted from 1")
+        else:
+            problem(found.start(), f"{written.text} is not bound: bind it {{= …}}, give it {{given: …}} or make it a label")
+    for end, brace in removed.items():
+        if end not in used:
+            problem(end, f"{brace.group(0)} follows no number: a binding goes right after what it binds")
+    for stray in re.finditer(r"\{(?:=|given:)", text):
+        problem(stray.start(), "a binding with no closing } on its line (or a brace inside it)")
+    for worked in _SUM.finditer(text):
+        result = numeral(worked.start("right"), worked.end("right"))
+        reading.sums.append(Sum(" ".join(worked.group(0).split()), worked["left"], result, worked["relation"] == "≈"))
 
 
-def _numerals_of(passages: list[_Passage]) -> list[Numeral]:
-    found: list[tuple[Numeral, str, int, int]] = []  # each numeral, but for its words, and where
-    for passage in passages:
-        equations = list(_EQUATION.finditer(passage.scan))
-        derived = {
-            e.start("right"): Equation(" ".join(e.group(0).split()), e.group("left")) for e in equations
-        }
-        for group in _runs(passage.scan, equations):
-            texts = tuple(passage.scan[m.start() : m.end("number")] for m in group)
-            for place, m in enumerate(group):
-                line, column = passage.where(m.start())
-                equation = derived.get(m.start("number"))
-                numeral = Numeral(line, column, texts[place], "", passage.kind, equation, texts, place)
-                found.append((numeral, passage.shown, m.start(), m.end("number")))
-    contexts = _unique_contexts([(shown, start, end) for _, shown, start, end in found])
-    return [replace(numeral, context=context) for (numeral, *_), context in zip(found, contexts, strict=True)]
+def _table_label(passage: _Passage, text: str, found: re.Match[str]) -> bool:
+    """Whether the number is alone in a table cell under a label's head ("slot")."""
+    cells = text.split(" | ")
+    column = text.count(" | ", 0, found.start())
+    head = passage.headers[column].rstrip("s") if column < len(passage.headers) else ""
+    return head in LABELS and cells[column].strip() == found.group(0)
 
 
-def _unique_contexts(found: list[tuple[str, int, int]]) -> list[str]:
-    """For each numeral the fewest words around it that no other numeral on the page shares."""
-    chosen = [""] * len(found)
-    for words in (3, 6, 12, 24, 10_000):
-        tried = [bracketed(shown, start, end, words) for shown, start, end in found]
-        counts = Counter(tried)
-        for i, text in enumerate(tried):
-            if not chosen[i] and (counts[text] == 1 or words == 10_000):
-                chosen[i] = text
-    seen: Counter[str] = Counter()
-    contexts = []
-    for context in chosen:
-        seen[context] += 1
-        contexts.append(context if seen[context] == 1 else f"{context} (#{seen[context]})")
-    return contexts
+def read(markdown: str) -> Reading:
+    """Every binding, worked sum and unbound number of a page, in reading order."""
+    reading = Reading()
+    for passage in _passages(markdown):
+        _read_passage(passage, reading)
+    return reading
 
 
-def read(markdown: str) -> list[Numeral]:
-    return _numerals_of(list(_passages(markdown)))
+_CODE_OR_BRACE = re.compile(rf"(?P<code>(?P<ticks>`+).+?(?P=ticks))|{BRACE.pattern}", re.DOTALL)
 
 
-_FIGCAPTION = re.compile(r"<figcaption>(.*?)</figcaption>", re.DOTALL)
-_TITLE = re.compile(r"<title>(.*?)</title>", re.DOTALL)
-_SVG_TEXT = re.compile(r"<text\b[^>]*>(.*?)</text>", re.DOTALL)
-_TAG = re.compile(r"<[^>]+>")
-
-
-def _plain(fragment: str) -> str:
-    return re.sub(r"\s+", " ", html_lib.unescape(_TAG.sub("", fragment))).strip()
-
-
-def figure_prose(html: str, line: int) -> list[Numeral]:
-    kinds = (("alt text", _TITLE), ("caption", _FIGCAPTION))
-    texts = [
-        (kind, f"{kind}: {_plain(m.group(1))}") for kind, pattern in kinds for m in pattern.finditer(html)
-    ]
-    return _numerals_of([_Passage(kind, text, text, [(0, line, None)]) for kind, text in texts])
-
-
-def figure_lines(html: str) -> list[str]:
-    return [_plain(m.group(1)) for m in _SVG_TEXT.finditer(html) if _plain(m.group(1))]
+def strip(markdown: str) -> str:
+    """The page as a reader gets it: every binding taken out, fences and code spans untouched."""
+    lines = markdown.split("\n")
+    code = {n for f in fences(markdown) for n in range(f.line - 1, f.end)}
+    out, prose = [], []
+    for number, line in enumerate([*lines, None]):
+        if line is None or number in code:
+            text = "\n".join(prose)
+            out += _CODE_OR_BRACE.sub(lambda m: m.group(0) if m["code"] else "", text).split("\n") if prose else []
+            prose = []
+            if line is not None:
+                out.append(line)
+        else:
+            prose.append(line)
+    return "\n".join(out)
 
 
 _BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
@@ -295,10 +460,10 @@ def _evaluate(node: ast.AST) -> float:
 
 
 def evaluate(expression: str) -> float:
-    """Arithmetic as prose writes it (`2 x 32 x 4`, `√4`, `1,024 ÷ 2`); anything else is a ValueError."""
+    """Arithmetic as prose writes it (`2 x 32 x 4`, `√4`, `4²`, `1,024 ÷ 2`); else a ValueError."""
     python = expression.replace(",", "")
     python = re.sub(rf"√\s*({NUMBER})", r"sqrt(\1)", python)
-    python = re.sub(r"(?<=\d)²", "**2", python)
+    python = re.sub(rf"[{_SUPERSCRIPTS}]+", lambda m: "**" + m.group(0).translate(str.maketrans(_SUPERSCRIPTS, "0123456789")), python)
     python = re.sub(r"(?<=[\d\s])x(?=[\s\d])", "*", python)
     python = python.translate(str.maketrans("×·÷−", "**/-"))
     return _evaluate(ast.parse(python.strip(), mode="eval").body)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from attend_book.binding import Problem
+from attend_book.numerals import Problem
 from attend_book.markdown import INCLUDE
 
 
