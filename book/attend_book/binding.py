@@ -59,7 +59,9 @@ def check(reading: Reading, values: Mapping[str, Value]) -> list[Problem]:
         try:
             value = numerals.evaluate(worked.left)
         except (ArithmeticError, ValueError, SyntaxError) as error:
-            problems.append(Problem(result.line, f"{worked.text} cannot be worked out: {error}", result.column))
+            problems.append(
+                Problem(result.line, f"{worked.text} cannot be worked out: {error}", result.column)
+            )
             continue
         places = result.places or 0
         slack = 10.0**-places * 1.000001 if worked.approximate else 0.0

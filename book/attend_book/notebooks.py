@@ -58,7 +58,9 @@ def cells_of(
     prose: list[str] = []
 
     def flush() -> None:
-        shown = strip(_admonitions("\n".join(prose))).strip("\n")  # bindings are the build's, not the reader's
+        shown = strip(_admonitions("\n".join(prose))).strip(
+            "\n"
+        )  # bindings are the build's, not the reader's
         if shown.strip():
             cells.append(Cell("markdown", shown))
         prose.clear()

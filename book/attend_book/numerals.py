@@ -19,6 +19,7 @@ import operator
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import groupby
 
 from markdown_it.token import Token
 
@@ -44,17 +45,36 @@ NUMBER = rf"(?:{_DIGITS})(?:\.\d+)?"
 _SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _FRACTIONS = {"½": 1 / 2, "⅓": 1 / 3, "⅔": 2 / 3, "¼": 1 / 4, "¾": 3 / 4, "⅕": 1 / 5, "⅛": 1 / 8}
 # Number words: a small vocabulary, so that a word found is a number for sure.
-_UNITS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen"
-).split()
-_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()  # 20, 30, ...
+_UNITS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]  # 20, 30, ...
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 _MULTIPLES = {"half": 0.5, "twice": 2}
 # Words ordinary language uses without stating a quantity ("compare two rows", "each one"):
 # unbound, they are left alone; bound, they are checked like any number.
 ORDINARY = frozenset({"zero", "one", "two"})
-_SMALL = rf"(?:{'|'.join(_TENS)})(?:-(?:{'|'.join(_UNITS[1:10])}))?|{'|'.join(sorted(_UNITS, key=len, reverse=True))}"
+_UNIT = "|".join(sorted(_UNITS, key=len, reverse=True))  # "seventeen" before "seven"
+_SMALL = rf"(?:{'|'.join(_TENS)})(?:-(?:{'|'.join(_UNITS[1:10])}))?|{_UNIT}"
 _WORD = rf"(?:a|{_SMALL}) (?:{'|'.join(_SCALES)})(?: and (?:{_SMALL}))?|{_SMALL}|{'|'.join(_MULTIPLES)}"
 WORD = re.compile(rf"(?i:{_WORD})")
 _NUMERAL = re.compile(
@@ -299,7 +319,11 @@ def _passages(markdown: str) -> Iterator[_Passage]:
     if front := FRONT.match(markdown):
         for key in _FRONT_KEYS.finditer(front.group(0)):
             line = front.group(0).count("\n", 0, key.start()) + 1
-            yield _Passage("front matter", lines[line - 1][key.end() - key.start() :], [(0, line, key.end() - key.start())])
+            yield _Passage(
+                "front matter",
+                lines[line - 1][key.end() - key.start() :],
+                [(0, line, key.end() - key.start())],
+            )
     row: _Passage | None = None
     headers: list[str] = []
     html: list[_Passage] = []
@@ -365,13 +389,15 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
     used: set[int] = set()
     grouped: set[int] = set()
     for group in _GROUP.finditer(text):
-        if (brace := removed.get(group.end())) is not None:
+        if (after := removed.get(group.end())) is not None:
             members = [m for m in _NUMERAL.finditer(text, group.start(), group.end()) if m["digits"]]
-            bind(tuple(numeral(m.start(), m.end("digits")) for m in members), brace, True, group.start())
+            bind(tuple(numeral(m.start(), m.end("digits")) for m in members), after, True, group.start())
             used.add(group.end())
             grouped.update(m.start() for m in members)
     labels = {
-        run.start("run") + m.start() for run in _LABELLED.finditer(text) for m in re.finditer(r"\d+", run["run"])
+        run.start("run") + m.start()
+        for run in _LABELLED.finditer(text)
+        for m in re.finditer(r"\d+", run["run"])
     }
     for found in _NUMERAL.finditer(text):
         if found.start() in grouped:
@@ -379,18 +405,26 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
         kind = "digits" if found["digits"] else "power" if found["power"] else "word"
         end = found.end(kind) if kind == "digits" else found.end()
         written = numeral(found.start(), end)
-        if (brace := removed.get(end)) is not None:
-            bind((written,), brace, False, found.start())
+        if (after := removed.get(end)) is not None:
+            bind((written,), after, False, found.start())
             used.add(end)
         elif kind == "word" and written.text.lower() in ORDINARY:
             continue
         elif passage.kind == "html":
-            problem(found.start(), f"{written.text} is in raw HTML, which the check cannot read: write it in Markdown")
+            problem(
+                found.start(),
+                f"{written.text} is in raw HTML, which the check cannot read: write it in Markdown",
+            )
         elif found.start() in labels or _table_label(passage, text, found):
             if written.value < 1 or written.value != round(written.value):
-                problem(found.start(), f"{written.text} follows a label, but a label is a position counted from 1")
+                problem(
+                    found.start(), f"{written.text} follows a label, but a label is a position counted from 1"
+                )
         else:
-            problem(found.start(), f"{written.text} is not bound: bind it {{= …}}, give it {{given: …}} or make it a label")
+            problem(
+                found.start(),
+                f"{written.text} is not bound: bind it {{= …}}, give it {{given: …}} or make it a label",
+            )
     for end, brace in removed.items():
         if end not in used:
             problem(end, f"{brace.group(0)} follows no number: a binding goes right after what it binds")
@@ -398,7 +432,9 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
         problem(stray.start(), "a binding with no closing } on its line (or a brace inside it)")
     for worked in _SUM.finditer(text):
         result = numeral(worked.start("right"), worked.end("right"))
-        reading.sums.append(Sum(" ".join(worked.group(0).split()), worked["left"], result, worked["relation"] == "≈"))
+        reading.sums.append(
+            Sum(" ".join(worked.group(0).split()), worked["left"], result, worked["relation"] == "≈")
+        )
 
 
 def _table_label(passage: _Passage, text: str, found: re.Match[str]) -> bool:
@@ -422,19 +458,13 @@ _CODE_OR_BRACE = re.compile(rf"(?P<code>(?P<ticks>`+).+?(?P=ticks))|{BRACE.patte
 
 def strip(markdown: str) -> str:
     """The page as a reader gets it: every binding taken out, fences and code spans untouched."""
+    code = {n for fence in fences(markdown) for n in range(fence.line - 1, fence.end)}
     lines = markdown.split("\n")
-    code = {n for f in fences(markdown) for n in range(f.line - 1, f.end)}
-    out, prose = [], []
-    for number, line in enumerate([*lines, None]):
-        if line is None or number in code:
-            text = "\n".join(prose)
-            out += _CODE_OR_BRACE.sub(lambda m: m.group(0) if m["code"] else "", text).split("\n") if prose else []
-            prose = []
-            if line is not None:
-                out.append(line)
-        else:
-            prose.append(line)
-    return "\n".join(out)
+    parts = []
+    for inside, run in groupby(range(len(lines)), key=code.__contains__):
+        text = "\n".join(lines[n] for n in run)
+        parts.append(text if inside else _CODE_OR_BRACE.sub(lambda m: m.group(0) if m["code"] else "", text))
+    return "\n".join(parts)
 
 
 _BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
@@ -463,7 +493,11 @@ def evaluate(expression: str) -> float:
     """Arithmetic as prose writes it (`2 x 32 x 4`, `√4`, `4²`, `1,024 ÷ 2`); else a ValueError."""
     python = expression.replace(",", "")
     python = re.sub(rf"√\s*({NUMBER})", r"sqrt(\1)", python)
-    python = re.sub(rf"[{_SUPERSCRIPTS}]+", lambda m: "**" + m.group(0).translate(str.maketrans(_SUPERSCRIPTS, "0123456789")), python)
+    python = re.sub(
+        rf"[{_SUPERSCRIPTS}]+",
+        lambda m: "**" + m.group(0).translate(str.maketrans(_SUPERSCRIPTS, "0123456789")),
+        python,
+    )
     python = re.sub(r"(?<=[\d\s])x(?=[\s\d])", "*", python)
     python = python.translate(str.maketrans("×·÷−", "**/-"))
     return _evaluate(ast.parse(python.strip(), mode="eval").body)

@@ -23,7 +23,7 @@ from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source
 from attend_book.run import FenceError, Value
 
 
-class Refused(Exception):
+class RefusedError(Exception):
     """A page renumber cannot rewrite safely: the one line that says why."""
 
 
@@ -46,7 +46,9 @@ def renumber(page: str, markdown: str, values: Mapping[str, Value]) -> tuple[str
             new = numerals.restate(value, numeral)
             if new is None or numeral.column is None:
                 why = "its form cannot show it" if new is None else "it is not on its line as written"
-                left.append(f"{page}:{numeral.line}: {numeral.text} should now read {value:.6g}, but {why}: edit it")
+                left.append(
+                    f"{page}:{numeral.line}: {numeral.text} should now read {value:.6g}, but {why}: edit it"
+                )
             else:
                 edits.setdefault(numeral.line, []).append((numeral.column, numeral.text, new))
     lines = markdown.split("\n")
@@ -55,13 +57,13 @@ def renumber(page: str, markdown: str, values: Mapping[str, Value]) -> tuple[str
         text = lines[number - 1]
         for column, old, new in sorted(found, reverse=True):  # right to left: columns stay true
             if text[column : column + len(old)] != old:
-                raise Refused(f"{page}:{number}: {old} is not at column {column + 1}; nothing written")
+                raise RefusedError(f"{page}:{number}: {old} is not at column {column + 1}; nothing written")
             text = text[:column] + new + text[column + len(old) :]
             changes.append(f"{page}:{number}:{column + 1} {old} → {new}")
         lines[number - 1] = text
     rewritten = "\n".join(lines)
     if len(numerals.read(rewritten).bindings) != len(reading.bindings):
-        raise Refused(f"{page}: rewriting would change how many bindings the page has; nothing written")
+        raise RefusedError(f"{page}: rewriting would change how many bindings the page has; nothing written")
     return rewritten, sorted(changes, key=lambda c: [int(n) for n in c.split(" ")[0].split(":")[1:]]), left
 
 
@@ -70,7 +72,7 @@ def read(path: Path) -> tuple[str, str]:
     try:
         raw = path.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise Refused(f"{path}: cannot be read as UTF-8 text ({error}); nothing written") from error
+        raise RefusedError(f"{path}: cannot be read as UTF-8 text ({error}); nothing written") from error
     newline = "\r\n" if "\r\n" in raw else "\n"
     return raw.replace("\r\n", "\n"), newline
 
@@ -96,6 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("pages", nargs="*", type=Path, help="the pages to renumber (default: all in --docs)")
     parser.add_argument("--docs", type=Path, default=Path("docs"), help="the book's page directory")
+    parser.add_argument("--check", action="store_true", help="write nothing: print each page's problems")
     args = parser.parse_args(argv)
     # The build's own cache: a page whose code did not change is not run again, and what runs
     # here is not run again by the next build either.
@@ -104,12 +107,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path in args.pages or sorted(args.docs.glob("*.md")):
         try:
             markdown, newline = read(path)
-            values = cache.page(path.as_posix(), markdown, numerals.read(markdown).expressions).values
+            reading = numerals.read(markdown)
+            values = cache.page(path.as_posix(), markdown, reading.expressions).values
+            if args.check:
+                problems = [p.render(path.as_posix()) for p in binding.check(reading, values)]
+                print(*problems, sep="\n") if problems else None
+                status = max(status, int(bool(problems)))
+                continue
             new, changes, left = renumber(path.as_posix(), markdown, values)
             if new != markdown:
                 write(path, new.replace("\n", newline))
-        except (Refused, FenceError) as stop:
-            print(str(stop).splitlines()[0] if isinstance(stop, Refused) else stop, file=sys.stderr)
+        except (RefusedError, FenceError) as stop:
+            print(str(stop).splitlines()[0] if isinstance(stop, RefusedError) else stop, file=sys.stderr)
             return 1
         for line in (*changes, *left):
             print(line)
