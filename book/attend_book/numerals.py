@@ -372,8 +372,9 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
     def numeral(start: int, end: int) -> Numeral:
         return Numeral(*passage.where(index[start]), text[start:end])
 
-    def problem(start: int, message: str) -> None:
-        line, column = passage.where(index[start])
+    def problem(start: int, message: str, offset: int | None = None) -> None:
+        """A problem at `start` in the text read, or at `offset` in the passage."""
+        line, column = passage.where(index[start] if offset is None else offset)
         reading.problems.append(Problem(line, message, column))
 
     def bind(numerals: tuple[Numeral, ...], brace: re.Match[str], group: bool, start: int) -> None:
@@ -427,7 +428,8 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
             )
     for end, brace in removed.items():
         if end not in used:
-            problem(end, f"{brace.group(0)} follows no number: a binding goes right after what it binds")
+            message = f"{brace.group(0)} follows no number: a binding goes right after what it binds"
+            problem(end, message, brace.start())
     for stray in re.finditer(r"\{(?:=|given:)", text):
         problem(stray.start(), "a binding with no closing } on its line (or a brace inside it)")
     for worked in _SUM.finditer(text):
