@@ -16,7 +16,7 @@ q = [0.0, 3.0, 0.5, 0.0]
 k = [0.0, 1.0, 0.25, 0.5]
 {F}
 
-The query is (0, 3, 0.5, 0){{= q}}; its third slot meets the key's: 0.5{{= q[2]}}×0.25{{= k[2]}} = 0.125{{= q[2] * k[2]}}.
+The query is (0, 3, 0.5, 0){{= q}}; slot 3: 0.5{{= q[2]}}×0.25{{= k[2]}} = 0.125{{= q[2] * k[2]}}.
 Sixteen{{= len(q) ** 2}} scores in all.
 """
 
@@ -36,8 +36,8 @@ def test_a_moved_value_is_one_line_with_page_line_column_the_number_its_value_no
     moved = PAGE.replace("q = [0.0, 3.0, 0.5, 0.0]", "q = [0.0, 3.0, 0.6, 0.0]")
     assert problems(moved) == [
         "docs/p.md:10:21: 0.5 is written, 0.6 is computed now, bound to {= q}",
-        "docs/p.md:10:67: 0.5 is written, 0.6 is computed now, bound to {= q[2]}",
-        "docs/p.md:10:94: 0.125 is written, 0.150 is computed now, bound to {= q[2] * k[2]}",
+        "docs/p.md:10:43: 0.5 is written, 0.6 is computed now, bound to {= q[2]}",
+        "docs/p.md:10:70: 0.125 is written, 0.150 is computed now, bound to {= q[2] * k[2]}",
     ]
 
 
@@ -50,8 +50,8 @@ def test_a_number_word_is_held_to_its_value_and_shown_as_the_word_it_should_be()
 def test_a_worked_result_is_held_to_the_code_and_to_its_written_operands() -> None:
     wrong = PAGE.replace("0.125{", "0.13{")
     assert problems(wrong) == [
-        "docs/p.md:10:94: 0.13 is written, 0.12 is computed now, bound to {= q[2] * k[2]}",
-        "docs/p.md:10:94: 0.5×0.25 = 0.13 does not hold: the written operands give 0.1250; "
+        "docs/p.md:10:70: 0.13 is written, 0.12 is computed now, bound to {= q[2] * k[2]}",
+        "docs/p.md:10:70: 0.5×0.25 = 0.13 does not hold: the written operands give 0.1250; "
         "show more digits, or write ≈",
     ]
 
@@ -60,7 +60,8 @@ def test_rounded_operands_that_miss_the_codes_rounded_result_fail_unless_written
     page = "Total 4.7707{= a} + 1.4550{= b} = 6.2258{= a + b}.\n"
     values: dict[str, Value] = {"a": 4.77074, "b": 1.45504, "a + b": 6.22578}
     assert [p.split(": ", 1)[1] for p in problems(page, values)] == [
-        "4.7707 + 1.4550 = 6.2258 does not hold: the written operands give 6.225700; show more digits, or write ≈"
+        "4.7707 + 1.4550 = 6.2258 does not hold: the written operands give 6.225700; "
+        "show more digits, or write ≈"
     ]
     assert problems(page.replace(" = ", " ≈ "), values) == []
 

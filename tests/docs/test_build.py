@@ -81,12 +81,16 @@ def test_every_problem_of_every_page_is_one_line_and_the_first_names_renumber(
         "attend_book: docs/index.md:2:11: 4 is written, 3.125 is computed now, bound to {= x}"
         "  (`nox -s renumber` rewrites moved numbers)",
         "attend_book: docs/index.md:10:14: 3.126 is written, 3.125 is computed now, bound to {= x}",
-        "attend_book: docs/index.md:10:26: sixteen{= y} cannot be worked out: NameError: name 'y' is not defined",
+        "attend_book: docs/index.md:10:26: sixteen{= y} cannot be worked out: "
+        "NameError: name 'y' is not defined",
         "attend_book: docs/other.md:2:11: 4 is written, 3.125 is computed now, bound to {= x}",
-        "attend_book: docs/other.md:10:3: 7 is not bound: bind it {= …}, give it {given: …} or make it a label",
+        f"attend_book: docs/other.md:10:3: 7 is not bound: {UNBOUND}",
         "attend_book: docs/other.md:10:16: (1, 2){= x} gives 3.125, not a flat list of 2 numbers",
     ]
     assert "{=" not in (project / "site" / "index.html").read_text(encoding="utf-8")
+
+
+UNBOUND = "bind it {= …}, give it {given: …} or make it a label"
 
 
 def runs_of_a_build(project: Path) -> int:

@@ -48,7 +48,9 @@ class Page:
 
     def problems(self, markdown: str | None = None, values: dict[str, Value] | None = None) -> list[str]:
         reading = self.reading if markdown is None else numerals.read(markdown)
-        return [p.render(self.name) for p in binding.check(reading, self.values if values is None else values)]
+        return [
+            p.render(self.name) for p in binding.check(reading, self.values if values is None else values)
+        ]
 
     def bound(self) -> Iterator[tuple[Numeral, float]]:
         """Each number the page binds to an expression, with its value now."""
@@ -99,7 +101,9 @@ def swap_mutant(numeral: Numeral, page: Page) -> str | None:
     places = numeral.places or 0
     written = {f"{value:.{places}f}" for _, value in page.bound()}
     others = sorted(
-        (abs(float(text) - numeral.value), text) for text in written if not numerals.holds(numeral, float(text))
+        (abs(float(text) - numeral.value), text)
+        for text in written
+        if not numerals.holds(numeral, float(text))
     )
     return others[0][1] if others else None
 

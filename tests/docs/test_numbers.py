@@ -39,7 +39,10 @@ def test_a_group_takes_one_binding_element_by_element() -> None:
 
 
 def test_number_words_bind_like_digits_and_small_ordinary_words_are_left_alone() -> None:
-    text = "All four{= n} tokens make sixteen{= n * n} scores, twenty-five{= r} times, a thousand{= m} rows; compare two rows, each one.\n"
+    text = (
+        "All four{= n} tokens make sixteen{= n * n} scores, twenty-five{= r} times, "
+        "a thousand{= m} rows; compare two rows, each one.\n"
+    )
     assert bound(text) == [("four", "n"), ("sixteen", "n * n"), ("twenty-five", "r"), ("a thousand", "m")]
     assert problems(text) == []
     assert problems("Three rows, half of them, twice over.\n") == [
@@ -89,9 +92,8 @@ def test_code_is_not_read_and_every_place_a_reader_sees_is() -> None:
 
 
 def test_superscripts_and_fractions_are_read_and_raw_html_is_reported_unreadable() -> None:
-    assert [n.text for b in read("10⁴{= n} and n²{given: squared}, ½{= s}.\n").bindings for n in b.numerals] == [
-        "10⁴", "²", "½",
-    ]  # fmt: skip
+    reading = read("10⁴{= n} and n²{given: squared}, ½{= s}.\n")
+    assert [n.text for b in reading.bindings for n in b.numerals] == ["10⁴", "²", "½"]
     assert value_of("10⁴") == 10_000 and value_of("½") == 0.5
     assert problems('<div class="x" width="7">8 rows, one page</div>\n') == [
         "p.md:1: 8 is in raw HTML, which the check cannot read: write it in Markdown"
@@ -114,8 +116,9 @@ def test_worked_sums_are_found_in_prose_tables_and_math_with_their_bindings_out(
 
 
 def test_stripping_leaves_fences_code_spans_and_everything_else_byte_for_byte() -> None:
-    page = f"Total 3.125{{= run.raw[1, 0]}} of (0, 1){{= v}}, $e^{{1.5{{= s}}}}$, 2{{given: two}}.\n`3{{= x}}`\n{F}\ny = 1{{= z}}\n{F}\n"
-    assert strip(page) == f"Total 3.125 of (0, 1), $e^{{1.5}}$, 2.\n`3{{= x}}`\n{F}\ny = 1{{= z}}\n{F}\n"
+    code = f"`3{{= x}}`\n{F}\ny = 1{{= z}}\n{F}\n"
+    page = f"Total 3.125{{= run.raw[1, 0]}} of (0, 1){{= v}}, $e^{{1.5{{= s}}}}$, 2{{given: two}}.\n{code}"
+    assert strip(page) == f"Total 3.125 of (0, 1), $e^{{1.5}}$, 2.\n{code}"
 
 
 @pytest.mark.parametrize(

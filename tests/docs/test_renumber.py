@@ -22,7 +22,7 @@ k = [0.0, 1.0, 0.25, 0.5]
 n = 16
 {F}
 
-The query is (0, 3, 0.5, 0){{= q}}; its third slot meets the key's: 0.5{{= q[2]}}×0.25{{= k[2]}} = 0.125{{= q[2] * k[2]}}.
+The query is (0, 3, 0.5, 0){{= q}}; slot 3: 0.5{{= q[2]}}×0.25{{= k[2]}} = 0.125{{= q[2] * k[2]}}.
 Sixteen{{= n}} scores in all, token 2's among them, slope 2{{given: the power of n}}.
 The key's last slot is 0.5{{= k[3]}}.
 """
@@ -37,8 +37,8 @@ def test_moved_numbers_are_rewritten_at_their_precision_words_as_words_and_nothi
     new, changes, left = tool.renumber("docs/p.md", PAGE, values(MOVED))
     assert changes == [
         "docs/p.md:11:21 0.5 → 0.6",
-        "docs/p.md:11:67 0.5 → 0.6",
-        "docs/p.md:11:94 0.125 → 0.150",
+        "docs/p.md:11:43 0.5 → 0.6",
+        "docs/p.md:11:70 0.125 → 0.150",
         "docs/p.md:12:1 Sixteen → Twenty-five",
     ]
     assert left == []
