@@ -81,10 +81,11 @@ def book() -> dict[str, Page]:
 # Prose mutants ---------------------------------------------------------------------------------
 
 
-def digit_mutant(text: str) -> str:
-    """The number with its last digit changed: "3.125" → "3.126", "9" → "0"."""
-    last = max(i for i, c in enumerate(text) if c.isdigit())
-    return text[:last] + str((int(text[last]) + 1) % 10) + text[last + 1 :]
+def digit_mutant(text: str, place: int = 1) -> str:
+    """The number with its last digit (or the `place`-th from the end) changed: "3.125" → "3.126"."""
+    digits = [i for i, c in enumerate(text) if c.isdigit()]
+    at = digits[-min(place, len(digits))]
+    return text[:at] + str((int(text[at]) + 1) % 10) + text[at + 1 :]
 
 
 def word_mutant(numeral: Numeral, value: float) -> str:
@@ -127,8 +128,8 @@ def prose_mutants(book: dict[str, Page]) -> Iterator[tuple[Page, Numeral, str, s
             yield page, numeral, "digit", digit_mutant(numeral.text)
             if (swapped := swap_mutant(numeral, page)) is not None:
                 yield page, numeral, "swap", swapped
-        for worked in page.reading.sums:
-            yield page, worked.result, "sum", digit_mutant(worked.result.text)
+        for worked in page.reading.sums:  # off by ten in the last place: more than `≈` allows
+            yield page, worked.result, "sum", digit_mutant(worked.result.text, 2)
 
 
 def test_every_mutant_of_every_bound_number_fails_the_check_at_its_place(book: dict[str, Page]) -> None:
