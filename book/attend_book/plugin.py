@@ -1,10 +1,12 @@
 """The book's mkdocs plugin, `attend-book` under `plugins:` in mkdocs.yml.
 
-Before a page is rendered, its blocks come from the execution cache or, when its code or
-anything that code runs on changed, from running it (`run.run_page`); markdown-exec renders each
-fence through its public `base_format`, handed the block already made, so a fence runs once per
-change. Then the page's numerals are checked, its math becomes MathML, and a button offers its
-code as a notebook. The workbench is executed on a cache miss only, for mkdocs-jupyter to show.
+Before a page is rendered, its blocks and the values of the expressions its numbers are bound to
+come from the execution cache or, when its code or anything that code runs on changed, from
+running it (`run.run_page`); markdown-exec renders each fence through its public `base_format`,
+handed the block already made, so a fence runs once per change. Each bound number is checked
+against its value (`binding.check`) and every binding is stripped before anything renders; its
+math becomes MathML, and a button offers its code as a notebook. The workbench is executed on a
+cache miss only, its bindings evaluated in its kernel, for mkdocs-jupyter to show.
 """
 
 from __future__ import annotations
@@ -86,7 +88,11 @@ class BookPlugin(BasePlugin[BookConfig]):
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         source = files.get_file_from_path(self.config.workbench)
         if source is not None and source.abs_src_path and self.cache is not None:
-            executed = self.cache.notebook(Path(source.abs_src_path), notebooks.execute)
+            script = Path(source.abs_src_path)
+            executed = self.cache.notebook(script, notebooks.execute)
+            reading = numerals.read(notebooks.prose_of(script.read_text(encoding="utf-8")))
+            for problem in binding.check(reading, notebooks.values_of(executed)):
+                self._report(problem.render(os.path.relpath(script, self.root)))
             files.remove(source)  # mkdocs-jupyter renders (and offers) the executed notebook instead
             page = File(executed.name, str(executed.parent), config.site_dir, config.use_directory_urls)
             files.append(page)
