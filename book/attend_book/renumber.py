@@ -15,11 +15,14 @@ import argparse
 import os
 import sys
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from attend_book import binding, numerals
+from mkdocs.exceptions import PluginError
+
+from attend_book import binding, notebooks, numerals
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
+from attend_book.numerals import Reading
 from attend_book.run import FenceError, Value
 
 
@@ -27,10 +30,13 @@ class RefusedError(Exception):
     """A page renumber cannot rewrite safely: the one line that says why."""
 
 
-def renumber(page: str, markdown: str, values: Mapping[str, Value]) -> tuple[str, list[str], list[str]]:
+def renumber(
+    page: str, markdown: str, values: Mapping[str, Value], prose: Callable[[str], str] = str
+) -> tuple[str, list[str], list[str]]:
     """The page with its moved numbers rewritten, each change as `page:line:column old → new`,
-    and each number left for a person, as one line."""
-    reading = numerals.read(markdown)
+    and each number left for a person, as one line. `prose` is what of the file a reader sees
+    as Markdown, line for line and column for column (the workbench's Markdown cells)."""
+    reading = numerals.read(prose(markdown))
     edits: dict[int, list[tuple[int, str, str]]] = {}  # line -> (column, old, new)
     left: list[str] = []
     for bound in reading.bindings:
@@ -62,7 +68,7 @@ def renumber(page: str, markdown: str, values: Mapping[str, Value]) -> tuple[str
             changes.append(f"{page}:{number}:{column + 1} {old} → {new}")
         lines[number - 1] = text
     rewritten = "\n".join(lines)
-    if len(numerals.read(rewritten).bindings) != len(reading.bindings):
+    if len(numerals.read(prose(rewritten)).bindings) != len(reading.bindings):
         raise RefusedError(f"{page}: rewriting would change how many bindings the page has; nothing written")
     return rewritten, sorted(changes, key=lambda c: [int(n) for n in c.split(" ")[0].split(":")[1:]]), left
 
@@ -92,37 +98,46 @@ def write(path: Path, text: str) -> None:
         raise
 
 
+def bound(path: Path, text: str, cache: Cache) -> tuple[Callable[[str], str], Reading, Mapping[str, Value]]:
+    """How to see a file's prose (a page's Markdown, or the workbench's Markdown cells), what
+    it binds, and the values of its bindings, from the build's cache or run now."""
+    if path.suffix == ".py":
+        reading = numerals.read(notebooks.prose_of(text))
+        return notebooks.prose_of, reading, notebooks.values_of(cache.notebook(path, notebooks.execute))
+    reading = numerals.read(text)
+    return str, reading, cache.page(path.as_posix(), text, reading.expressions).values
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="renumber", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("pages", nargs="*", type=Path, help="the pages to renumber (default: all in --docs)")
-    parser.add_argument("--docs", type=Path, default=Path("docs"), help="the book's page directory")
+    parser.add_argument("--docs", type=Path, default=Path("docs"), help="the book's pages and workbench.py")
     parser.add_argument("--check", action="store_true", help="write nothing: print each page's problems")
     args = parser.parse_args(argv)
     # The build's own cache: a page whose code did not change is not run again, and what runs
     # here is not run again by the next build either.
     cache = Cache(Path(FOLDER), fingerprint(source_roots(), build_versions()))
     status = 0
-    for path in args.pages or sorted(args.docs.glob("*.md")):
+    for path in args.pages or [*sorted(args.docs.glob("*.md")), *args.docs.glob("workbench.py")]:
         try:
-            markdown, newline = read(path)
-            reading = numerals.read(markdown)
-            values = cache.page(path.as_posix(), markdown, reading.expressions).values
+            text, newline = read(path)
+            prose, reading, values = bound(path, text, cache)
             if args.check:
-                problems = [p.render(path.as_posix()) for p in binding.check(reading, values)]
-                print(*problems, sep="\n") if problems else None
-                status = max(status, int(bool(problems)))
-                continue
-            new, changes, left = renumber(path.as_posix(), markdown, values)
-            if new != markdown:
-                write(path, new.replace("\n", newline))
-        except (RefusedError, FenceError) as stop:
+                lines = [p.render(path.as_posix()) for p in binding.check(reading, values)]
+                failed = bool(lines)
+            else:
+                new, changes, left = renumber(path.as_posix(), text, values, prose)
+                if new != text:
+                    write(path, new.replace("\n", newline))
+                lines, failed = changes + left, bool(left)
+        except (RefusedError, FenceError, PluginError) as stop:
             print(str(stop).splitlines()[0] if isinstance(stop, RefusedError) else stop, file=sys.stderr)
             return 1
-        for line in (*changes, *left):
+        for line in lines:
             print(line)
-        status = max(status, int(bool(left)))
+        status = max(status, int(failed))
     return status
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from attend_book import renumber as tool
 from attend_book.binding import check
+from attend_book.notebooks import prose_of
 from attend_book.numerals import read
 from attend_book.run import Value, run_page
 
@@ -91,3 +92,10 @@ def test_a_page_that_cannot_be_read_stops_the_command_with_one_line(
     assert tool.main(["--docs", "docs"]) == 1
     error = capsys.readouterr().err
     assert error.startswith("docs/p.md: cannot be read as UTF-8 text") and error.count("\n") == 1
+
+
+def test_the_workbenchs_markdown_cells_are_renumbered_in_its_script_and_its_code_is_not() -> None:
+    script = "# %% [markdown]\n# Of four{= n} rows.\n\n# %%\nn = 4  # four{= n}\n"
+    new, changes, _ = tool.renumber("docs/w.py", script, {"n": 5}, prose_of)
+    assert changes == ["docs/w.py:2:6 four → five"]
+    assert new == script.replace("# Of four", "# Of five")
