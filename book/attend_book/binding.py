@@ -1,6 +1,6 @@
 """Every number of a page held against the value its binding evaluates to now.
 
-The page's bindings (`numerals.read`) name expressions; `run.run_page` evaluates them in the
+The page's bindings (`reading.read`) name expressions; `run.run_page` evaluates them in the
 page's namespace after its fences ran. A number holds when the value, rounded to the decimals
 written, is what is written; a group holds element by element; a given holds by definition; a
 worked sum holds when its written operands give its written result at the result's precision
@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from attend_book import numerals
-from attend_book.numerals import Binding, Numeral, Problem, Reading
+from attend_book.numerals import Numeral
+from attend_book.reading import Binding, Problem, Reading
 from attend_book.run import Value
 
 

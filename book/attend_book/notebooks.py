@@ -20,7 +20,7 @@ from markdown import Markdown
 from mkdocs.exceptions import PluginError
 
 from attend_book.markdown import FRONT, fences
-from attend_book.numerals import read, strip
+from attend_book.reading import read, strip
 from attend_book.run import Value, commands, executed, plain
 
 WORKBENCH_DESCRIPTION = (

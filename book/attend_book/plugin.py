@@ -32,9 +32,9 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from attend_book import binding, notebooks, numerals, snippets
+from attend_book import binding, notebooks, reading, snippets
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
-from attend_book.numerals import Reading
+from attend_book.reading import Reading
 from attend_book.run import LANGUAGES, Block, FenceError, Value, commands
 
 log = get_plugin_logger(__name__)
@@ -90,8 +90,8 @@ class BookPlugin(BasePlugin[BookConfig]):
         if source is not None and source.abs_src_path and self.cache is not None:
             script = Path(source.abs_src_path)
             executed = self.cache.notebook(script, notebooks.execute)
-            reading = numerals.read(notebooks.prose_of(script.read_text(encoding="utf-8")))
-            for problem in binding.check(reading, notebooks.values_of(executed)):
+            found = reading.read(notebooks.prose_of(script.read_text(encoding="utf-8")))
+            for problem in binding.check(found, notebooks.values_of(executed)):
                 self._report(problem.render(os.path.relpath(script, self.root)))
             files.remove(source)  # mkdocs-jupyter renders (and offers) the executed notebook instead
             page = File(executed.name, str(executed.parent), config.site_dir, config.use_directory_urls)
@@ -119,9 +119,9 @@ class BookPlugin(BasePlugin[BookConfig]):
             return markdown
         source = page.file.content_string  # with its front matter, so lines are the file's
         self._page = os.path.relpath(page.file.abs_src_path or src, self.root)
-        reading = numerals.read(source)
+        found = reading.read(source)
         try:
-            run = self.cache.page(self._page, source, reading.expressions)
+            run = self.cache.page(self._page, source, found.expressions)
         except FenceError as error:
             # One build reports every problem of every page: a page whose code fails is logged
             # (which --strict counts), drawn without outputs, and the build goes on to the next.
@@ -131,17 +131,17 @@ class BookPlugin(BasePlugin[BookConfig]):
         else:
             self.blocks[src] = run.blocks
             self._unshown = list(run.blocks)
-            for problem in self.check_numbers(self._page, source, reading, run.values, page.meta):
+            for problem in self.check_numbers(self._page, source, found, run.values, page.meta):
                 self._report(problem)
         for key in REQUIRED_META:  # the front matter's bindings go too: the theme shows both
             if isinstance(page.meta.get(key), str):
-                page.meta[key] = numerals.strip(page.meta[key])
+                page.meta[key] = reading.strip(page.meta[key])
         cells = notebooks.cells_of(source, self.root, config.mdx_configs.get("pymdownx.snippets"))
         if any(cell.kind == "code" for cell in cells):
             notebook = notebooks.notebook_of(cells, str(page.title or PurePosixPath(src).stem), f"docs/{src}")
             beside = PurePosixPath(page.file.dest_uri).parent / f"{PurePosixPath(src).stem}.ipynb"
             self.notebooks[src] = (beside, notebook)
-        return numerals.strip(markdown)
+        return reading.strip(markdown)
 
     def _report(self, problem: str) -> None:
         """Log a problem; the build's first also says how moved numbers are brought back."""
@@ -179,14 +179,14 @@ class BookPlugin(BasePlugin[BookConfig]):
         return html
 
     def check_numbers(
-        self, path: str, source: str, reading: Reading, values: Mapping[str, Value], meta: Mapping[str, Any]
+        self, path: str, source: str, found: Reading, values: Mapping[str, Value], meta: Mapping[str, Any]
     ) -> list[str]:
         """Every problem with the page's front matter, its numbers and its include lines, one line
         each; `path` is the page's file relative to mkdocs.yml's folder."""
         missing = [key for key in REQUIRED_META if not str(meta.get(key, "")).strip()]
         problems = [f"{path}:1: the front matter has no {key}" for key in missing]
-        found = [*snippets.check(source, self.root), *binding.check(reading, values)]
-        return problems + [problem.render(path) for problem in found]
+        checked = [*snippets.check(source, self.root), *binding.check(found, values)]
+        return problems + [problem.render(path) for problem in checked]
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         site = Path(config.site_dir)

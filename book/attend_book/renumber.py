@@ -20,9 +20,9 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from attend_book import binding, notebooks, numerals
+from attend_book import binding, notebooks, numerals, reading
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
-from attend_book.numerals import Reading
+from attend_book.reading import Reading
 from attend_book.run import FenceError, Value
 
 
@@ -36,10 +36,10 @@ def renumber(
     """The page with its moved numbers rewritten, each change as `page:line:column old → new`,
     and each number left for a person, as one line. `prose` is what of the file a reader sees
     as Markdown, line for line and column for column (the workbench's Markdown cells)."""
-    reading = numerals.read(prose(markdown))
+    found = reading.read(prose(markdown))
     edits: dict[int, list[tuple[int, str, str]]] = {}  # line -> (column, old, new)
     left: list[str] = []
-    for bound in reading.bindings:
+    for bound in found.bindings:
         if bound.expression is None:
             continue
         quoted = binding.values_of(bound, values.get(bound.expression, "it was never evaluated"))
@@ -59,16 +59,16 @@ def renumber(
                 edits.setdefault(numeral.line, []).append((numeral.column, numeral.text, new))
     lines = markdown.split("\n")
     changes = []
-    for number, found in sorted(edits.items()):
+    for number, on_line in sorted(edits.items()):
         text = lines[number - 1]
-        for column, old, new in sorted(found, reverse=True):  # right to left: columns stay true
+        for column, old, new in sorted(on_line, reverse=True):  # right to left: columns stay true
             if text[column : column + len(old)] != old:
                 raise RefusedError(f"{page}:{number}: {old} is not at column {column + 1}; nothing written")
             text = text[:column] + new + text[column + len(old) :]
             changes.append(f"{page}:{number}:{column + 1} {old} → {new}")
         lines[number - 1] = text
     rewritten = "\n".join(lines)
-    if len(numerals.read(prose(rewritten)).bindings) != len(reading.bindings):
+    if len(reading.read(prose(rewritten)).bindings) != len(found.bindings):
         raise RefusedError(f"{page}: rewriting would change how many bindings the page has; nothing written")
     return rewritten, sorted(changes, key=lambda c: [int(n) for n in c.split(" ")[0].split(":")[1:]]), left
 
@@ -102,10 +102,10 @@ def bound(path: Path, text: str, cache: Cache) -> tuple[Callable[[str], str], Re
     """How to see a file's prose (a page's Markdown, or the workbench's Markdown cells), what
     it binds, and the values of its bindings, from the build's cache or run now."""
     if path.suffix == ".py":
-        reading = numerals.read(notebooks.prose_of(text))
-        return notebooks.prose_of, reading, notebooks.values_of(cache.notebook(path, notebooks.execute))
-    reading = numerals.read(text)
-    return str, reading, cache.page(path.as_posix(), text, reading.expressions).values
+        found = reading.read(notebooks.prose_of(text))
+        return notebooks.prose_of, found, notebooks.values_of(cache.notebook(path, notebooks.execute))
+    found = reading.read(text)
+    return str, found, cache.page(path.as_posix(), text, found.expressions).values
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -123,9 +123,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path in args.pages or [*sorted(args.docs.glob("*.md")), *args.docs.glob("workbench.py")]:
         try:
             text, newline = read(path)
-            prose, reading, values = bound(path, text, cache)
+            prose, found, values = bound(path, text, cache)
             if args.check:
-                lines = [p.render(path.as_posix()) for p in binding.check(reading, values)]
+                lines = [p.render(path.as_posix()) for p in binding.check(found, values)]
                 failed = bool(lines)
             else:
                 new, changes, left = renumber(path.as_posix(), text, values, prose)

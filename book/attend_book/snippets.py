@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from attend_book.markdown import INCLUDE
-from attend_book.numerals import Problem
+from attend_book.reading import Problem
 
 
 def check(markdown: str, root: Path) -> list[Problem]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from attend_book.binding import check
-from attend_book.numerals import read
+from attend_book.reading import read
 from attend_book.run import Value, run_page
 
 F = "```"

@@ -28,14 +28,15 @@ from pathlib import Path
 import pytest
 
 import attend
-from attend_book import binding, numerals
-from attend_book.numerals import Numeral, Reading
+from attend_book import binding, numerals, reading
+from attend_book.numerals import Numeral
+from attend_book.reading import Reading
 from attend_book.run import Value, run_page
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 # The pages written with bindings; a page still without any is not the suite's yet.
-PAGES = sorted(p for p in DOCS.glob("*.md") if numerals.read(p.read_text(encoding="utf-8")).bindings)
+PAGES = sorted(p for p in DOCS.glob("*.md") if reading.read(p.read_text(encoding="utf-8")).bindings)
 MATRICES = ("WQ", "WK", "WV")
 
 
@@ -47,10 +48,8 @@ class Page:
     values: dict[str, Value]
 
     def problems(self, markdown: str | None = None, values: dict[str, Value] | None = None) -> list[str]:
-        reading = self.reading if markdown is None else numerals.read(markdown)
-        return [
-            p.render(self.name) for p in binding.check(reading, self.values if values is None else values)
-        ]
+        found = self.reading if markdown is None else reading.read(markdown)
+        return [p.render(self.name) for p in binding.check(found, self.values if values is None else values)]
 
     def bound(self) -> Iterator[tuple[Numeral, float]]:
         """Each number the page binds to an expression, with its value now."""
@@ -63,7 +62,7 @@ class Page:
 
 def run(path: Path) -> dict[str, Value]:
     markdown = path.read_text(encoding="utf-8")
-    return run_page(path.relative_to(ROOT).as_posix(), markdown, numerals.read(markdown).expressions).values
+    return run_page(path.relative_to(ROOT).as_posix(), markdown, reading.read(markdown).expressions).values
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +71,7 @@ def book() -> dict[str, Page]:
     for path in PAGES:
         name = path.relative_to(ROOT).as_posix()
         markdown = path.read_text(encoding="utf-8")
-        pages[name] = Page(name, markdown, numerals.read(markdown), run(path))
+        pages[name] = Page(name, markdown, reading.read(markdown), run(path))
     # A mutant is only a mutant of a book that passes (tests/docs/test_pages.py holds that).
     assert [problem for page in pages.values() for problem in page.problems()] == []
     return pages

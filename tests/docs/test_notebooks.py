@@ -26,7 +26,7 @@ from attend_book.notebooks import (
     values_of,
     without_remote_scripts,
 )
-from attend_book.numerals import read
+from attend_book.reading import read
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 F = "```"

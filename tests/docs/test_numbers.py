@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from attend_book.numerals import Numeral, evaluate, holds, read, restate, strip, value_of
+from attend_book.numerals import Numeral, evaluate, holds, restate, value_of
+from attend_book.reading import read, strip
 
 F = "```"
 

@@ -9,8 +9,8 @@ from mkdocs.utils.meta import get_data
 from tree import DOCS, pages
 
 from attend_book.markdown import fences
-from attend_book.numerals import read
 from attend_book.plugin import BookPlugin
+from attend_book.reading import read
 from attend_book.run import run_page
 
 PAGES = pages()

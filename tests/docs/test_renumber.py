@@ -9,7 +9,7 @@ import pytest
 from attend_book import renumber as tool
 from attend_book.binding import check
 from attend_book.notebooks import prose_of
-from attend_book.numerals import read
+from attend_book.reading import read
 from attend_book.run import Value, run_page
 
 F = "```"
