@@ -98,6 +98,7 @@ class Reading:
     bindings: list[Binding] = field(default_factory=list)
     sums: list[Sum] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    unclosed: list[Problem] = field(default_factory=list)  # fences: what is past them is unread
 
     @property
     def expressions(self) -> list[str]:
@@ -311,8 +312,13 @@ def _table_label(passage: _Passage, text: str, found: re.Match[str]) -> bool:
 def read(markdown: str) -> Reading:
     """Every binding, worked sum and unbound number of a page, in reading order."""
     reading = Reading()
+    lines = markdown.split("\n")
+    for fence in fences(markdown):  # one left open swallows the rest of the page, bindings and all
+        if not lines[fence.end - 1].strip().startswith(fence.mark) or fence.end == fence.line:
+            reading.unclosed.append(Problem(fence.line, f"this {fence.mark} fence never closes", 0))
     for passage in _passages(markdown):
         _read_passage(passage, reading)
+    reading.problems += reading.unclosed
     return reading
 
 

@@ -37,6 +37,8 @@ def renumber(
     and each number left for a person, as one line. `prose` is what of the file a reader sees
     as Markdown, line for line and column for column (the workbench's Markdown cells)."""
     found = reading.read(prose(markdown))
+    if found.unclosed:
+        raise RefusedError(f"{found.unclosed[0].render(page)}: nothing written, nothing past it can be read")
     edits: dict[int, list[tuple[int, str, str]]] = {}  # line -> (column, old, new)
     left: list[str] = []
     for bound in found.bindings:
@@ -133,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     write(path, new.replace("\n", newline))
                 lines, failed = changes + left, bool(left)
         except (RefusedError, FenceError, PluginError) as stop:
-            print(str(stop).splitlines()[0] if isinstance(stop, RefusedError) else stop, file=sys.stderr)
+            print(str(stop).replace("\n", " "), file=sys.stderr)  # one line
             return 1
         for line in lines:
             print(line)

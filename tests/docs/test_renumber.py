@@ -99,3 +99,9 @@ def test_the_workbenchs_markdown_cells_are_renumbered_in_its_script_and_its_code
     new, changes, _ = tool.renumber("docs/w.py", script, {"n": 5}, prose_of)
     assert changes == ["docs/w.py:2:6 four → five"]
     assert new == script.replace("# Of four", "# Of five")
+
+
+def test_a_fence_left_open_stops_renumber_before_it_writes_anything() -> None:
+    page = "It is 3{= a}.\n\n```text\nnever closed\n\nAnd 4{= a}.\n"
+    with pytest.raises(tool.RefusedError, match="p.md:3:1: this ``` fence never closes: nothing written"):
+        tool.renumber("docs/p.md", page, {"a": 5})
