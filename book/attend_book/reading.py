@@ -43,7 +43,7 @@ _NUMERAL = re.compile(
     rf"(?<![\w.,])(?P<sign>(?<=[\s(\[])[−-])?(?P<digits>{NUMBER}[{SUPERSCRIPTS}]*|[{''.join(FRACTIONS)}])"
     rf"(?:st|nd|rd|th)?(?![\w]|[.,]\d)"
     rf"|(?<![\d{SUPERSCRIPTS}])(?P<power>[{SUPERSCRIPTS}]+)(?!\w)"
-    rf"|(?<![\w-])(?P<word>(?i:{WORDS}))(?![\w-])"
+    rf"|(?<![\w-])(?P<word>(?i:{WORDS}))(?!\w)"
 )
 # The binding right after a number: `{= expression}` or `{given: reason}`, on one line.
 BRACE = re.compile(r"\{(?:=(?P<expression>[^{}\n]*)|given:(?P<reason>[^{}\n]*))\}")
