@@ -59,7 +59,8 @@ _SUM = re.compile(
     rf"(?<![\w.])(?P<left>{_TERM}(?:{_OP}{_TERM})+)\s*(?P<relation>[=≈])\s*(?P<right>{NUMBER})(?![\w]|\.\d)"
 )
 _ATTR_LIST = re.compile(r"\{\s*[:#.][^}]*\}")
-_TEX_WORD = re.compile(r"\\[A-Za-z]+")
+_TEX = re.compile(rf"{BRACE.pattern}|\\(?P<command>[A-Za-z]+)|[\^_{{}}]")
+_SYMBOLS = {"times": "×", "cdot": "·", "div": "÷", "sqrt": "√"}
 _FRONT_KEYS = re.compile(r"^(?:title|description):[ \t]*['\"]?", re.MULTILINE)
 _TAG = re.compile(r"<[^>]*>")
 
@@ -112,15 +113,12 @@ def _blank(match: re.Match[str]) -> str:
 def _tex(tex: str) -> str:
     """TeX as the prose reads it, the same width, bindings kept: operators spelt out; commands,
     `^`, `_` and braces blank, so that a script is read like the rest (the 1.5625 of $e^{1.5625}$)."""
-    out, last = [], 0
-    for brace in [*BRACE.finditer(tex), None]:
-        part = tex[last : brace.start() if brace else len(tex)]
-        part = re.sub(r"[\^_]", " ", part)
-        for word, symbol in ((r"\times", "×"), (r"\cdot", "·"), (r"\div", "÷"), (r"\sqrt", "√")):
-            part = part.replace(word, symbol.ljust(len(word)))
-        out.append(re.sub(r"[{}]", " ", _TEX_WORD.sub(_blank, part)) + (brace.group(0) if brace else ""))
-        last = brace.end() if brace else last
-    return "".join(out)
+
+    def plain(match: re.Match[str]) -> str:
+        kept = match["expression"] is not None or match["reason"] is not None
+        return match.group(0) if kept else _SYMBOLS.get(match["command"] or "", "").ljust(len(match.group(0)))
+
+    return _TEX.sub(plain, tex)
 
 
 @dataclass
