@@ -45,8 +45,8 @@ _NUMERAL = re.compile(
     rf"|(?<![\d{SUPERSCRIPTS}])(?P<power>[{SUPERSCRIPTS}]+)(?!\w)"
     rf"|(?<![\w-])(?P<word>(?i:{WORDS}))(?!\w)"
 )
-# The binding right after a number: `{= expression}` or `{given: reason}`, on one line.
-BRACE = re.compile(r"\{(?:=(?P<expression>[^{}\n]*)|given:(?P<reason>[^{}\n]*))\}")
+# The binding right after a number: `{= expression}` or `{given: reason}`; it may wrap.
+BRACE = re.compile(r"\{(?:=(?P<expression>[^{}]*)|given:(?P<reason>[^{}]*))\}")
 _GROUP = re.compile(rf"\((?:\s*[−-]?{NUMBER}\s*,)+\s*[−-]?{NUMBER}\s*\)")
 # A position: an integer right after one of these words, or joined to such an integer ("rows 2
 # and 4", "tokens 1, 2 or 3"); in a table, an integer alone in a column headed by one.
@@ -244,8 +244,8 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
         elif reason is not None and not reason.strip():
             problem(start, f"{brace.group(0)} gives {numerals[0].text} without a reason: write one")
         else:
-            strip = expression.strip() if expression is not None else None
-            reading.bindings.append(Binding(numerals, strip, (reason or "").strip(), group))
+            said = " ".join(expression.split()) if expression is not None else None
+            reading.bindings.append(Binding(numerals, said, " ".join((reason or "").split()), group))
 
     used: set[int] = set()
     grouped: set[int] = set()
@@ -291,7 +291,7 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
             message = f"{brace.group(0)} follows no number: a binding goes right after what it binds"
             problem(end, message, brace.start())
     for stray in re.finditer(r"\{(?:=|given:)", text):
-        problem(stray.start(), "a binding with no closing } on its line (or a brace inside it)")
+        problem(stray.start(), "a binding with no closing } in its paragraph (or a brace inside it)")
     for worked in _SUM.finditer(text):
         result = numeral(worked.start("right"), worked.end("right"))
         reading.sums.append(

@@ -116,6 +116,12 @@ def test_worked_sums_are_found_in_prose_tables_and_math_with_their_bindings_out(
     ]
 
 
+def test_a_binding_may_wrap_onto_the_next_line_and_is_read_and_stripped_whole() -> None:
+    page = "The products total 3.125{= run.raw[1,\n0]} in all.\n"
+    assert bound(page) == [("3.125", "run.raw[1, 0]")]
+    assert strip(page) == "The products total 3.125 in all.\n"
+
+
 def test_stripping_leaves_fences_code_spans_and_everything_else_byte_for_byte() -> None:
     code = f"`3{{= x}}`\n{F}\ny = 1{{= z}}\n{F}\n"
     page = f"Total 3.125{{= run.raw[1, 0]}} of (0, 1){{= v}}, $e^{{1.5{{= s}}}}$, 2{{given: two}}.\n{code}"
