@@ -183,10 +183,11 @@ def pdf(session: nox.Session) -> None:
 
 @nox.session(python=BOOK_PYTHON, default=False)  # it rewrites docs/: only when asked for by name
 def renumber(session: nox.Session) -> None:
-    """Bring every page's numerals back to what the code prints (docs/contributing.md).
+    """Bring every bound number of the pages back to what its binding gives (docs/contributing.md).
 
-    Rewrites each bound numeral whose value moved, at its written precision, binds new numerals
-    whose source is unambiguous, and lists the ones it could not. `-- docs/p.md` for one page.
+    Rewrites each number whose value moved, at its written precision, words as words, and lists
+    the ones its form cannot show. `-- docs/p.md` for one page; `-- --check docs/p.md` writes
+    nothing and prints the page's problems, as the build would.
     """
     session.install(*LOCK, *BOOK)
     session.run("python", "-m", "attend_book.renumber", *session.posargs, env=QUIET)

@@ -50,7 +50,7 @@ tokenizer = load_tokenizer()
 # %% [markdown]
 # ## The row and the typed table
 #
-# The head reads the first four tokens of one chronicle entry. Change `text` to read
+# The head reads the first four{= count} tokens of one chronicle entry. Change `text` to read
 # something else, or `count` to read more of it.
 
 # %%
@@ -64,7 +64,7 @@ for n, (token, piece) in enumerate(zip(tokens, labels, strict=True), 1):
     print(f"{n:3d}  token {token:4d}  {piece!r}")
 
 # %% [markdown]
-# Each token arrives with four typed numbers, one row of the typed table. The table is
+# Each token arrives with four{= x.shape[1]} typed numbers, one row of the typed table. The table is
 # read-only in the package; here it is a copy you can edit. The chapter's tokens 2 and 4
 # (`"0"` and `"7"`) arrive with the same row, which is why the head cannot tell them apart.
 # Give one of them something the other lacks, in a slot the query reads: uncomment the line
@@ -83,9 +83,9 @@ for piece, row in zip(labels, x, strict=True):
     print(f"{piece[:9]!r:<12}" + "".join(f"{v:16.2f}" for v in row))
 
 # %% [markdown]
-# ## The three matrices
+# ## The three{given: a query, a key and a value matrix} matrices
 #
-# One row of four weights per output slot, as the chapter prints them. Edit any number;
+# One row of four{= wq.shape[1]} weights per output slot, as the chapter prints them. Edit any number;
 # `divide` switches the divide by √dk on and off.
 
 # %%

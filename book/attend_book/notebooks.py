@@ -8,6 +8,7 @@ code that draws it is the book's, not the package's. `execute` runs the workbenc
 from __future__ import annotations
 
 import html
+import json
 import re
 import shlex
 from collections.abc import Mapping
@@ -19,7 +20,8 @@ from markdown import Markdown
 from mkdocs.exceptions import PluginError
 
 from attend_book.markdown import FRONT, fences
-from attend_book.run import commands, executed
+from attend_book.reading import read, strip
+from attend_book.run import Value, commands, executed, plain
 
 WORKBENCH_DESCRIPTION = (
     "The chapter's head as a notebook: change the typed table or the three matrices and rerun "
@@ -57,7 +59,9 @@ def cells_of(
     prose: list[str] = []
 
     def flush() -> None:
-        shown = _admonitions("\n".join(prose)).strip("\n")
+        shown = strip(_admonitions("\n".join(prose))).strip(
+            "\n"
+        )  # bindings are the build's, not the reader's
         if shown.strip():
             cells.append(Cell("markdown", shown))
         prose.clear()
@@ -124,21 +128,62 @@ def notebook_of(cells: list[Cell], title: str, source: str) -> dict[str, Any]:
     return {"cells": made, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}
 
 
+def prose_of(script: str) -> str:
+    """A jupytext percent script's Markdown cells as Markdown, every line where the script has it
+    and `# ` turned to two spaces so columns agree; code blank. What the number check reads."""
+    out, markdown = [], False
+    for line in script.split("\n"):
+        markdown = ("[markdown]" in line) if line.startswith("# %%") else markdown
+        out.append(
+            "  " + line[2:] if markdown and line.startswith("# ") and not line.startswith("# %%") else ""
+        )
+    return "\n".join(out)
+
+
+# Run last in the workbench's kernel: each binding's value in the namespace the cells left.
+_VALUES = """
+def _attend_book_values(expressions):
+    import json
+    values = {}
+    for expression in expressions:
+        try:
+            value = eval(expression, globals())
+            values[expression] = {"value": value.tolist() if hasattr(value, "tolist") else value}
+        except Exception as error:
+            values[expression] = {"error": f"{type(error).__name__}: {error}"}
+    print(json.dumps(values, default=lambda value: f"a {type(value).__name__}"))
+"""
+
+
 def execute(source: Path, target: Path) -> None:
-    """Run a jupytext notebook top to bottom in a fresh kernel and write it, outputs and all."""
+    """Run a jupytext notebook top to bottom in a fresh kernel and write it, outputs and all, its
+    Markdown without bindings and their values in its metadata (`attend_book.values`)."""
     import jupytext  # type: ignore[import-untyped]
     import nbclient
     import nbformat
 
     notebook = jupytext.read(source)
     notebook.metadata.pop("jupytext", None)
+    expressions = read(prose_of(source.read_text(encoding="utf-8"))).expressions
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            cell.source = strip(cell.source)
+    notebook.cells.append(nbformat.v4.new_code_cell(f"{_VALUES}\n_attend_book_values({expressions!r})"))
     folder = {"metadata": {"path": str(source.parent)}}  # where the notebook's cells run
     client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3", resources=folder)
     try:
         client.execute()
     except nbclient.exceptions.CellExecutionError as error:
         raise PluginError(f"{source.name}: a cell failed, so the book is not built:\n{error}") from error
+    values = json.loads(notebook.cells.pop().outputs[0]["text"])
+    notebook.metadata["attend_book"] = {"values": values}
     nbformat.write(notebook, target)
+
+
+def values_of(executed: Path) -> dict[str, Value]:
+    """The bindings' values `execute` kept in the notebook, each as the check takes it."""
+    kept = json.loads(executed.read_text(encoding="utf-8"))["metadata"].get("attend_book", {})
+    return {e: v["error"] if "error" in v else plain(v["value"]) for e, v in kept.get("values", {}).items()}
 
 
 def download_button(name: str) -> str:

@@ -1,10 +1,12 @@
 """The book's mkdocs plugin, `attend-book` under `plugins:` in mkdocs.yml.
 
-Before a page is rendered, its blocks come from the execution cache or, when its code or
-anything that code runs on changed, from running it (`run.run_page`); markdown-exec renders each
-fence through its public `base_format`, handed the block already made, so a fence runs once per
-change. Then the page's numerals are checked, its math becomes MathML, and a button offers its
-code as a notebook. The workbench is executed on a cache miss only, for mkdocs-jupyter to show.
+Before a page is rendered, its blocks and the values of the expressions its numbers are bound to
+come from the execution cache or, when its code or anything that code runs on changed, from
+running it (`run.run_page`); markdown-exec renders each fence through its public `base_format`,
+handed the block already made, so a fence runs once per change. Each bound number is checked
+against its value (`binding.check`) and every binding is stripped before anything renders; its
+math becomes MathML, and a button offers its code as a notebook. The workbench is executed on a
+cache miss only, its bindings evaluated in its kernel, for mkdocs-jupyter to show.
 """
 
 from __future__ import annotations
@@ -30,9 +32,10 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from attend_book import binding, notebooks, snippets
+from attend_book import binding, notebooks, reading, snippets
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
-from attend_book.run import LANGUAGES, Block, FenceError, commands
+from attend_book.reading import Reading
+from attend_book.run import LANGUAGES, Block, FenceError, Value, commands
 
 log = get_plugin_logger(__name__)
 
@@ -59,8 +62,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         self._page = ""  # the page being rendered, as errors name it
         self._unshown: list[Block] | None = []  # its blocks not shown yet; None: its code failed
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
-        # page -> what its numbers were last checked against, and what that check found
-        self._checked: dict[str, tuple[tuple[str, tuple[Block, ...], str], list[binding.Problem]]] = {}
+        self._told = False  # whether this build's first problem said how to renumber
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Nothing to start; defined because mkdocs keeps a plugin that has it, this very object,
@@ -81,11 +83,16 @@ class BookPlugin(BasePlugin[BookConfig]):
         self.cache = Cache(folder, fingerprint(source_roots(), build_versions()))
         self.blocks.clear()
         self.notebooks.clear()
+        self._told = False
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         source = files.get_file_from_path(self.config.workbench)
         if source is not None and source.abs_src_path and self.cache is not None:
-            executed = self.cache.notebook(Path(source.abs_src_path), notebooks.execute)
+            script = Path(source.abs_src_path)
+            executed = self.cache.notebook(script, notebooks.execute)
+            found = reading.read(notebooks.prose_of(script.read_text(encoding="utf-8")))
+            for problem in binding.check(found, notebooks.values_of(executed)):
+                self._report(problem.render(os.path.relpath(script, self.root)))
             files.remove(source)  # mkdocs-jupyter renders (and offers) the executed notebook instead
             page = File(executed.name, str(executed.parent), config.site_dir, config.use_directory_urls)
             files.append(page)
@@ -112,8 +119,9 @@ class BookPlugin(BasePlugin[BookConfig]):
             return markdown
         source = page.file.content_string  # with its front matter, so lines are the file's
         self._page = os.path.relpath(page.file.abs_src_path or src, self.root)
+        found = reading.read(source)
         try:
-            self.blocks[src] = self.cache.page(self._page, source).blocks
+            run = self.cache.page(self._page, source, found.expressions)
         except FenceError as error:
             # One build reports every problem of every page: a page whose code fails is logged
             # (which --strict counts), drawn without outputs, and the build goes on to the next.
@@ -121,13 +129,26 @@ class BookPlugin(BasePlugin[BookConfig]):
             self.blocks.pop(src, None)
             self._unshown = None
         else:
-            self._unshown = list(self.blocks[src])
+            self.blocks[src] = run.blocks
+            self._unshown = list(run.blocks)
+            for problem in self.check_numbers(self._page, source, found, run.values, page.meta):
+                self._report(problem)
+        for key in REQUIRED_META:  # the front matter's bindings go too: the theme shows both
+            if isinstance(page.meta.get(key), str):
+                page.meta[key] = reading.strip(page.meta[key])
         cells = notebooks.cells_of(source, self.root, config.mdx_configs.get("pymdownx.snippets"))
         if any(cell.kind == "code" for cell in cells):
             notebook = notebooks.notebook_of(cells, str(page.title or PurePosixPath(src).stem), f"docs/{src}")
             beside = PurePosixPath(page.file.dest_uri).parent / f"{PurePosixPath(src).stem}.ipynb"
             self.notebooks[src] = (beside, notebook)
-        return markdown
+        return reading.strip(markdown)
+
+    def _report(self, problem: str) -> None:
+        """Log a problem; the build's first also says how moved numbers are brought back."""
+        if not self._told:
+            problem += "  (`nox -s renumber` rewrites moved numbers)"
+            self._told = True
+        log.warning(problem)
 
     def _format(self, kind: str, *, code: str, md: Markdown, **options: Any) -> Any:
         """markdown-exec's formatter for `kind`: show the block the page's run made for this fence."""
@@ -150,9 +171,6 @@ class BookPlugin(BasePlugin[BookConfig]):
         if src in self.blocks:
             if self._unshown:
                 log.warning(f"{self._page}:{self._unshown[0].line}: markdown-exec never ran this fence")
-            problems = self.check_numbers(self._page, page.file.content_string, self.blocks[src], page.meta)
-            for problem in problems:
-                log.warning(problem)
             html = _mathml(html)
         if src == self.workbench:
             html = notebooks.without_remote_scripts(html)
@@ -161,23 +179,14 @@ class BookPlugin(BasePlugin[BookConfig]):
         return html
 
     def check_numbers(
-        self, path: str, source: str, blocks: list[Block], meta: Mapping[str, Any], root: Path | None = None
+        self, path: str, source: str, found: Reading, values: Mapping[str, Value], meta: Mapping[str, Any]
     ) -> list[str]:
         """Every problem with the page's front matter, its numbers and its include lines, one line
-        each; `path` is the page's file relative to `root`, mkdocs.yml's folder."""
-        root = root or self.root
-        ledger = binding.ledger_path(Path(path))
+        each; `path` is the page's file relative to mkdocs.yml's folder."""
         missing = [key for key in REQUIRED_META if not str(meta.get(key, "")).strip()]
-        # Under `nox -s serve` a save changes one page: the others' numbers, checked against the
-        # same outputs and ledger as last time, keep the answer they had.
-        written = (root / ledger).read_text(encoding="utf-8") if (root / ledger).is_file() else ""
-        inputs = (source, tuple(blocks), written)
-        if path not in self._checked or self._checked[path][0] != inputs:
-            entries = binding.load_ledger(root / ledger)
-            self._checked[path] = (inputs, binding.check(source, blocks, entries, ledger.as_posix()))
-        found = self._checked[path][1]
         problems = [f"{path}:1: the front matter has no {key}" for key in missing]
-        return problems + [problem.render(path) for problem in [*snippets.check(source, root), *found]]
+        checked = [*snippets.check(source, self.root), *binding.check(found, values)]
+        return problems + [problem.render(path) for problem in checked]
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         site = Path(config.site_dir)

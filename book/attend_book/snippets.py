@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from attend_book.binding import Problem
 from attend_book.markdown import INCLUDE
+from attend_book.reading import Problem
 
 
 def check(markdown: str, root: Path) -> list[Problem]:

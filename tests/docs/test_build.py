@@ -57,38 +57,40 @@ def test_a_block_that_raises_fails_the_build_after_every_other_page_is_checked(
         encoding="utf-8",
     )
     (project / "docs" / "other.md").write_text(
-        '---\ntitle: t\ndescription: d\n---\n\n```python exec="1"\nprint(3.125)\n```\n\nIt is 3.126.\n',
+        '---\ntitle: t\ndescription: d\n---\n\n```python exec="1"\nx = 3.125\n```\n\nIt is 3.126{= x}.\n',
         encoding="utf-8",
     )
-    bind(project / "docs" / "other.md", "It is [3.126].")
     with caplog.at_level(logging.WARNING), pytest.raises(Abort, match="1 errors, 1 warnings"):
         build_site(project / "mkdocs.yml", project / "site")
     assert 'docs/index.md:7: a python fence failed at `raise ValueError("no")`' in caplog.text
     assert "ValueError: no" in caplog.text
-    assert "docs/other.md:10: 3.126 is written, 3.125 is computed now" in caplog.text
+    assert "docs/other.md:10:7: 3.126 is written, 3.125 is computed now, bound to {= x}" in caplog.text
     assert "ValueError" not in (project / "site" / "index.html").read_text(encoding="utf-8")
 
 
-def test_a_stale_number_fails_a_strict_build_naming_page_line_and_number(
+def test_every_problem_of_every_page_is_one_line_and_the_first_names_renumber(
     project: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    (project / "docs" / "index.md").write_text(
-        '---\ntitle: t\ndescription: d\n---\n\n```python exec="1" session="index" result="text"\n'
-        "print(3.125)\n```\n\nThe score is 3.126.\n",
-        encoding="utf-8",
-    )
-    bind(project / "docs" / "index.md", "The score is [3.126].")
-    with caplog.at_level(logging.WARNING), pytest.raises(Abort):
+    page = '---\ntitle: Of 4{= x}\ndescription: d\n---\n\n```python exec="1"\nx = 3.125\n```\n\n'
+    (project / "docs" / "index.md").write_text(page + "The score is 3.126{= x}, sixteen{= y} in all.\n")
+    (project / "docs" / "other.md").write_text(page + "A 7 here, and (1, 2){= x}.\n")
+    with caplog.at_level(logging.WARNING), pytest.raises(Abort, match="6 warnings"):
         build_site(project / "mkdocs.yml", project / "site")
-    expected = '3.126 is written, 3.125 is computed now, at block 1 (print(3.125)), line 1 "3.125", field 1'
-    assert f"docs/index.md:10: {expected}" in caplog.text
+    lines = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert lines == [
+        "attend_book: docs/index.md:2:11: 4 is written, 3.125 is computed now, bound to {= x}"
+        "  (`nox -s renumber` rewrites moved numbers)",
+        "attend_book: docs/index.md:10:14: 3.126 is written, 3.125 is computed now, bound to {= x}",
+        "attend_book: docs/index.md:10:26: sixteen{= y} cannot be worked out: "
+        "NameError: name 'y' is not defined",
+        "attend_book: docs/other.md:2:11: 4 is written, 3.125 is computed now, bound to {= x}",
+        f"attend_book: docs/other.md:10:3: 7 is not bound: {UNBOUND}",
+        "attend_book: docs/other.md:10:16: (1, 2){= x} gives 3.125, not a flat list of 2 numbers",
+    ]
+    assert "{=" not in (project / "site" / "index.html").read_text(encoding="utf-8")
 
 
-def bind(page: Path, at: str) -> None:
-    """A ledger for the page binding its one numeral, named by `at`, to the first printed number."""
-    page.with_name(f"{page.stem}.numbers.yml").write_text(
-        f"- at: {at}\n  block: 1\n  line: 1\n  field: 1\n", encoding="utf-8"
-    )
+UNBOUND = "bind it {= …}, give it {given: …} or make it a label"
 
 
 def runs_of_a_build(project: Path) -> int:
@@ -101,11 +103,9 @@ def runs_of_a_build(project: Path) -> int:
 
 
 def test_a_rebuild_runs_only_the_pages_whose_code_changed(project: Path) -> None:
-    page = '---\ntitle: t\ndescription: d\n---\n\n```python exec="1"\nprint(3.125)\n```\n\nIt is 3.125.\n'
+    page = '---\ntitle: t\ndescription: d\n---\n\n```python exec="1"\nx = 3.125\n```\n\nIt is 3.125{= x}.\n'
     (project / "docs" / "index.md").write_text(page, encoding="utf-8")
     (project / "docs" / "other.md").write_text(page.replace("3.125", "0.75"), encoding="utf-8")
-    bind(project / "docs" / "index.md", "It is [3.125].")
-    bind(project / "docs" / "other.md", "It is [0.75].")
     assert runs_of_a_build(project) == 2
     assert runs_of_a_build(project) == 0
     (project / "docs" / "index.md").write_text(
@@ -119,9 +119,8 @@ def test_a_rebuild_runs_only_the_pages_whose_code_changed(project: Path) -> None
 
 @pytest.mark.parametrize(("directory_urls", "folder"), [(True, "other/"), (False, "")])
 def test_a_pages_notebook_lands_beside_the_page(project: Path, directory_urls: bool, folder: str) -> None:
-    page = '---\ntitle: t\ndescription: d\n---\n\n```python exec="1"\nprint(3.125)\n```\n\nIt is 3.125.\n'
+    page = '---\ntitle: t\ndescription: d\n---\n\n```python exec="1"\nx = 3.125\n```\n\nIt is 3.125{= x}.\n'
     (project / "docs" / "other.md").write_text(page, encoding="utf-8")
-    bind(project / "docs" / "other.md", "It is [3.125].")
     config = project / "mkdocs.yml"
     config.write_text(f"{MINIMAL}use_directory_urls: {str(directory_urls).lower()}\n", encoding="utf-8")
     build_site(config, project / "site")

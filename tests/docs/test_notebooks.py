@@ -16,7 +16,17 @@ from pathlib import Path
 import pytest
 from mkdocs.exceptions import PluginError
 
-from attend_book.notebooks import Cell, cells_of, execute, notebook_of, without_remote_scripts
+from attend_book.binding import check
+from attend_book.notebooks import (
+    Cell,
+    cells_of,
+    execute,
+    notebook_of,
+    prose_of,
+    values_of,
+    without_remote_scripts,
+)
+from attend_book.reading import read
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 F = "```"
@@ -138,6 +148,34 @@ def test_a_workbench_cell_that_raises_stops_the_build(tmp_path: Path) -> None:
     with pytest.raises(PluginError, match="ZeroDivisionError"):
         execute(source, tmp_path / "broken.ipynb")
     assert not (tmp_path / "broken.ipynb").exists()
+
+
+def test_the_workbench_binds_its_prose_to_its_kernels_values_and_shows_no_binding(tmp_path: Path) -> None:
+    source = tmp_path / "bench.py"
+    source.write_text(
+        "# %% [markdown]\n# Of four{= n} rows, 2.5{= y}.\n\n# %%\nn = 4\nprint(n)\n\n"
+        "# %% [markdown]\n# And 3{= n + 2}, 1{= z}.\n",
+        encoding="utf-8",
+    )
+    execute(source, tmp_path / "bench.ipynb")
+    notebook = json.loads((tmp_path / "bench.ipynb").read_text(encoding="utf-8"))
+    assert ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown"] == [
+        "Of four rows, 2.5.",
+        "And 3, 1.",
+    ]
+    assert len(notebook["cells"]) == 3  # the cell that evaluated the bindings is not kept
+    reading = read(prose_of(source.read_text(encoding="utf-8")))
+    problems = [p.render("bench.py") for p in check(reading, values_of(tmp_path / "bench.ipynb"))]
+    assert problems == [
+        "bench.py:2:22: 2.5{= y} cannot be worked out: NameError: name 'y' is not defined",
+        "bench.py:9:7: 3 is written, 6 is computed now, bound to {= n + 2}",
+        "bench.py:9:19: 1{= z} cannot be worked out: NameError: name 'z' is not defined",
+    ]
+
+
+def test_a_pages_notebook_shows_no_binding() -> None:
+    page = f'It is 3.125{{= x}}.\n\n{F}python exec="1"\nx = 3.125\n{F}\n'
+    assert cells_of(page)[0] == Cell("markdown", "It is 3.125.")
 
 
 def test_the_workbench_page_loses_nbconverts_mathjax_from_a_cdn() -> None:

@@ -1,116 +1,136 @@
-"""Reading the numerals a reader sees, rule by rule, on small pages written for each rule."""
+"""The reader: which numbers a reader of a page meets, and what the page binds each one to."""
 
 from __future__ import annotations
 
 import pytest
 
-from attend_book.numerals import (
-    decimals,
-    evaluate,
-    figure_lines,
-    figure_prose,
-    printed_numbers,
-    read,
-    rounds_to,
-    value_of,
+from attend_book.numerals import Numeral, evaluate, holds, restate, value_of
+from attend_book.reading import read, strip
+
+F = "```"
+
+
+def problems(markdown: str) -> list[str]:
+    return [p.render("p.md") for p in read(markdown).problems]
+
+
+def bound(markdown: str) -> list[tuple[str, str | None]]:
+    return [(b.written, b.expression) for b in read(markdown).bindings]
+
+
+def test_a_bound_number_is_read_with_its_line_its_column_and_its_expression() -> None:
+    reading = read("# T\n\nThe products total 3.125{= run.raw[1, 0]}.\n")
+    assert reading.problems == []
+    [binding] = reading.bindings
+    assert binding.numerals == (Numeral(3, 19, "3.125"),)
+    assert binding.expression == "run.raw[1, 0]"
+    assert reading.expressions == ["run.raw[1, 0]"]
+
+
+def test_a_number_with_no_binding_is_one_problem_at_its_line_and_column() -> None:
+    assert problems("Text.\n\nIt is 3.126 now.\n") == [
+        "p.md:3:7: 3.126 is not bound: bind it {= …}, give it {given: …} or make it a label"
+    ]
+
+
+def test_a_group_takes_one_binding_element_by_element() -> None:
+    [binding] = read("The query is (0, 3, 0.5, −1){= q2}.\n").bindings
+    assert binding.group and binding.expression == "q2"
+    assert [n.text for n in binding.numerals] == ["0", "3", "0.5", "−1"]
+
+
+def test_number_words_bind_like_digits_and_small_ordinary_words_are_left_alone() -> None:
+    text = (
+        "All four{= n} tokens make sixteen{= n * n} scores, twenty-five{= r} times, "
+        "a thousand{= m} rows; compare two rows, each one.\n"
+    )
+    assert bound(text) == [("four", "n"), ("sixteen", "n * n"), ("twenty-five", "r"), ("a thousand", "m")]
+    assert problems(text) == []
+    assert problems("Three rows, half of them, twice over.\n") == [
+        "p.md:1:1: Three is not bound: bind it {= …}, give it {given: …} or make it a label",
+        "p.md:1:13: half is not bound: bind it {= …}, give it {given: …} or make it a label",
+        "p.md:1:27: twice is not bound: bind it {= …}, give it {given: …} or make it a label",
+    ]
+    assert bound("It takes one{= k} slot.\n") == [("one", "k")]
+
+
+def test_a_given_holds_its_reason_and_a_given_without_one_is_a_problem() -> None:
+    [given] = read("Slope 2{given: the power of n in n²}.\n").bindings
+    assert given.expression is None and given.reason == "the power of n in n²"
+    assert problems("Slope 2{given: }.\n") == ["p.md:1:7: {given: } gives 2 without a reason: write one"]
+    assert problems("It is 3{= }.\n") == ["p.md:1:7: {= } binds 3 to nothing: write an expression"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Token 2 and tokens 1, 3 or 4; row 2, column 1; rows 2 and 4.\n",
+        "## Row 2 by hand\n",
+        "| slot | value |\n|---|---|\n| 3 | 0.5{= v} |\n",
+    ],
 )
+def test_a_position_after_a_label_word_needs_no_binding(text: str) -> None:
+    assert problems(text) == []
 
 
-def written(page: str) -> list[str]:
-    return [n.text for n in read(page)]
+def test_a_label_that_is_not_a_position_counted_from_one_is_a_problem() -> None:
+    assert problems("Token 0 and slot 2.5.\n") == [
+        "p.md:1:7: 0 follows a label, but a label is a position counted from 1",
+        "p.md:1:18: 2.5 is not bound: bind it {= …}, give it {given: …} or make it a label",
+    ]
+    assert problems("4 tokens.\n") != []  # a count before the word is a quantity, not a label
 
 
-def test_a_numeral_is_read_with_its_line_its_column_and_the_words_around_it() -> None:
-    page = "---\ntitle: t\n---\n\n# Heading\n\nThe score is 3.125 here.\n"
-    [numeral] = read(page)
-    assert (numeral.line, numeral.column, numeral.text, value_of(numeral.text), decimals(numeral.text)) == (
-        7,
-        13,
-        "3.125",
-        3.125,
-        3,
-    )
-    assert numeral.context == "The score is [3.125] here."
-
-
-def test_front_matter_fences_code_spans_and_html_are_not_prose() -> None:
+def test_code_is_not_read_and_every_place_a_reader_sees_is() -> None:
     page = (
-        "---\ntitle: volume 5\n---\n"
-        "Text with `assert x == 3.126` in a span.\n\n"
-        "```python\nprint(9999)\n```\n\n"
-        "~~~\n42\n~~~\n\n"
-        '<div class="x7">hidden 8</div>\n\n'
-        "after 12\n"
+        "---\ntitle: Four{= n} rows\ndescription: Of 7\n---\n\n"
+        f"{F}python\nx = 3\n{F}\n\nSee `x = 4` and [5 links](u7.md) ![6 alt](a.svg).\n\n"
+        '!!! note "N"\n    8 here.\n\n| 9 |\n|---|\n\n$e^{10}$ and\n\n$$\n11 x\n$$\n'
     )
-    assert written(page) == ["12"]
+    written = [p.split(" ", 2)[1] for p in problems(page)]
+    assert written == ["7", "5", "6", "8", "9", "10", "11"]
+    assert bound(page) == [("Four", "n")]
 
 
-def test_numerals_glued_to_words_are_names_not_numbers() -> None:
-    assert written("A float64, the d_k width, h2 and Wq2 are names; 4 is a number.\n") == ["4"]
-
-
-def test_link_text_is_prose_and_link_targets_and_attribute_lists_are_not() -> None:
-    page = "[the 2nd page](page-3.md#s4) and 5\n\n## Heading 6 { #id-9 }\n"
-    assert written(page) == ["2", "5", "6"]
-
-
-def test_headings_table_cells_list_items_admonitions_and_alt_text_are_prose() -> None:
-    page = (
-        "# Part 1\n\n"
-        "| a | b |\n|---|---|\n| 2 | 3 |\n\n"
-        "1. item with 64\n\n"
-        '!!! note "Typed by hand, 4 numbers"\n    Body with 16 in it.\n\n'
-        "![a chart of 32 rows](chart.svg)\n"
-    )
-    assert written(page) == ["1", "2", "3", "64", "4", "16", "32"]
-
-
-def test_math_is_prose_and_so_are_its_exponents() -> None:
-    page = "Cost $3 \\cdot n \\cdot d_k + 2 \\cdot n^2$, and $e^{1.5625}$.\n\n$$\n\\sqrt{4} = 2\n$$\n"
-    assert [(n.line, n.column, n.text) for n in read(page)] == [
-        (1, 6, "3"),
-        (1, 28, "2"),
-        (1, 38, "2"),
-        (1, 50, "1.5625"),
-        (4, 6, "4"),
-        (4, 11, "2"),
+def test_superscripts_and_fractions_are_read_and_raw_html_is_reported_unreadable() -> None:
+    reading = read("10⁴{= n} and n²{given: squared}, ½{= s}.\n")
+    assert [n.text for b in reading.bindings for n in b.numerals] == ["10⁴", "²", "½"]
+    assert value_of("10⁴") == 10_000 and value_of("½") == 0.5
+    assert problems('<div class="x" width="7">8 rows, one page</div>\n') == [
+        "p.md:1: 8 is in raw HTML, which the check cannot read: write it in Markdown"
     ]
 
 
-def test_an_ordinal_grouped_thousands_and_a_minus_sign_belong_to_the_numeral() -> None:
-    assert written("e to the 800th, all 4,096 tokens, a score of −1.5\n") == ["800", "4,096", "−1.5"]
+def test_a_binding_that_follows_nothing_or_never_closes_is_a_problem() -> None:
+    assert problems("A word{= x} here.\n") == [
+        "p.md:1:7: {= x} follows no number: a binding goes right after what it binds"
+    ]
+    assert "no closing }" in problems("It is 3{= run.x\n")[-1]
 
 
-def test_each_numeral_is_named_by_the_fewest_words_around_it_that_no_other_shares() -> None:
-    found = read("Rows 2 and 4 agree. Rows 2 and 4 differ.\n")
-    assert [n.context for n in found] == [
-        "Rows [2] and 4 agree.",
-        "Rows 2 and [4] agree. Rows 2",
-        "4 agree. Rows [2] and 4 differ.",
-        "Rows 2 and [4] differ.",
+def test_worked_sums_are_found_in_prose_tables_and_math_with_their_bindings_out() -> None:
+    reading = read("| 0.5{= a}×0.25{= b} = 0.125{= a * b} |\n|---|\n\nSo $1{= p} + 2{= q} ≈ 3{= p + q}$.\n")
+    assert [(s.text, s.result.text, s.approximate) for s in reading.sums] == [
+        ("0.5×0.25 = 0.125", "0.125", False),
+        ("1 + 2 ≈ 3", "3", True),
     ]
 
 
-def test_a_tuple_is_read_as_one_run_and_an_equations_operands_as_another() -> None:
-    [*tuple_, left, right, result] = read("query (0, 3, 0.5, 0) and 0.5×0.25 = 0.125\n")
-    assert (tuple_[2].run, tuple_[2].place) == (("0", "3", "0.5", "0"), 2)
-    assert (left.run, right.run) == (("0.5", "0.25"), ("0.5", "0.25"))
-    assert result.equation is not None and result.equation.left == "0.5×0.25"
-    assert left.equation is None
+def test_a_binding_may_wrap_onto_the_next_line_and_is_read_and_stripped_whole() -> None:
+    page = "The products total 3.125{= run.raw[1,\n0]} in all.\n"
+    assert bound(page) == [("3.125", "run.raw[1, 0]")]
+    assert strip(page) == "The products total 3.125 in all.\n"
+
+
+def test_stripping_leaves_fences_code_spans_and_everything_else_byte_for_byte() -> None:
+    code = f"`3{{= x}}`\n{F}\ny = 1{{= z}}\n{F}\n"
+    page = f"Total 3.125{{= run.raw[1, 0]}} of (0, 1){{= v}}, $e^{{1.5{{= s}}}}$, 2{{given: two}}.\n{code}"
+    assert strip(page) == f"Total 3.125 of (0, 1), $e^{{1.5}}$, 2.\n{code}"
 
 
 @pytest.mark.parametrize(
     ("expression", "value"),
-    [
-        ("0.5×1.5", 0.75),
-        ("2 x 32 x 32 x 4", 8192.0),
-        ("1×0 + 0.5×0.5", 0.25),
-        ("3.125 ÷ 2", 1.5625),
-        ("√4", 2.0),
-        ("2·3 − 1", 5.0),
-        ("3²", 9.0),
-        ("1,024 ÷ 4", 256.0),
-    ],
+    [("3 x 32 x 4", 384), ("0.5×0.25", 0.125), ("√4 · 3", 6), ("1,024 ÷ 2", 512), ("4²", 16), ("2 − 3", -1)],
 )
 def test_worked_arithmetic_is_evaluated_as_written(expression: str, value: float) -> None:
     assert evaluate(expression) == value
@@ -121,39 +141,32 @@ def test_evaluation_refuses_anything_but_arithmetic() -> None:
         evaluate("__import__('os')")
 
 
-def test_a_written_numeral_matches_a_value_at_its_own_precision_only() -> None:
-    assert rounds_to(0.58, "0.58") and rounds_to(0.5800, "0.5800") and rounds_to(0.5672, "0.57")
-    assert not rounds_to(1.5625, "1.5")  # 1.5625 is 1.6 to one place
-    assert not rounds_to(0.5800, "0.581")
+def test_a_written_number_holds_a_value_at_its_own_precision_only() -> None:
+    assert holds(Numeral(1, 0, "0.58"), 0.5800) and holds(Numeral(1, 0, "1.6"), 1.5625)
+    assert not holds(Numeral(1, 0, "1.5"), 1.5625)
+    assert not holds(Numeral(1, 0, "3"), 3.125) and holds(Numeral(1, 0, "3"), 3.0)
+    assert holds(Numeral(1, 0, "0.0000"), -0.00001)
+    assert holds(Numeral(1, 0, "sixteen"), 16) and not holds(Numeral(1, 0, "half"), 0.58)
 
 
-def test_a_whole_number_needs_a_value_that_is_exactly_it() -> None:
-    assert rounds_to(3.0, "3") and rounds_to(4096.0, "4,096")
-    assert not rounds_to(3.125, "3")
-
-
-def test_the_fields_of_a_printed_line_are_its_numbers_in_order() -> None:
-    line = '    row 2  sums to 1.0000   its largest share, 0.5800, goes to token 1   "year 4" -0.5'
-    assert printed_numbers(line) == ["2", "1.0000", "0.5800", "1", "4", "-0.5"]
-
-
-FIGURE = (
-    '<figure class="attend-figure"><svg role="img" aria-label="x"><title>Two maps, 4 by 4 cells</title>'
-    "<text x='1'>3.1250</text><text>token 2</text></svg>"
-    "<figcaption>Divided by 2, rows 2 &amp; 4 match</figcaption></figure>"
+@pytest.mark.parametrize(
+    ("written", "value", "restated"),
+    [
+        ("3.125", 3.15, "3.150"),
+        ("0.5800", 0.6, "0.6000"),
+        ("3", 2.0, "2"),
+        ("2,048", 4096, "4,096"),
+        ("−0.5", -1.5, "−1.5"),
+        ("sixteen", 25, "twenty-five"),
+        ("Four", 7, "Seven"),
+        ("a thousand", 2000, "two thousand"),
+        ("3", 3.125, None),
+        ("sixteen", 16.5, None),
+        ("half", 0.6, None),
+        ("½", 0.6, None),
+    ],
 )
-
-
-def test_a_figures_alt_text_and_caption_are_prose_at_its_fences_line() -> None:
-    found = figure_prose(FIGURE, 40)
-    assert [(n.line, n.column, n.text, n.passage) for n in found] == [
-        (40, None, "4", "alt text"),
-        (40, None, "4", "alt text"),
-        (40, None, "2", "caption"),
-        (40, None, "2", "caption"),
-        (40, None, "4", "caption"),
-    ]
-
-
-def test_the_text_drawn_inside_a_figure_is_output_a_numeral_can_quote() -> None:
-    assert figure_lines(FIGURE) == ["3.1250", "token 2"]
+def test_a_new_value_is_written_the_way_the_old_one_was_or_not_at_all(
+    written: str, value: float, restated: str | None
+) -> None:
+    assert restate(value, Numeral(1, 0, written)) == restated

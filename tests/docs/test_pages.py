@@ -10,6 +10,7 @@ from tree import DOCS, pages
 
 from attend_book.markdown import fences
 from attend_book.plugin import BookPlugin
+from attend_book.reading import read
 from attend_book.run import run_page
 
 PAGES = pages()
@@ -22,8 +23,11 @@ def name(page: Path) -> str:
 @pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
 def test_every_page_passes_the_builds_own_check_of_its_front_matter_numbers_and_includes(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
-    blocks = run_page(name(page), text).blocks
-    assert BookPlugin().check_numbers(name(page), text, blocks, get_data(text)[1], DOCS.parent) == []
+    reading = read(text)
+    values = run_page(name(page), text, reading.expressions).values
+    plugin = BookPlugin()
+    plugin.root = DOCS.parent
+    assert plugin.check_numbers(name(page), text, reading, values, get_data(text)[1]) == []
 
 
 def test_every_python_block_imports_from_attend_or_continues_a_page_that_did() -> None:

@@ -1,4 +1,4 @@
-"""`nox -s renumber`: moved values rewritten, new numerals bound, and nothing done twice."""
+"""`nox -s renumber`: moved values rewritten from their bindings, nothing else touched, nothing lost."""
 
 from __future__ import annotations
 
@@ -7,129 +7,101 @@ from pathlib import Path
 import pytest
 
 from attend_book import renumber as tool
-from attend_book.binding import Entry, check, dump_ledger, ledger_path, load_ledger
-from attend_book.renumber import renumber, restate
-from attend_book.run import Block
+from attend_book.binding import check
+from attend_book.notebooks import prose_of
+from attend_book.reading import read
+from attend_book.run import Value, run_page
 
-PAGE = """---
+F = "```"
+PAGE = f"""---
 title: t
 ---
 
-```python exec="1"
-print("query", [0.0, 3.0, 0.5, 0.0])
-print("key  ", [0.0, 1.0, 0.25, 0.5])
-```
+{F}python exec="1"
+q = [0.0, 3.0, 0.5, 0.0]
+k = [0.0, 1.0, 0.25, 0.5]
+n = 16
+{F}
 
-The query is (0, 3, 0.5, 0), and its third slot meets the key's: 0.5×0.25 = 0.125.
+The query is (0, 3, 0.5, 0){{= q}}; slot 3: 0.5{{= q[2]}}×0.25{{= k[2]}} = 0.125{{= q[2] * k[2]}}.
+Sixteen{{= n}} scores in all, token 2's among them, slope 2{{given: the power of n}}.
+The key's last slot is 0.5{{= k[3]}}.
 """
-OUTPUT = "query [0.0, 3.0, 0.5, 0.0]\nkey   [0.0, 1.0, 0.25, 0.5]\n"
-MOVED = OUTPUT.replace("0.5, 0.0]", "0.6, 0.0]")
+MOVED = PAGE.replace("q = [0.0, 3.0, 0.5, 0.0]", "q = [0.0, 3.0, 0.6, 0.0]").replace("n = 16", "n = 25")
 
 
-def blocks(output: str = OUTPUT) -> list[Block]:
-    return [Block("python", 5, output)]
+def values(markdown: str) -> dict[str, Value]:
+    return run_page("docs/p.md", markdown, read(markdown).expressions).values
 
 
-@pytest.fixture
-def bound() -> tuple[str, list[Entry]]:
-    markdown, entries, report = renumber("docs/p.md", PAGE, blocks(), [])
-    assert report.unbound == [] and markdown == PAGE
-    return markdown, entries
+def test_moved_numbers_are_rewritten_at_their_precision_words_as_words_and_nothing_else() -> None:
+    new, changes, left = tool.renumber("docs/p.md", PAGE, values(MOVED))
+    assert changes == [
+        "docs/p.md:11:21 0.5 → 0.6",
+        "docs/p.md:11:43 0.5 → 0.6",
+        "docs/p.md:11:70 0.125 → 0.150",
+        "docs/p.md:12:1 Sixteen → Twenty-five",
+    ]
+    assert left == []
+    old_lines, new_lines = PAGE.split("\n"), new.split("\n")
+    assert [n for n, (a, b) in enumerate(zip(old_lines, new_lines, strict=True), 1) if a != b] == [11, 12]
+    assert new_lines[10].startswith("The query is (0, 3, 0.6, 0){= q};")
+    assert "0.6{= q[2]}×0.25{= k[2]} = 0.150{= q[2] * k[2]}" in new_lines[10]
+    assert check(read(new), values(MOVED)) == []
 
 
-def test_a_numeral_whose_run_lines_up_with_one_printed_line_is_bound_to_it(
-    bound: tuple[str, list[Entry]],
+def test_renumbering_twice_changes_nothing_the_second_time() -> None:
+    once, _, _ = tool.renumber("docs/p.md", PAGE, values(MOVED))
+    again, changes, left = tool.renumber("docs/p.md", once, values(MOVED))
+    assert (again, changes, left) == (once, [], [])
+
+
+def test_a_value_the_written_form_cannot_show_is_left_with_one_line() -> None:
+    page = "It is 3{= a}, half{= b} and ½{= b}.\n"
+    new, changes, left = tool.renumber("docs/p.md", page, {"a": 3.125, "b": 0.6})
+    assert new == page and changes == []
+    assert left == [
+        "docs/p.md:1: 3 should now read 3.125, but its form cannot show it: edit it",
+        "docs/p.md:1: half should now read 0.6, but its form cannot show it: edit it",
+        "docs/p.md:1: ½ should now read 0.6, but its form cannot show it: edit it",
+    ]
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_the_command_rewrites_a_page_in_place_keeping_its_line_endings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, newline: str
 ) -> None:
-    _, entries = bound
-    assert [(e.at, e.line, e.field) for e in entries] == [
-        ("The query is ([0], 3, 0.5, 0),", 1, 1),
-        ("query is (0, [3], 0.5, 0), and", 1, 2),
-        ("is (0, 3, [0.5], 0), and its", 1, 3),
-        ("(0, 3, 0.5, [0]), and its third", 1, 4),
-        ("meets the key's: [0.5]×0.25 = 0.125.", 1, 3),
-        ("meets the key's: 0.5×[0.25] = 0.125.", 2, 3),
-    ]
-    assert check(PAGE, blocks(), entries) == []
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs").mkdir()
+    page = tmp_path / "docs" / "p.md"
+    page.write_bytes(MOVED.replace("\n", newline).encode())
+    assert tool.main(["--docs", "docs"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "docs/p.md:11:21 0.5 → 0.6"
+    text = page.read_bytes().decode()
+    assert text.count(newline) == PAGE.count("\n") and ("\r\n" in text) == (newline == "\r\n")
+    assert tool.main(["--docs", "docs", "--check"]) == 0
+    assert [p.name for p in (tmp_path / "docs").iterdir()] == ["p.md"]  # no temporary file left
 
 
-def test_a_moved_value_is_rewritten_at_its_precision_with_the_equations_it_feeds(
-    bound: tuple[str, list[Entry]],
+def test_a_page_that_cannot_be_read_stops_the_command_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    _, entries = bound
-    markdown, entries, report = renumber("docs/p.md", PAGE, blocks(MOVED), entries)
-    assert report.changes == [
-        "docs/p.md:10 0.5 → 0.6",
-        "docs/p.md:10 0.5 → 0.6",
-        "docs/p.md:10 0.125 → 0.15",
-    ]
-    assert "The query is (0, 3, 0.6, 0), and its third slot meets the key's: 0.6×0.25 = 0.15." in markdown
-    assert check(markdown, blocks(MOVED), entries) == []
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "p.md").write_bytes("It is 3{= a}, caf\xe9.\n".encode("latin-1"))
+    assert tool.main(["--docs", "docs"]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith("docs/p.md: cannot be read as UTF-8 text") and error.count("\n") == 1
 
 
-def test_renumbering_twice_changes_nothing_the_second_time(bound: tuple[str, list[Entry]]) -> None:
-    _, entries = bound
-    once, entries_once, _ = renumber("docs/p.md", PAGE, blocks(MOVED), entries)
-    twice, entries_twice, report = renumber("docs/p.md", once, blocks(MOVED), entries_once)
-    assert (twice, entries_twice, report.changes, report.unbound) == (once, entries_once, [], [])
+def test_the_workbenchs_markdown_cells_are_renumbered_in_its_script_and_its_code_is_not() -> None:
+    script = "# %% [markdown]\n# Of four{= n} rows.\n\n# %%\nn = 4  # four{= n}\n"
+    new, changes, _ = tool.renumber("docs/w.py", script, {"n": 5}, prose_of)
+    assert changes == ["docs/w.py:2:6 four → five"]
+    assert new == script.replace("# Of four", "# Of five")
 
 
-def test_a_numeral_several_printed_values_fit_equally_is_listed_with_its_candidates() -> None:
-    page = PAGE + "\nBoth rows start with 0.\n"
-    _, entries, report = renumber("docs/p.md", page, blocks(), [])
-    assert report.unbound == [
-        'docs/p.md:12: 0 could not be bound (3 candidates: block 1 (print("query", [0.0, 3.0, 0.5, 0.0])), '
-        'line 1 "query [0.0, 3.0, 0.5, 0.0]", field 1; block 1 (print("query", [0.0, 3.0, 0.5, 0.0])), '
-        'line 1 "query [0.0, 3.0, 0.5, 0.0]", field 4; block 1 (print("query", [0.0, 3.0, 0.5, 0.0])), '
-        'line 2 "key [0.0, 1.0, 0.25, 0.5]", field 1): rows start with [0].'
-    ]
-    assert len(entries) == 6
-
-
-def test_the_binding_of_a_numeral_no_longer_written_is_dropped(bound: tuple[str, list[Entry]]) -> None:
-    _, entries = bound
-    shorter = PAGE.replace(", and its third slot meets the key's: 0.5×0.25 = 0.125", "")
-    _, kept, report = renumber("docs/p.md", shorter, blocks(), entries)
-    assert [e.at for e in kept] == [
-        "The query is ([0], 3, 0.5, 0).",
-        "query is (0, [3], 0.5, 0).",
-        "is (0, 3, [0.5], 0).",
-        "(0, 3, 0.5, [0]).",
-    ]
-    assert [e.field for e in kept] == [1, 2, 3, 4]
-    assert len(report.dropped) == 2
-
-
-@pytest.mark.parametrize(
-    ("printed", "written", "restated"),
-    [
-        ("3.1500", "3.125", "3.15"),
-        ("0.6000", "0.5800", "0.6000"),
-        ("8.399", "8.2257", "8.3990"),
-        ("2.0000", "3", "2"),
-        ("4096", "2,048", "4,096"),
-        ("-1.5000", "−0.5", "−1.5"),
-        ("0.6000", "0.5", "0.6"),
-    ],
-)
-def test_a_new_value_is_written_the_way_the_old_one_was(printed: str, written: str, restated: str) -> None:
-    assert restate(printed, written) == restated
-
-
-def test_the_command_rewrites_pages_and_ledgers_and_says_what_it_did(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    page = docs / "p.md"
-    page.write_text(
-        PAGE.replace('print("query", [0.0, 3.0, 0.5, 0.0])', 'print("query", [0.0, 3.0, 0.6, 0.0])')
-    )
-    _, entries, _ = renumber("docs/p.md", PAGE, blocks(), [])
-    ledger_path(page).write_text(dump_ledger(entries, "p.md"), encoding="utf-8")
-    assert tool.main(["--docs", str(docs)]) == 0
-    printed = capsys.readouterr().out.splitlines()
-    assert printed == [f"{page.as_posix()}:10 0.5 → 0.6"] * 2 + [f"{page.as_posix()}:10 0.125 → 0.15"]
-    assert "0.6×0.25 = 0.15." in page.read_text(encoding="utf-8")
-    assert load_ledger(ledger_path(page)) == entries  # a value that moved changes the page only
-    assert tool.main(["--docs", str(docs)]) == 0
-    assert capsys.readouterr().out == ""
+def test_a_fence_left_open_stops_renumber_before_it_writes_anything() -> None:
+    page = "It is 3{= a}.\n\n```text\nnever closed\n\nAnd 4{= a}.\n"
+    with pytest.raises(tool.RefusedError, match="p.md:3:1: this ``` fence never closes: nothing written"):
+        tool.renumber("docs/p.md", page, {"a": 5})

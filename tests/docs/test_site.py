@@ -7,6 +7,7 @@ here, in this process, with the same configuration.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from html import unescape
@@ -66,6 +67,25 @@ def test_every_page_is_built(site: Path) -> None:
 def test_no_page_shows_a_traceback(site: Path) -> None:
     for page in site.rglob("*.html"):
         assert "Traceback (most recent call last)" not in page.read_text(encoding="utf-8"), page
+
+
+BINDING = re.compile(r"\{(?:=|given:)")
+
+
+def test_no_binding_reaches_a_reader_on_a_page_or_in_a_notebook(site: Path) -> None:
+    """Bindings are the build's: the site and the notebooks show them only as code, where the
+    contributors' page explains them."""
+    for page in site.rglob("*.html"):
+        text = re.sub(r"<(pre|code)\b.*?</\1>", "", page.read_text(encoding="utf-8"), flags=re.DOTALL)
+        assert not BINDING.search(text), page
+    for notebook in site.rglob("*.ipynb"):
+        cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+        prose = ["".join(c["source"]) for c in cells if c["cell_type"] == "markdown"]
+        shown = [
+            re.sub(r"(`+).*?\1", "", re.sub(r"^(```+|~~~+).*?^\1", "", p, flags=re.M | re.S), flags=re.S)
+            for p in prose
+        ]
+        assert not any(BINDING.search(p) for p in shown), notebook
 
 
 EXTERNAL = [

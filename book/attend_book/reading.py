@@ -1,0 +1,334 @@
+"""The numbers a reader meets on a page, and what the page binds each one to.
+
+A number is bound where it is written: `3.125{= run.raw[1, 0]}`, a group
+`(0, 3, 0.5, 0){= run.q[1]}`, a number word `sixteen{= run.raw.size}`, a constant
+`2{given: the power of n in n²}`. `read(markdown)` finds every number of headings, paragraphs,
+lists, tables, admonitions, link and alt text, math and the front matter's title and description
+(markdown-it-py's tokens say which text a reader sees; fences and code spans are code), with
+its line and column, and returns the bindings, the worked sums (`0.5×0.25 = 0.125`) and a
+`Problem` for each number that is neither bound, given nor a label (`token 2`: a position
+counted from 1), and for each binding it cannot read. `strip` takes the bindings out for the
+reader.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from itertools import groupby
+
+from markdown_it.token import Token
+
+from attend_book.markdown import FRONT, INCLUDE, fences, parse
+from attend_book.numerals import FRACTIONS, NUMBER, SUPERSCRIPTS, WORDS, Numeral
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One line of the report; `column` counts from 0, None where the text is not verbatim."""
+
+    line: int
+    message: str
+    column: int | None = None
+
+    def render(self, page: str) -> str:
+        return f"{page}:{self.line}:{'' if self.column is None else f'{self.column + 1}:'} {self.message}"
+
+
+# Words ordinary language uses without stating a quantity ("compare two rows", "each one"):
+# unbound, they are left alone; bound, they are checked like any number.
+ORDINARY = frozenset({"zero", "one", "two"})
+_NUMERAL = re.compile(
+    rf"(?<![\w.,])(?P<sign>(?<=[\s(\[])[−-])?(?P<digits>{NUMBER}[{SUPERSCRIPTS}]*|[{''.join(FRACTIONS)}])"
+    rf"(?:st|nd|rd|th)?(?![\w]|[.,]\d)"
+    rf"|(?<![\d{SUPERSCRIPTS}])(?P<power>[{SUPERSCRIPTS}]+)(?!\w)"
+    rf"|(?<![\w-])(?P<word>(?i:{WORDS}))(?!\w)"
+)
+# The binding right after a number: `{= expression}` or `{given: reason}`; it may wrap.
+BRACE = re.compile(r"\{(?:=(?P<expression>[^{}]*)|given:(?P<reason>[^{}]*))\}")
+_GROUP = re.compile(rf"\((?:\s*[−-]?{NUMBER}\s*,)+\s*[−-]?{NUMBER}\s*\)")
+# A position: an integer right after one of these words, or joined to such an integer ("rows 2
+# and 4", "tokens 1, 2 or 3"); in a table, an integer alone in a column headed by one.
+LABELS = ("token", "slot", "row", "column", "position", "line", "layer", "step")
+_JOIN = r"(?:\s*,\s*|\s+and\s+|\s+or\s+|\s+to\s+|\s*[–-]\s*)"
+_LABELLED = re.compile(rf"(?i)\b(?:{'|'.join(LABELS)})s?\s+(?P<run>\d+(?:{_JOIN}\d+)*)(?!\w|[.,]\d)")
+_TERM = rf"(?:√\s*)?{NUMBER}[{SUPERSCRIPTS}]*"
+_OP = r"(?:\s*[×*·/÷+−-]\s*|\s+x\s+|(?<=\d)x(?=\d))"
+_SUM = re.compile(
+    rf"(?<![\w.])(?P<left>{_TERM}(?:{_OP}{_TERM})+)\s*(?P<relation>[=≈])\s*(?P<right>{NUMBER})(?![\w]|\.\d)"
+)
+_ATTR_LIST = re.compile(r"\{\s*[:#.][^}]*\}")
+_TEX = re.compile(rf"{BRACE.pattern}|\\(?P<command>[A-Za-z]+)|[\^_{{}}]")
+_SYMBOLS = {"times": "×", "cdot": "·", "div": "÷", "sqrt": "√"}
+_FRONT_KEYS = re.compile(r"^(?:title|description):[ \t]*['\"]?", re.MULTILINE)
+_TAG = re.compile(r"<[^>]*>")
+
+
+@dataclass(frozen=True)
+class Binding:
+    """Numbers and the one expression (or given reason) written after them."""
+
+    numerals: tuple[Numeral, ...]
+    expression: str | None  # None for a given
+    reason: str = ""
+    group: bool = False
+
+    @property
+    def written(self) -> str:
+        texts = ", ".join(n.text for n in self.numerals)
+        return f"({texts})" if self.group else texts
+
+    @property
+    def brace(self) -> str:
+        return f"{{given: {self.reason}}}" if self.expression is None else f"{{= {self.expression}}}"
+
+
+@dataclass(frozen=True)
+class Sum:
+    """Worked arithmetic as written, `left = result` (or `≈`)."""
+
+    text: str
+    left: str
+    result: Numeral
+    approximate: bool
+
+
+@dataclass
+class Reading:
+    bindings: list[Binding] = field(default_factory=list)
+    sums: list[Sum] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    unclosed: list[Problem] = field(default_factory=list)  # fences: what is past them is unread
+
+    @property
+    def expressions(self) -> list[str]:
+        return sorted({b.expression for b in self.bindings if b.expression is not None})
+
+
+def _blank(match: re.Match[str]) -> str:
+    return " " * len(match.group(0))
+
+
+def _tex(tex: str) -> str:
+    """TeX as the prose reads it, the same width, bindings kept: operators spelt out; commands,
+    `^`, `_` and braces blank, so that a script is read like the rest (the 1.5625 of $e^{1.5625}$)."""
+
+    def plain(match: re.Match[str]) -> str:
+        kept = match["expression"] is not None or match["reason"] is not None
+        return match.group(0) if kept else _SYMBOLS.get(match["command"] or "", "").ljust(len(match.group(0)))
+
+    return _TEX.sub(plain, tex)
+
+
+@dataclass
+class _Passage:
+    """One run of reader text (a paragraph, a heading, a table row), flattened with code blanked;
+    `spans` say where each piece sits in the file. `headers`: a table row's column heads."""
+
+    kind: str
+    scan: str = ""
+    spans: list[tuple[int, int, int | None]] = field(default_factory=list)  # (start, line, column)
+    headers: tuple[str, ...] = ()
+
+    def add(self, scan: str, line: int, column: int | None) -> None:
+        self.spans.append((len(self.scan), line, column))
+        self.scan += scan
+
+    def where(self, offset: int) -> tuple[int, int | None]:
+        start, line, column = next(span for span in reversed(self.spans) if span[0] <= offset)
+        return line, None if column is None else column + offset - start
+
+
+def _inline(
+    token: Token, passage: _Passage, find: Callable[[int, str], int | None], html: list[_Passage]
+) -> None:
+    """The token's text into `passage`; raw HTML in it, read apart, into `html`."""
+    line = (token.map[0] if token.map else 0) + 1
+    for child in token.children or []:
+        if child.type in ("softbreak", "hardbreak"):
+            line += 1
+            passage.add(" ", line, None)
+        elif child.type == "text" and not INCLUDE.match(child.content):
+            passage.add(_ATTR_LIST.sub(_blank, child.content), line, find(line, child.content))
+        elif child.type == "html_inline":
+            passage.add(" " * len(child.content), line, None)
+            html.append(_Passage("html", _TAG.sub(_blank, child.content), [(0, line, None)]))
+        elif child.type in ("code_inline", "math_inline", "image"):  # one mark either side of the content
+            content, column = child.content, find(line, child.content)
+            scan = {
+                "code_inline": " " * (len(content) + 2),
+                "math_inline": f" {_tex(content)} ",
+                "image": f" {content} ",  # alt text, set apart from the words beside it
+            }[child.type]
+            passage.add(scan, line, None if column is None else column - 1)
+
+
+def _passages(markdown: str) -> Iterator[_Passage]:
+    lines = markdown.splitlines()
+    cursor: dict[int, int] = {}  # per line, where the text found on it so far ends
+
+    def find(line: int, text: str) -> int | None:
+        """Where `text` is on `line`, after what was found there already: repeats in reading order."""
+        at = lines[line - 1].find(text, cursor.get(line, 0)) if line <= len(lines) else -1
+        if not text or at < 0:
+            return None
+        cursor[line] = at + len(text)
+        return at
+
+    if front := FRONT.match(markdown):
+        for key in _FRONT_KEYS.finditer(front.group(0)):
+            line = front.group(0).count("\n", 0, key.start()) + 1
+            yield _Passage(
+                "front matter",
+                lines[line - 1][key.end() - key.start() :],
+                [(0, line, key.end() - key.start())],
+            )
+    row: _Passage | None = None
+    headers: list[str] = []
+    html: list[_Passage] = []
+    for token in parse(markdown):
+        if token.type == "thead_open":
+            headers = []
+        elif token.type == "tr_open":
+            row = _Passage("table", headers=tuple(headers))
+        elif token.type == "tr_close" and row is not None:
+            yield row
+            row = None
+        elif token.type == "inline" and row is not None:
+            if not row.headers:
+                headers.append(token.content.strip().lower())
+            if row.scan:
+                row.add(" | ", (token.map[0] if token.map else 0) + 1, None)
+            _inline(token, row, find, html)
+        elif token.type == "inline":
+            passage = _Passage("prose")
+            _inline(token, passage, find, html)
+            yield passage
+        elif token.type == "html_block" and token.map:
+            yield _Passage("html", _TAG.sub(_blank, token.content), [(0, token.map[0] + 1, None)])
+        elif token.type == "math_block" and token.map:
+            first, last = token.map[0] + 1, token.map[1]
+            for offset, tex in enumerate(token.content.splitlines()):
+                if tex.strip():
+                    line = next((n for n in range(first, last + 1) if tex in lines[n - 1]), first + offset)
+                    yield _Passage("math", _tex(tex), [(0, line, find(line, tex))])
+    yield from html
+
+
+def _read_passage(passage: _Passage, reading: Reading) -> None:
+    """The passage's bindings, sums and problems into `reading`. Numbers are found in the text
+    with its bindings taken out; `index` maps an offset there back to one in `passage.scan`."""
+    text, index, last = "", list[int](), 0
+    removed: dict[int, re.Match[str]] = {}
+    for brace in BRACE.finditer(passage.scan):
+        text += passage.scan[last : brace.start()]
+        index += range(last, brace.start())
+        removed[len(text)] = brace
+        last = brace.end()
+    text += passage.scan[last:]
+    index += [*range(last, len(passage.scan)), len(passage.scan)]
+
+    def numeral(start: int, end: int) -> Numeral:
+        return Numeral(*passage.where(index[start]), text[start:end])
+
+    def problem(start: int, message: str, offset: int | None = None) -> None:
+        """A problem at `start` in the text read, or at `offset` in the passage."""
+        line, column = passage.where(index[start] if offset is None else offset)
+        reading.problems.append(Problem(line, message, column))
+
+    def bind(numerals: tuple[Numeral, ...], brace: re.Match[str], group: bool, start: int) -> None:
+        expression, reason = brace["expression"], brace["reason"]
+        if expression is not None and not expression.strip():
+            problem(start, f"{brace.group(0)} binds {numerals[0].text} to nothing: write an expression")
+        elif reason is not None and not reason.strip():
+            problem(start, f"{brace.group(0)} gives {numerals[0].text} without a reason: write one")
+        else:
+            said = " ".join(expression.split()) if expression is not None else None
+            reading.bindings.append(Binding(numerals, said, " ".join((reason or "").split()), group))
+
+    used: set[int] = set()
+    grouped: set[int] = set()
+    for group in _GROUP.finditer(text):
+        if (after := removed.get(group.end())) is not None:
+            members = [m for m in _NUMERAL.finditer(text, group.start(), group.end()) if m["digits"]]
+            bind(tuple(numeral(m.start(), m.end("digits")) for m in members), after, True, group.start())
+            used.add(group.end())
+            grouped.update(m.start() for m in members)
+    labels = {
+        run.start("run") + m.start()
+        for run in _LABELLED.finditer(text)
+        for m in re.finditer(r"\d+", run["run"])
+    }
+    for found in _NUMERAL.finditer(text):
+        if found.start() in grouped:
+            continue
+        kind = "digits" if found["digits"] else "power" if found["power"] else "word"
+        end = found.end(kind) if kind == "digits" else found.end()
+        written = numeral(found.start(), end)
+        if (after := removed.get(end)) is not None:
+            bind((written,), after, False, found.start())
+            used.add(end)
+        elif kind == "word" and written.text.lower() in ORDINARY:
+            continue
+        elif passage.kind == "html":
+            problem(
+                found.start(),
+                f"{written.text} is in raw HTML, which the check cannot read: write it in Markdown",
+            )
+        elif found.start() in labels or _table_label(passage, text, found):
+            if written.value < 1 or written.value != round(written.value):
+                problem(
+                    found.start(), f"{written.text} follows a label, but a label is a position counted from 1"
+                )
+        else:
+            problem(
+                found.start(),
+                f"{written.text} is not bound: bind it {{= …}}, give it {{given: …}} or make it a label",
+            )
+    for end, brace in removed.items():
+        if end not in used:
+            message = f"{brace.group(0)} follows no number: a binding goes right after what it binds"
+            problem(end, message, brace.start())
+    for stray in re.finditer(r"\{(?:=|given:)", text):
+        problem(stray.start(), "a binding with no closing } in its paragraph (or a brace inside it)")
+    for worked in _SUM.finditer(text):
+        result = numeral(worked.start("right"), worked.end("right"))
+        reading.sums.append(
+            Sum(" ".join(worked.group(0).split()), worked["left"], result, worked["relation"] == "≈")
+        )
+
+
+def _table_label(passage: _Passage, text: str, found: re.Match[str]) -> bool:
+    """Whether the number is alone in a table cell under a label's head ("slot")."""
+    cells = text.split(" | ")
+    column = text.count(" | ", 0, found.start())
+    head = passage.headers[column].rstrip("s") if column < len(passage.headers) else ""
+    return head in LABELS and cells[column].strip() == found.group(0)
+
+
+def read(markdown: str) -> Reading:
+    """Every binding, worked sum and unbound number of a page, in reading order."""
+    reading = Reading()
+    lines = markdown.split("\n")
+    for fence in fences(markdown):  # one left open swallows the rest of the page, bindings and all
+        if not lines[fence.end - 1].strip().startswith(fence.mark) or fence.end == fence.line:
+            reading.unclosed.append(Problem(fence.line, f"this {fence.mark} fence never closes", 0))
+    for passage in _passages(markdown):
+        _read_passage(passage, reading)
+    reading.problems += reading.unclosed
+    return reading
+
+
+_CODE_OR_BRACE = re.compile(rf"(?P<code>(?P<ticks>`+).+?(?P=ticks))|{BRACE.pattern}", re.DOTALL)
+
+
+def strip(markdown: str) -> str:
+    """The page as a reader gets it: every binding taken out, fences and code spans untouched."""
+    code = {n for fence in fences(markdown) for n in range(fence.line - 1, fence.end)}
+    lines = markdown.split("\n")
+    parts = []
+    for inside, run in groupby(range(len(lines)), key=code.__contains__):
+        text = "\n".join(lines[n] for n in run)
+        parts.append(text if inside else _CODE_OR_BRACE.sub(lambda m: m.group(0) if m["code"] else "", text))
+    return "\n".join(parts)
