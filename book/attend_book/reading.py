@@ -36,11 +36,13 @@ class Problem:
         return f"{page}:{self.line}:{'' if self.column is None else f'{self.column + 1}:'} {self.message}"
 
 
+# A number glued by a hyphen to a word before it is part of a name ("GPT-2", "Llama-2-7B"), not
+# a quantity: the second look-behind of _NUMERAL.
 # Words ordinary language uses without stating a quantity ("compare two rows", "each one"):
 # unbound, they are left alone; bound, they are checked like any number.
 ORDINARY = frozenset({"zero", "one", "two"})
 _NUMERAL = re.compile(
-    rf"(?<![\w.,])(?P<sign>(?<=[\s(\[])[−-])?(?P<digits>{NUMBER}[{SUPERSCRIPTS}]*|[{''.join(FRACTIONS)}])"
+    rf"(?<![\w.,])(?<![^\W\d]-)(?P<sign>(?<=[\s(\[])[−-])?(?P<digits>{NUMBER}[{SUPERSCRIPTS}]*|[{''.join(FRACTIONS)}])"
     rf"(?:st|nd|rd|th)?(?![\w]|[.,]\d)"
     rf"|(?<![\d{SUPERSCRIPTS}])(?P<power>[{SUPERSCRIPTS}]+)(?!\w)"
     rf"|(?<![\w-])(?P<word>(?i:{WORDS}))(?!\w)"
