@@ -31,8 +31,8 @@ from attend.experiments import CONFIDENT
 from attend_figures.pictures import COST_ROWS, Figure, cost_figure, label, marker_ids
 
 CONTROL_WIDTHS = tuple(2**p for p in range(2, 10))  # 4, 8, ..., 512: key widths to pick from
-LAST_BY_ONE = 16  # the slider adds a token a step up to here, then doubles: the plot's axis is log
-CONTROL_ROWS = (*range(COST_ROWS[0], LAST_BY_ONE + 1), *(n for n in COST_ROWS if n > LAST_BY_ONE))
+BY_ONE_TO = 16  # the slider adds a token a step up to here, then doubles: the plot's axis is log
+CONTROL_ROWS = (*range(COST_ROWS[0], BY_ONE_TO + 1), *(n for n in COST_ROWS if n > BY_ONE_TO))
 
 Kind = Literal["switch", "choice", "slider"]
 
@@ -191,12 +191,28 @@ def cost_drive(rows: Sequence[int] = CONTROL_ROWS) -> Drive:
             ],
         )
         states.append(State(str(cost.length), _tokens(cost.length), table, marker_ids(cost.length)))
-    after = rows[rows.index(LAST_BY_ONE) + 1]
-    legend = (
-        f"Tokens in the row, marked on the plot: steps of {rows[1] - rows[0]} from {rows[0]:,} to "
-        f"{LAST_BY_ONE:,}, then ×{after // LAST_BY_ONE} a step to {rows[-1]:,}"
-    )
-    return Drive("slider", legend, tuple(states), start=rows.index(where), scale=(rows[0], where, LAST_BY_ONE, rows[-1]))
+    legend = f"Tokens in the row, marked on the plot: {_steps(rows)}"
+    turn = _even_until(rows)
+    scale = tuple(sorted({rows[0], where, turn, rows[-1]}))
+    return Drive("slider", legend, tuple(states), start=rows.index(where), scale=scale)
+
+
+def _even_until(rows: Sequence[int]) -> int:
+    """The last length the slider reaches by even steps from its first."""
+    step = rows[1] - rows[0] if len(rows) > 1 else 0
+    return next((a for a, b in zip(rows, rows[1:], strict=False) if b - a != step), rows[-1])
+
+
+def _steps(rows: Sequence[int]) -> str:
+    """The slider's uneven steps in words: even to a point, then by a ratio where there is one."""
+    turn = _even_until(rows)
+    even = f"steps of {rows[1] - rows[0]:,} from {rows[0]:,} to {turn:,}" if len(rows) > 1 else f"{rows[0]:,}"
+    rest = list(rows[rows.index(turn) :])
+    if len(rest) < 2:
+        return even
+    ratios = {b / a for a, b in zip(rest, rest[1:], strict=False)}
+    by = f"×{ratios.pop():g} a step" if len(ratios) == 1 else "longer steps"
+    return f"{even}, then {by} to {rows[-1]:,}"
 
 
 DRIVES = {"shares": shares_drive, "scale": scale_drive, "cost": cost_drive}
