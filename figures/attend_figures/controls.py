@@ -23,8 +23,8 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from typing import Literal
-
 
 from attend import chapter_head, chapter_row, chapter_tokens, cost_sweep, crossover, scale_experiment
 from attend.experiments import CONFIDENT
@@ -72,7 +72,7 @@ class Control:
         panels = "\n".join(
             f'<div class="attend-control__panel" data-state="{html.escape(s.value)}" '
             f'data-label="{html.escape(s.label)}" data-marks="{" ".join(s.marks)}"'
-            f'{"" if i == drive.start else " hidden"}>\n{s.panel}\n</div>'
+            f"{'' if i == drive.start else ' hidden'}>\n{s.panel}\n</div>"
             for i, s in enumerate(drive.states)
         )
         live = (
@@ -115,7 +115,8 @@ class Control:
         """The slider's scale: the named states written under the track where they sit."""
         values = [s.value for s in self.drive.states]
         ticks = "".join(
-            f'<span style="left:{100 * values.index(str(v)) / last:.2f}%">{v:,}</span>' for v in self.drive.scale
+            f'<span style="left:{100 * values.index(str(v)) / last:.2f}%">{v:,}</span>'
+            for v in self.drive.scale
         )
         return f'<div class="attend-control__scale" aria-hidden="true">{ticks}</div>'
 
@@ -145,7 +146,8 @@ def shares_drive() -> Drive:
         run = chapter_head(divide=divide).attend(chapter_row())
         value, words = ("on", f"divided by {run.div:g}") if divide else ("off", "the divide left off")
         rows = [
-            (f"{i + 1} {name}", *(f"{s:.4f}" for s in row)) for i, (name, row) in enumerate(zip(labels, run.scaled))
+            (f"{i + 1} {name}", *(f"{s:.4f}" for s in row))
+            for i, (name, row) in enumerate(zip(labels, run.scaled, strict=True))
         ]
         caption = f"The scores softmax is handed, {words}"
         table = _table(caption, ("query \\ key", *keys), rows)
@@ -200,7 +202,7 @@ def cost_drive(rows: Sequence[int] = CONTROL_ROWS) -> Drive:
 def _even_until(rows: Sequence[int]) -> int:
     """The last length the slider reaches by even steps from its first."""
     step = rows[1] - rows[0] if len(rows) > 1 else 0
-    return next((a for a, b in zip(rows, rows[1:], strict=False) if b - a != step), rows[-1])
+    return next((a for a, b in pairwise(rows) if b - a != step), rows[-1])
 
 
 def _steps(rows: Sequence[int]) -> str:
@@ -210,7 +212,7 @@ def _steps(rows: Sequence[int]) -> str:
     rest = list(rows[rows.index(turn) :])
     if len(rest) < 2:
         return even
-    ratios = {b / a for a, b in zip(rest, rest[1:], strict=False)}
+    ratios = {b / a for a, b in pairwise(rest)}
     by = f"×{ratios.pop():g} a step" if len(ratios) == 1 else "longer steps"
     return f"{even}, then {by} to {rows[-1]:,}"
 

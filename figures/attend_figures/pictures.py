@@ -172,7 +172,9 @@ def square_figure() -> Figure:
     top_row, top_key = (int(i) + 1 for i in np.unravel_index(np.argmax(run.raw), run.raw.shape))
     panels = (
         _heat_panel("square-raw", run.raw, labels, "every query dotted with every key", "magma_r", same),
-        _heat_panel("square-scaled", run.scaled, labels, f"the same, divided by {run.div:g}", "magma_r", same),
+        _heat_panel(
+            "square-scaled", run.scaled, labels, f"the same, divided by {run.div:g}", "magma_r", same
+        ),
     )
     alt = (
         f"{len(panels)} heat maps of the {n} by {n} score square, token labels on both axes, each with its "
@@ -212,10 +214,22 @@ def shares_figure() -> Figure:
     key = int(np.argmax(divided.attn[row - 1])) + 1
     panels = (
         _heat_panel(
-            "shares-divided", divided.attn, labels, f"shares, divided by {divided.div:g}", "viridis_r", same, SHARE_RANGE
+            "shares-divided",
+            divided.attn,
+            labels,
+            f"shares, divided by {divided.div:g}",
+            "viridis_r",
+            same,
+            SHARE_RANGE,
         ),
         _heat_panel(
-            "shares-undivided", undivided.attn, labels, "shares, the divide left off", "viridis_r", same, SHARE_RANGE
+            "shares-undivided",
+            undivided.attn,
+            labels,
+            "shares, the divide left off",
+            "viridis_r",
+            same,
+            SHARE_RANGE,
         ),
     )
     sums = divided.attn.sum(axis=1)
@@ -262,8 +276,16 @@ def scale_figure(widths: Sequence[int] = SCALE_WIDTHS) -> Figure:
             ax.set_xlabel("key width (log scale)")
             ax.grid(True, color="#e5e5e5", linewidth=0.6)
         spread.set_yscale("log", base=2)  # log-log: growth as a power of the width is a line
-        spread.plot(w, [r.divided.spread for r in rows], "o-", color=DIVIDED, label=f"divided (slope {flat:.2f})")
-        spread.plot(w, [r.undivided.spread for r in rows], "s--", color=UNDIVIDED, label=f"left off (slope {steep:.2f})")
+        spread.plot(
+            w, [r.divided.spread for r in rows], "o-", color=DIVIDED, label=f"divided (slope {flat:.2f})"
+        )
+        spread.plot(
+            w,
+            [r.undivided.spread for r in rows],
+            "s--",
+            color=UNDIVIDED,
+            label=f"left off (slope {steep:.2f})",
+        )
         levels = 2.0 ** np.arange(
             np.floor(np.log2(min(r.divided.spread for r in rows))),
             np.ceil(np.log2(max(r.undivided.spread for r in rows))) + 1,
@@ -273,7 +295,9 @@ def scale_figure(widths: Sequence[int] = SCALE_WIDTHS) -> Figure:
         spread.set_title("how far apart a row's scores sit")
         spread.legend(frameon=False)
         biggest.plot(w, [r.divided.biggest for r in rows], "o-", color=DIVIDED, label="divided by √width")
-        biggest.plot(w, [r.undivided.biggest for r in rows], "s--", color=UNDIVIDED, label="the divide left off")
+        biggest.plot(
+            w, [r.undivided.biggest for r in rows], "s--", color=UNDIVIDED, label="the divide left off"
+        )
         lo, hi = SHARE_RANGE
         biggest.set_ylim(lo, hi)
         biggest.axhline(hi, color="#999999", linewidth=0.6)
@@ -317,7 +341,7 @@ def marker_ids(length: int) -> tuple[str, str]:
     return f"{_prefix('cost')}{mark_id(length)}", f"{_prefix('cost')}{mark_id(length)}-line"
 
 
-def _powers_of_ten(value: float, _: int) -> str:
+def _powers_of_ten(value: float, _: float) -> str:
     """A log axis's tick as 10 to a power, the power a superscript of the same text size."""
     return f"10{str(round(np.log10(value))).translate(_SUPERSCRIPT)}"
 
@@ -343,7 +367,9 @@ def cost_figure(rows: Sequence[int] = COST_ROWS, marked: Sequence[int] = ()) -> 
         ax.yaxis.set_major_formatter(_powers_of_ten)
         ax.grid(True, color="#e5e5e5", linewidth=0.6)
         ax.plot(n, [c.project for c in costs], "o-", color=LINEAR, label=f"q, k, v (slope {grows[0]:.2f})")
-        ax.plot(n, [c.quadratic for c in costs], "s-", color=QUADRATIC, label=f"the pairs (slope {grows[1]:.2f})")
+        ax.plot(
+            n, [c.quadratic for c in costs], "s-", color=QUADRATIC, label=f"the pairs (slope {grows[1]:.2f})"
+        )
         ax.axvline(where, color=MARKER, linewidth=0.8, linestyle="--")
         ax.plot([where, where], [at.project, at.quadratic], "D", color=MARKER, markersize=4)
         ax.annotate(
@@ -355,7 +381,14 @@ def cost_figure(rows: Sequence[int] = COST_ROWS, marked: Sequence[int] = ()) -> 
         )
         for length, cost in zip(marked, cost_sweep(marked) if marked else [], strict=True):
             ax.axvline(length, color=MARKER, linewidth=1.6, gid=f"{mark_id(length)}-line")
-            ax.plot([length] * 2, [cost.project, cost.quadratic], "o", color=MARKER, markersize=7, gid=mark_id(length))
+            ax.plot(
+                [length] * 2,
+                [cost.project, cost.quadratic],
+                "o",
+                color=MARKER,
+                markersize=7,
+                gid=mark_id(length),
+            )
         ax.set_xlim(n[0] / 1.3, n[-1] * 1.3)
         ax.set_xlabel("tokens in the row, n (log scale)")
         ax.set_ylabel("multiply-adds (log scale)")
@@ -399,7 +432,10 @@ def flow_figure() -> Figure:
         ("shares", run.attn, "shares: softmax by row"),
         ("out", run.out, "out = shares·v"),
     ]
-    panels = tuple(_cells_panel(f"flow-{name}", square, title, labels if name == "x" else None) for name, square, title in steps)
+    panels = tuple(
+        _cells_panel(f"flow-{name}", square, title, labels if name == "x" else None)
+        for name, square, title in steps
+    )
     zero_slot = int(np.flatnonzero(run.x[1] == 0)[0])  # the first slot the 0 arrives empty in
     row, key = 2, int(np.argmax(run.attn[1])) + 1  # token 2, the bare digit, and its top key
     alt = (
@@ -482,7 +518,8 @@ def _heat_panel(
         for row in outlined:  # rows that arrived alike, drawn alike
             ax.add_patch(Rectangle((-0.5, row - 1.5), n, 1, fill=False, edgecolor="#00b3b3", linewidth=2.0))
         bar = fig.colorbar(image, ax=ax, orientation="horizontal", fraction=0.06, pad=0.02, aspect=30)
-        bar.set_ticks(np.linspace(lo, hi, 3), labels=[f"{t:.2f}" for t in np.linspace(lo, hi, 3)])
+        bar_ticks = [float(t) for t in np.linspace(lo, hi, 3)]
+        bar.set_ticks(bar_ticks, labels=[f"{t:.2f}" for t in bar_ticks])
         bar.outline.set_visible(False)
     return _svg(fig, name)
 
@@ -526,4 +563,4 @@ def _svg(fig: MplFigure, name: str) -> str:
     svg = re.sub(r'\bid="([^"]+)"', rf'id="{prefix}\1"', svg)
     svg = re.sub(r"url\(#([^)]+)\)", rf"url(#{prefix}\1)", svg)
     svg = re.sub(r'href="#([^"]+)"', rf'href="#{prefix}\1"', svg)
-    return svg.replace("<svg ", f'<svg aria-hidden="true" focusable="false" class="attend-figure__svg" ', 1)
+    return svg.replace("<svg ", '<svg aria-hidden="true" focusable="false" class="attend-figure__svg" ', 1)

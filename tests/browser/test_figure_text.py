@@ -80,7 +80,9 @@ def measured(site: Any, browser: Any, screenshots: Path) -> dict[int, dict[str, 
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_no_figure_text_is_smaller_than_eleven_pixels(width: int, measured: dict[int, dict[str, Any]]) -> None:
+def test_no_figure_text_is_smaller_than_eleven_pixels(
+    width: int, measured: dict[int, dict[str, Any]]
+) -> None:
     runs = [run for page in measured[width].values() for run in page["found"]]
     assert len(runs) > 100, f"only {len(runs)} runs of figure text found at {width} px"
     small = [run for run in runs if run["px"] < SMALLEST - 0.05]

@@ -11,6 +11,7 @@ import html
 import os
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -88,31 +89,32 @@ def _laid_out(pdf: Path) -> list[Sheet]:
     """Every sheet's lines, read from the positions pypdf reports for each run of text."""
     from pypdf import PdfReader
 
-    sheets = []
-    for number, page in enumerate(PdfReader(pdf).pages, start=1):
-        height = float(page.mediabox.height)
-        foot, head = MARGIN_MM["bottom"] * POINTS_PER_MM, height - MARGIN_MM["top"] * POINTS_PER_MM
-        runs: list[Line] = []
-        images: list[tuple[float, float]] = []
+    return [_sheet(number, page) for number, page in enumerate(PdfReader(pdf).pages, start=1)]
 
-        def text(words: str, cm: list[float], tm: list[float], _font: Any, size: float) -> None:
-            y = cm[5] + tm[5] * cm[3]
-            if words.strip() and foot - 1 <= y <= head + 1:  # the margins hold only the page number
-                runs.append(Line(y, size * (tm[3] or 1.0) * cm[3], words.strip()))
 
-        def operator(op: bytes, _args: Any, cm: list[float], _tm: Any) -> None:
-            if op == b"Do":  # an image is drawn into the unit square the matrix maps
-                images.append((cm[5], cm[5] + cm[3]))
+def _sheet(number: int, page: Any) -> Sheet:
+    height = float(page.mediabox.height)
+    foot, head = MARGIN_MM["bottom"] * POINTS_PER_MM, height - MARGIN_MM["top"] * POINTS_PER_MM
+    runs: list[Line] = []
+    images: list[tuple[float, float]] = []
 
-        page.extract_text(visitor_text=text, visitor_operand_before=operator)
-        lines: dict[float, Line] = {}
-        for run in runs:  # runs on one baseline make one line
-            key = next((y for y in lines if abs(y - run.y) < 1.5), run.y)
-            line = lines.setdefault(key, Line(run.y, 0.0, ""))
-            line.size, line.text = max(line.size, run.size), f"{line.text} {run.text}".strip()
-        ordered = sorted(lines.values(), key=lambda line: -line.y)
-        sheets.append(Sheet(number, ordered, images, foot, head))
-    return sheets
+    def text(words: str, cm: list[float], tm: list[float], _font: Any, size: float) -> None:
+        y = cm[5] + tm[5] * cm[3]
+        if words.strip() and foot - 1 <= y <= head + 1:  # the margins hold only the page number
+            runs.append(Line(y, size * (tm[3] or 1.0) * cm[3], words.strip()))
+
+    def operator(op: bytes, _args: Any, cm: list[float], _tm: Any) -> None:
+        if op == b"Do":  # an image is drawn into the unit square the matrix maps
+            images.append((cm[5], cm[5] + cm[3]))
+
+    page.extract_text(visitor_text=text, visitor_operand_before=operator)
+    lines: dict[float, Line] = {}
+    for run in runs:  # runs on one baseline make one line
+        key = next((y for y in lines if abs(y - run.y) < 1.5), run.y)
+        line = lines.setdefault(key, Line(run.y, 0.0, ""))
+        line.size, line.text = max(line.size, run.size), f"{line.text} {run.text}".strip()
+    ordered = sorted(lines.values(), key=lambda line: -line.y)
+    return Sheet(number, ordered, images, foot, head)
 
 
 @pytest.fixture(scope="module")
@@ -146,10 +148,12 @@ def test_no_lead_in_ending_in_a_colon_is_parted_from_what_it_introduces(laid_out
 
 
 def test_no_sheet_is_under_a_quarter_full_but_a_chapters_last(laid_out: list[Sheet]) -> None:
-    last = {s.number for s, after in zip(laid_out, laid_out[1:], strict=False) if after.opens_a_chapter}
+    last = {s.number for s, after in pairwise(laid_out) if after.opens_a_chapter}
     last.add(laid_out[-1].number)
     sparse = [
-        f"sheet {s.number}: {s.fill:.0%} full, ending {s.lines[-1].text[:40]!r}" if s.lines else f"sheet {s.number}"
+        f"sheet {s.number}: {s.fill:.0%} full, ending {s.lines[-1].text[:40]!r}"
+        if s.lines
+        else f"sheet {s.number}"
         for s in laid_out[1:]  # the cover stands alone
         if s.number not in last and s.fill < 0.25
     ]
@@ -159,7 +163,9 @@ def test_no_sheet_is_under_a_quarter_full_but_a_chapters_last(laid_out: list[She
 def test_no_sheet_holds_only_a_spilled_line_or_a_lone_picture(laid_out: list[Sheet]) -> None:
     """A chapter's last sheet may be short, but not a line or two run over, nor a picture
     parted from the words and code that made it."""
-    thin = [f"sheet {s.number}: {[line.text[:40] for line in s.lines]}" for s in laid_out[1:] if len(s.lines) < 3]
+    thin = [
+        f"sheet {s.number}: {[line.text[:40] for line in s.lines]}" for s in laid_out[1:] if len(s.lines) < 3
+    ]
     assert not thin, thin
 
 

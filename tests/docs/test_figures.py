@@ -77,7 +77,9 @@ def test_the_driven_cost_figure_holds_a_marker_at_every_length_the_slider_offers
         assert state.marks == pictures.marker_ids(int(state.value))
         for mark in state.marks:
             assert f'id="{mark}"' in plot, (state.value, mark)
-    assert not any("-mark-" in panel for panel in pictures.cost_figure().panels), "the static figure marks nothing"
+    assert not any("-mark-" in panel for panel in pictures.cost_figure().panels), (
+        "the static figure marks nothing"
+    )
 
 
 def test_the_cost_slider_names_a_length_in_the_singular_and_its_steps_on_its_scale() -> None:
@@ -264,11 +266,13 @@ def _typed(node: ast.AST) -> list[str]:
     return [text for child in ast.iter_child_nodes(node) for text in _typed(child)]
 
 
-def _templates(tree: ast.AST) -> list[ast.AST]:
+def _templates(tree: ast.AST) -> list[ast.expr]:
     """Every expression a caption, alt text or legend is built from."""
-    found: list[ast.AST] = []
+    found: list[ast.expr] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id in WORDED for t in node.targets):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id in WORDED for t in node.targets
+        ):
             found.append(node.value)
         if isinstance(node, ast.keyword) and node.arg in WORDED:
             found.append(node.value)
