@@ -375,7 +375,7 @@ def cost_figure(rows: Sequence[int] = COST_ROWS, marked: Sequence[int] = ()) -> 
         ax.annotate(
             f"n = {where}: the\npairs overtake",
             xy=(where, at.quadratic),
-            xytext=(where * 4, at.project),
+            xytext=(where * 8, at.project * 0.75),  # below the projections, clear of both lines
             va="center",
             arrowprops={"arrowstyle": "-", "color": MARKER, "linewidth": 0.6},
         )
