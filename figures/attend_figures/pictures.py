@@ -393,7 +393,7 @@ def cost_figure(rows: Sequence[int] = COST_ROWS, marked: Sequence[int] = ()) -> 
         ax.set_xlabel("tokens in the row, n (log scale)")
         ax.set_ylabel("multiply-adds (log scale)")
         ax.set_title("one head's work against n")
-        ax.legend(frameon=False, loc="upper left")
+        ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(0.14, 1.0))  # clear of the crossover
     last = costs[-1]
     alt = (
         f"A log-log line chart of multiply-adds against tokens, {n[0]:,} to {n[-1]:,}. "
@@ -484,6 +484,8 @@ def _cells_panel(name: str, square: npt.NDArray[np.float64], title: str, labels:
         ax.set_xticks(np.arange(cols + 1) - 0.5, minor=True)
         ax.set_yticks(np.arange(rows + 1) - 0.5, minor=True)
         ax.grid(which="minor", color="#c8c8c8", linewidth=0.8)
+        for spine in ax.spines.values():
+            spine.set_visible(False)
         ax.tick_params(which="both", length=0)
         ax.set_xticks([])
         ax.set_yticks([] if labels is None else range(rows), [] if labels is None else _numbered(labels))
