@@ -521,7 +521,7 @@ def _heat_panel(
             ax.add_patch(Rectangle((-0.5, row - 1.5), n, 1, fill=False, edgecolor="#00b3b3", linewidth=2.0))
         bar = fig.colorbar(image, ax=ax, orientation="horizontal", fraction=0.06, pad=0.02, aspect=30)
         bar_ticks = [float(t) for t in np.linspace(lo, hi, 3)]
-        bar.set_ticks(bar_ticks, labels=[f"{t:.2f}" for t in bar_ticks])
+        bar.set_ticks(bar_ticks, labels=[f"{t:.{TABLE_PLACES}f}" for t in bar_ticks])  # as the cells read
         bar.outline.set_visible(False)
     return _svg(fig, name)
 
