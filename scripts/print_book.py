@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 HOST = "127.0.0.1"
+MARGIN_MM = {"top": 16, "bottom": 18, "left": 14, "right": 14}  # the sheet's margins, which tests read
 PDF_NAME = "attend.pdf"  # the name mkdocs.yml's print-site `path_to_pdf` and the home page use
 CHROMIUM_ARGS = [
     "--headless",
@@ -115,7 +116,7 @@ def print_pdf(browser: Any, url: str, out: Path) -> list[str]:
             path=str(out),
             format="A4",
             print_background=True,
-            margin={"top": "16mm", "bottom": "18mm", "left": "14mm", "right": "14mm"},
+            margin={side: f"{mm}mm" for side, mm in MARGIN_MM.items()},
             outline=True,
             tagged=True,
         )  # print-site's stylesheet numbers the pages

@@ -1,8 +1,10 @@
 // The figures a reader can drive (figures/attend_figures/controls.py). Every state of every
 // control was drawn at build, numbers and all, by the `attend` package; this script only shows
-// the panel whose state the control names. It computes nothing and fetches nothing. Without it, the page
+// the panel whose state the control names, and the figure's marks that panel names (the cost
+// plot's marker at the chosen n). It computes nothing and fetches nothing. Without it, the page
 // keeps the static figure and the controls stay hidden.
 document.querySelectorAll(".attend-control").forEach((live) => {
+  const figure = live.closest("figure");
   const inputs = [...live.querySelectorAll("[data-control-input]")];
   const panels = [...live.querySelectorAll(".attend-control__panel")];
   const now = live.querySelector(".attend-control__now");
@@ -16,6 +18,10 @@ document.querySelectorAll(".attend-control").forEach((live) => {
     const state = chosen();
     panels.forEach((panel) => { panel.hidden = panel.dataset.state !== state; });
     const shown = panels.find((panel) => !panel.hidden);
+    const marks = shown.dataset.marks.split(" ");
+    figure.querySelectorAll("[id]").forEach((el) => {
+      if (el.closest(".attend-figure__panels")) el.classList.toggle("attend-mark--shown", marks.includes(el.id));
+    });
     now.textContent = shown.dataset.label;
     inputs.filter((el) => el.type === "range")
       .forEach((el) => el.setAttribute("aria-valuetext", shown.dataset.label));

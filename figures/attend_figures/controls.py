@@ -23,29 +23,29 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from typing import Literal
 
-import numpy as np
-import numpy.typing as npt
-from matplotlib import colormaps
-from matplotlib.colors import to_hex
-
 from attend import chapter_head, chapter_row, chapter_tokens, cost_sweep, crossover, scale_experiment
-from attend_figures.pictures import Figure, label
+from attend.experiments import CONFIDENT
+from attend_figures.pictures import COST_ROWS, Figure, cost_figure, label, marker_ids
 
 CONTROL_WIDTHS = tuple(2**p for p in range(2, 10))  # 4, 8, ..., 512: key widths to pick from
-CONTROL_ROWS = (*range(1, 17), *(2**p for p in range(5, 13)))  # 1..16 token by token, then to 4,096
+BY_ONE_TO = 16  # the slider adds a token a step up to here, then doubles: the plot's axis is log
+CONTROL_ROWS = (*range(COST_ROWS[0], BY_ONE_TO + 1), *(n for n in COST_ROWS if n > BY_ONE_TO))
 
 Kind = Literal["switch", "choice", "slider"]
 
 
 @dataclass(frozen=True)
 class State:
-    """One position of a control: its value, the words that name it, and its panel's HTML."""
+    """One position of a control: its value, the words that name it, its panel's HTML, and the
+    ids of what it marks on the figure (shown only while this state is chosen)."""
 
     value: str
     label: str
     panel: str
+    marks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,7 @@ class Drive:
     legend: str
     states: tuple[State, ...]
     start: int = 0  # the state shown first
+    scale: tuple[int, ...] = ()  # the states a slider's scale names under it
 
 
 @dataclass(frozen=True)
@@ -70,8 +71,8 @@ class Control:
         name, drive = self.figure.name, self.drive
         panels = "\n".join(
             f'<div class="attend-control__panel" data-state="{html.escape(s.value)}" '
-            f'data-label="{html.escape(s.label)}"{"" if i == drive.start else " hidden"}>\n'
-            f"{s.panel}\n</div>"
+            f'data-label="{html.escape(s.label)}" data-marks="{" ".join(s.marks)}"'
+            f"{'' if i == drive.start else ' hidden'}>\n{s.panel}\n</div>"
             for i, s in enumerate(drive.states)
         )
         live = (
@@ -107,34 +108,17 @@ class Control:
             f'<input type="range" id="control-{name}-input" min="0" max="{last}" step="1" '
             f'value="{drive.start}" data-control-input aria-describedby="control-{name}-now" '
             f'aria-valuetext="{html.escape(drive.states[drive.start].label)}">'
+            f"{self._scale(last)}"
         )
 
-
-def _ink(colour: str) -> str:
-    """Black or white, whichever reads better on `colour` (WCAG relative luminance)."""
-    rgb = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
-    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
-    lum = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-    return "#000000" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "#ffffff"
-
-
-def _heat_table(square: npt.NDArray[np.float64], labels: Sequence[str], caption: str) -> str:
-    """A square of shares as a table whose cells are coloured as the heat map colours them."""
-    cmap = colormaps["viridis_r"]
-    head = "".join(f'<th scope="col">{j + 1}</th>' for j in range(len(labels)))
-    rows = []
-    for i, name in enumerate(labels):
-        cells = []
-        for j in range(len(labels)):
-            value = float(square[i, j])
-            ground = to_hex(cmap(value))
-            cells.append(f'<td style="background:{ground};color:{_ink(ground)}">{value:.4f}</td>')
-        rows.append(f'<tr><th scope="row">{i + 1} {html.escape(name)}</th>{"".join(cells)}</tr>')
-    return (
-        f'<table class="attend-heat"><caption>{html.escape(caption)}</caption>'
-        f'<thead><tr><th scope="col">query \\ key</th>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
+    def _scale(self, last: int) -> str:
+        """The slider's scale: the named states written under the track where they sit."""
+        values = [s.value for s in self.drive.states]
+        ticks = "".join(
+            f'<span style="left:{100 * values.index(str(v)) / last:.2f}%">{v:,}</span>'
+            for v in self.drive.scale
+        )
+        return f'<div class="attend-control__scale" aria-hidden="true">{ticks}</div>'
 
 
 def _table(caption: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -153,14 +137,21 @@ def _table(caption: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -
 
 @cache
 def shares_drive() -> Drive:
-    """The shares heat map with a switch for the divide by √dk, both states run by the head."""
+    """What softmax is handed, with the divide by √dk and without: the figure above shows the
+    shares that come out, this shows the scores that go in, the gaps the divide narrows."""
     labels = [label(t) for t in chapter_tokens()]
+    keys = [str(j + 1) for j in range(len(labels))]
     states = []
     for divide in (True, False):
         run = chapter_head(divide=divide).attend(chapter_row())
-        value, words = ("on", f"divided by {run.div:.0f}") if divide else ("off", "the divide left off")
-        table = _heat_table(run.attn, labels, f"Each row's shares, {words}")
-        states.append(State(value, f"shares, {words}", table))
+        value, words = ("on", f"divided by {run.div:g}") if divide else ("off", "the divide left off")
+        rows = [
+            (f"{i + 1} {name}", *(f"{s:.4f}" for s in row))
+            for i, (name, row) in enumerate(zip(labels, run.scaled, strict=True))
+        ]
+        caption = f"The scores softmax is handed, {words}"
+        table = _table(caption, ("query \\ key", *keys), rows)
+        states.append(State(value, f"scores, {words}", table))
     return Drive("switch", "Divide each score by √dk", tuple(states))
 
 
@@ -172,26 +163,28 @@ def scale_drive(widths: Sequence[int] = CONTROL_WIDTHS) -> Drive:
         rows = [
             ("spread of a row", f"{row.divided.spread:.4f}", f"{row.undivided.spread:.4f}"),
             ("biggest share (mean)", f"{row.divided.biggest:.4f}", f"{row.undivided.biggest:.4f}"),
-            ("rows near one token", f"{row.divided.confident}", f"{row.undivided.confident}"),
+            (f"rows with a share ≥ {CONFIDENT:g}", f"{row.divided.confident}", f"{row.undivided.confident}"),
         ]
-        table = _table(
-            f"Key width {row.width}: the same draws, divided and not",
-            ("", "divided by √width", "the divide left off"),
-            rows,
-        )
+        caption = f"Key width {row.width}: the same draws, divided and not"
+        table = _table(caption, ("", "divided by √width", "the divide left off"), rows)
         states.append(State(str(row.width), f"key width {row.width}", table))
     return Drive("choice", "Key width", tuple(states))
 
 
+def _tokens(n: int) -> str:
+    return f"n = {n:,} token{'' if n == 1 else 's'}"
+
+
 @cache
 def cost_drive(rows: Sequence[int] = CONTROL_ROWS) -> Drive:
-    """The counted cost at one row length at a time, the length on a slider."""
+    """The counted cost at one row length at a time, the length on a slider, marked on the plot."""
     where = crossover()
     rows = sorted({*rows, where})  # the slider starts where the pairs overtake the projections
     states = []
     for cost in cost_sweep(rows):
+        caption = f"The head over {cost.length:,} tokens of the chronicle, counted"
         table = _table(
-            f"One head over {cost.length:,} tokens of the chronicle, counted",
+            caption,
             ("", "multiply-adds"),
             [
                 ("q, k and v: the projections", f"{cost.project:,}"),
@@ -199,16 +192,43 @@ def cost_drive(rows: Sequence[int] = CONTROL_ROWS) -> Drive:
                 ("total", f"{cost.total:,}"),
             ],
         )
-        states.append(State(str(cost.length), f"n = {cost.length:,} tokens", table))
-    start = rows.index(where)
-    return Drive("slider", "Tokens in the row", tuple(states), start=start)
+        states.append(State(str(cost.length), _tokens(cost.length), table, marker_ids(cost.length)))
+    legend = f"Tokens in the row, marked on the plot: {_steps(rows)}"
+    turn = _even_until(rows)
+    scale = tuple(sorted({rows[0], where, turn, rows[-1]}))
+    return Drive("slider", legend, tuple(states), start=rows.index(where), scale=scale)
+
+
+def _even_until(rows: Sequence[int]) -> int:
+    """The last length the slider reaches by even steps from its first."""
+    step = rows[1] - rows[0] if len(rows) > 1 else 0
+    return next((a for a, b in pairwise(rows) if b - a != step), rows[-1])
+
+
+def _steps(rows: Sequence[int]) -> str:
+    """The slider's uneven steps in words: even to a point, then by a ratio where there is one."""
+    turn = _even_until(rows)
+    even = f"steps of {rows[1] - rows[0]:,} from {rows[0]:,} to {turn:,}" if len(rows) > 1 else f"{rows[0]:,}"
+    rest = list(rows[rows.index(turn) :])
+    if len(rest) < 2:
+        return even
+    ratios = {b / a for a, b in pairwise(rest)}
+    by = f"×{ratios.pop():g} a step" if len(ratios) == 1 else "longer steps"
+    return f"{even}, then {by} to {rows[-1]:,}"
 
 
 DRIVES = {"shares": shares_drive, "scale": scale_drive, "cost": cost_drive}
 
 
 def driven(figure: Figure) -> Control:
-    """`figure` (from `attend_figures.pictures`) with the control that drives it, for a page to print."""
+    """`figure` (from `attend_figures.pictures`) with the control that drives it, for a page to print.
+
+    The cost figure is drawn again with a marker at every length the slider offers, each
+    hidden until the slider names it.
+    """
     if figure.name not in DRIVES:
         raise KeyError(f"figure-{figure.name} has no control; these do: {', '.join(DRIVES)}")
-    return Control(figure, DRIVES[figure.name]())
+    drive = DRIVES[figure.name]()
+    if figure.name == "cost":
+        figure = cost_figure(marked=tuple(int(s.value) for s in drive.states))
+    return Control(figure, drive)

@@ -2,9 +2,16 @@
 
 No image file is committed. Each function below runs the same `attend` call whose table the
 page prints, draws what came back with matplotlib's SVG backend, and returns a `Figure`:
-the inline SVG (with a title and an aria-label, so a screen reader gets the alt text), a
-caption, and the numbers it plotted. `tests/docs/test_figures.py` holds those numbers
-against the table `attend` prints, so a picture cannot drift from the page it sits on.
+one or more panels of inline SVG, the alt text and caption that stand in for them, and the
+numbers they plotted. `tests/docs/test_figures.py` holds those numbers against the table
+`attend` prints, so a picture cannot drift from the page it sits on, and holds every number
+of the caption and alt text against those same numbers: the words below format computed
+values and never type one.
+
+Every panel is drawn at its size on screen, one SVG unit to one CSS pixel, and is never
+scaled to its column: a label set at 11 stays 11 px tall on a phone and on a laptop. A panel
+is at most `PANEL_WIDTH` wide, so a figure's panels sit side by side where the column has
+room and stack where it has not (docs/stylesheets/book.css).
 
 A page embeds one with a markdown-exec fence:
 
@@ -38,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure as MplFigure
-from matplotlib.patches import ConnectionPatch, Rectangle
+from matplotlib.patches import Rectangle
 
 from attend import (
     chapter_head,
@@ -51,33 +58,57 @@ from attend import (
 )
 
 SCALE_WIDTHS = (4, 16, 64, 256)  # the widths `attend scale` prints by default
+SCALE_DRAWS = 1000  # draws per width, as `attend scale` makes them
 COST_ROWS = tuple(2**p for p in range(2, 13))  # 4, 8, ..., 4,096 tokens
+
+TABLE_PLACES = 4  # the places the tables print, and the heat maps with them
+FLOW_PLACES = 2  # the flow's cells are small: two places fit a phone's width
+SHARE_RANGE = (0.0, 1.0)  # every share lies here: one colour scale for both sides of the divide
+
+PANEL_WIDTH = 330  # CSS px: two panels side by side in a laptop's column, one on a phone
+SMALLEST_TEXT = 11  # CSS px: the least size of any letter or digit drawn
+INCH = 72  # SVG units per inch of a matplotlib figure, each drawn as one CSS pixel
 
 DIVIDED, UNDIVIDED = "#1f6feb", "#d1495b"  # one colour per side of the divide, on every figure
 LINEAR, QUADRATIC = "#1f6feb", "#d1495b"
+MARKER = "#333333"
 
 _STYLE: Any = {  # matplotlib rcParams
     "font.family": "sans-serif",
     "font.sans-serif": ["DejaVu Sans"],
-    "font.size": 9,
-    "axes.titlesize": 10,
+    "font.size": SMALLEST_TEXT,
+    "axes.titlesize": SMALLEST_TEXT + 1,
+    "axes.labelsize": SMALLEST_TEXT,
+    "xtick.labelsize": SMALLEST_TEXT,
+    "ytick.labelsize": SMALLEST_TEXT,
+    "legend.fontsize": SMALLEST_TEXT,
     "axes.spines.top": False,
     "axes.spines.right": False,
-    "svg.fonttype": "none",  # text stays text: small, selectable, searchable by the reader
+    "svg.fonttype": "none",  # text stays text: selectable, searchable, and measured by the tests
     "figure.facecolor": "white",
     "axes.facecolor": "white",
 }
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
 
 @dataclass(frozen=True)
 class Figure:
-    """One picture: inline SVG, the words that stand in for it, and what it plotted."""
+    """One picture: its SVG panels, the words that stand in for them, and what they plotted."""
 
     name: str
-    svg: str
+    panels: tuple[str, ...]
     alt: str
     caption: str
     data: dict[str, Any] = field(repr=False)
+
+    def drawing(self) -> str:
+        """The panels in one box that a screen reader reads as one image, by its alt text."""
+        return (
+            f'<div class="attend-figure__panels" role="img" aria-label="{html.escape(self.alt)}">\n'
+            + "\n".join(self.panels)
+            + "\n</div>"
+        )
 
     def data_text(self) -> str:
         """What the picture plotted, as text a check can read: one line per series, every
@@ -91,7 +122,7 @@ class Figure:
         a comment for the book's build, which takes it out before the page is written."""
         parts = [
             f'<figure class="attend-figure" id="figure-{self.name}">',
-            self.svg,
+            self.drawing(),
             f"<figcaption>{html.escape(self.caption)}</figcaption>",
             *([live] if live else []),
             "</figure>",
@@ -115,27 +146,59 @@ def label(token_id: int, width: int = 14) -> str:
     return f'"{text}"' if len(text) <= width else f'"{text[: width - 1]}…"'
 
 
+def slope(x: Sequence[float], y: Sequence[float]) -> float:
+    """The slope of y against x on log–log axes, fitted: a power law's power."""
+    return float(np.polyfit(np.log(x), np.log(y), 1)[0])
+
+
+def twins(square: npt.NDArray[np.float64]) -> tuple[int, ...]:
+    """The rows (counted from 1) equal cell for cell to another row: tokens that arrived alike."""
+    rows = [tuple(r) for r in square.tolist()]
+    return tuple(i + 1 for i, r in enumerate(rows) if rows.count(r) > 1)
+
+
+def _rows_words(rows: Sequence[int]) -> str:
+    """Row labels as a sentence writes them."""
+    return " and ".join(map(str, rows))
+
+
 @cache
 def square_figure() -> Figure:
     """The score square as `attend square` prints it, before and after the divide."""
     run = chapter_head(divide=True).attend(chapter_row())
     labels = [label(t) for t in chapter_tokens()]
-    fig, axes = _figure(2, width=8.6, height=3.9)
-    _heat(axes[0], run.raw, labels, "every query dotted with every key", "magma_r")
-    _heat(axes[1], run.scaled, labels, f"the same, divided by {run.div:.4f}", "magma_r")
+    same = twins(run.raw)
+    n = len(labels)
+    top_row, top_key = (int(i) + 1 for i in np.unravel_index(np.argmax(run.raw), run.raw.shape))
+    panels = (
+        _heat_panel("square-raw", run.raw, labels, "every query dotted with every key", "magma_r", same),
+        _heat_panel(
+            "square-scaled", run.scaled, labels, f"the same, divided by {run.div:g}", "magma_r", same
+        ),
+    )
     alt = (
-        "Two heat maps of the 4 by 4 score square, token labels on both axes: the raw "
-        "scores on the left and the same scores divided by 2 on the right. The darkest "
-        f"cells are row 2 and row 4 against token 1, {run.raw[1, 0]:.4f} before the divide "
-        f"and {run.scaled[1, 0]:.4f} after; rows 2 and 4 are the same colours cell for cell."
+        f"{len(panels)} heat maps of the {n} by {n} score square, token labels on both axes, each with its "
+        f"colour bar: the raw scores on the left and the same scores divided by {run.div:g} on "
+        f"the right. The darkest cells are rows {_rows_words(same)} against token {top_key}, "
+        f"{run.raw[top_row - 1, top_key - 1]:.4f} before the divide and "
+        f"{run.scaled[top_row - 1, top_key - 1]:.4f} after; rows {_rows_words(same)} are the "
+        "same colours cell for cell."
     )
     caption = (
         "The score square: row i is token i's query against every key. The divide by "
-        f"{run.div:.0f} halves every cell and changes no pattern; rows 2 and 4 (outlined) "
-        "match cell for cell."
+        f"{run.div:g} shrinks every cell alike and changes no pattern; rows {_rows_words(same)} "
+        "(outlined) match cell for cell."
     )
-    data = {"labels": labels, "raw": run.raw.tolist(), "scaled": run.scaled.tolist()}
-    return Figure("square", _svg(fig, "square", alt), alt, caption, data)
+    data = {
+        "labels": labels,
+        "size": n,
+        "div": run.div,
+        "twins": same,
+        "top": (top_row, top_key),
+        "raw": run.raw.tolist(),
+        "scaled": run.scaled.tolist(),
+    }
+    return Figure("square", panels, alt, caption, data)
 
 
 @cache
@@ -144,280 +207,336 @@ def shares_figure() -> Figure:
     divided = chapter_head(divide=True).attend(chapter_row())
     undivided = chapter_head(divide=False).attend(chapter_row())
     labels = [label(t) for t in chapter_tokens()]
-    fig, axes = _figure(2, width=8.6, height=3.9)
-    _heat(
-        axes[0],
-        divided.attn,
-        labels,
-        f"shares, divided by {divided.div:.0f}",
-        "viridis_r",
-        vmin=0.0,
-        vmax=1.0,
+    same = twins(divided.attn)
+    n = len(labels)
+    lo, hi = SHARE_RANGE
+    row = same[0]  # the first of the rows that arrived alike
+    key = int(np.argmax(divided.attn[row - 1])) + 1
+    panels = (
+        _heat_panel(
+            "shares-divided",
+            divided.attn,
+            labels,
+            f"shares, divided by {divided.div:g}",
+            "viridis_r",
+            same,
+            SHARE_RANGE,
+        ),
+        _heat_panel(
+            "shares-undivided",
+            undivided.attn,
+            labels,
+            "shares, the divide left off",
+            "viridis_r",
+            same,
+            SHARE_RANGE,
+        ),
     )
-    _heat(axes[1], undivided.attn, labels, "shares, the divide left off", "viridis_r", vmin=0.0, vmax=1.0)
+    sums = divided.attn.sum(axis=1)
     alt = (
-        "Two heat maps of the 4 by 4 shares, token labels on both axes, each row adding to "
-        f"one. With the divide, row 2's biggest share is {divided.attn[1, 0]:.4f} on token 1; "
-        f"without it the same cell is {undivided.attn[1, 0]:.4f}. In both maps rows 2 and 4 "
-        "are identical, because tokens 2 and 4 arrive with the same four numbers."
+        f"{len(panels)} heat maps of the {n} by {n} shares, token labels on both axes, each row adding "
+        f"to {sums.min():g}, under a colour bar from {lo:g} to {hi:g}. With the divide, row "
+        f"{row}'s biggest share is {divided.attn[row - 1, key - 1]:.4f} on token {key}; without it "
+        f"the same cell is {undivided.attn[row - 1, key - 1]:.4f}. In both maps rows "
+        f"{_rows_words(same)} are identical, because those tokens arrive with the same typed numbers."
     )
     caption = (
-        "Each row as shares of one, with the divide (left) and without it (right), on one "
-        "colour scale from 0 to 1. Leaving the divide off sharpens every row; rows 2 and 4 "
-        "(outlined) stay identical either way, because nothing here knows where a token sits."
+        "Each row as shares of a whole, with the divide (left) and without it (right), on "
+        f"a shared colour scale from {lo:g} to {hi:g}. Leaving the divide off sharpens every row; "
+        f"rows {_rows_words(same)} (outlined) stay identical either way, because nothing here "
+        "knows where a token sits."
     )
     data = {
         "labels": labels,
+        "size": n,
+        "scale": SHARE_RANGE,
+        "row sums": sums.tolist(),
+        "twins": same,
+        "top": (row, key),
         "divided": divided.attn.tolist(),
         "undivided": undivided.attn.tolist(),
     }
-    return Figure("shares", _svg(fig, "shares", alt), alt, caption, data)
+    return Figure("shares", panels, alt, caption, data)
 
 
 @cache
 def scale_figure(widths: Sequence[int] = SCALE_WIDTHS) -> Figure:
     """The divide experiment as `attend scale` prints it: spread and biggest share by width."""
-    rows = scale_experiment(widths)
+    rows = scale_experiment(widths, count=SCALE_DRAWS)
     w = [r.width for r in rows]
-    fig, (spread, biggest) = _figure(2, width=8.6, height=3.4)
-    spread.set_yscale("log", base=2)  # log-log: growth as √width is a line of slope ½
-    for ax in (spread, biggest):
-        ax.set_xscale("log", base=2)
-        ax.set_xticks(w, [str(x) for x in w])
-        ax.minorticks_off()
-        ax.set_xlabel("key width (log scale)")
-        ax.grid(True, color="#e5e5e5", linewidth=0.6)
-    spread.plot(w, [r.divided.spread for r in rows], "o-", color=DIVIDED, label="divided by √width")
-    spread.plot(
-        w, [r.undivided.spread for r in rows], "s--", color=UNDIVIDED, label="the divide left off (slope ½)"
-    )
-    levels = [2, 4, 8, 16, 32]
-    spread.set_yticks(levels, [str(y) for y in levels])
-    spread.set_ylabel("spread of a row (log scale)")
-    spread.set_title("how far apart a row's scores sit")
-    spread.legend(frameon=False)
-    biggest.plot(w, [r.divided.biggest for r in rows], "o-", color=DIVIDED, label="divided by √width")
-    biggest.plot(w, [r.undivided.biggest for r in rows], "s--", color=UNDIVIDED, label="the divide left off")
-    biggest.set_ylim(0.0, 1.0)
-    biggest.axhline(1.0, color="#999999", linewidth=0.6)
-    biggest.set_ylabel("biggest share in a row (mean)")
-    biggest.set_title("how much the top token takes")
-    biggest.legend(frameon=False, loc="lower right")
+    steep = slope(w, [r.undivided.spread for r in rows])
+    flat = slope(w, [r.divided.spread for r in rows])
+    with plt.rc_context(_STYLE):
+        fig_spread, spread = _panel(height=320)
+        fig_biggest, biggest = _panel(height=320)
+        for ax in (spread, biggest):
+            ax.set_xscale("log", base=2)
+            ax.set_xticks(w, [f"{x:,}" for x in w])
+            ax.minorticks_off()
+            ax.set_xlabel("key width (log scale)")
+            ax.grid(True, color="#e5e5e5", linewidth=0.6)
+        spread.set_yscale("log", base=2)  # log-log: growth as a power of the width is a line
+        spread.plot(
+            w, [r.divided.spread for r in rows], "o-", color=DIVIDED, label=f"divided (slope {flat:.2f})"
+        )
+        spread.plot(
+            w,
+            [r.undivided.spread for r in rows],
+            "s--",
+            color=UNDIVIDED,
+            label=f"left off (slope {steep:.2f})",
+        )
+        levels = 2.0 ** np.arange(
+            np.floor(np.log2(min(r.divided.spread for r in rows))),
+            np.ceil(np.log2(max(r.undivided.spread for r in rows))) + 1,
+        )
+        spread.set_yticks(levels, [f"{y:g}" for y in levels])
+        spread.set_ylabel("spread of a row (log scale)")
+        spread.set_title("how far apart a row's scores sit")
+        spread.legend(frameon=False)
+        biggest.plot(w, [r.divided.biggest for r in rows], "o-", color=DIVIDED, label="divided by √width")
+        biggest.plot(
+            w, [r.undivided.biggest for r in rows], "s--", color=UNDIVIDED, label="the divide left off"
+        )
+        lo, hi = SHARE_RANGE
+        biggest.set_ylim(lo, hi)
+        biggest.axhline(hi, color="#999999", linewidth=0.6)
+        biggest.set_ylabel("biggest share in a row (mean)")
+        biggest.set_title("how much the top token takes")
+        biggest.legend(frameon=False, loc="lower right")
+    panels = (_svg(fig_spread, "scale-spread"), _svg(fig_biggest, "scale-biggest"))
     first, last = rows[0], rows[-1]
     alt = (
-        "Two line charts against key width on a log scale, the spread on a log scale too, "
-        f"{', '.join(map(str, w))}. Divided by the square root of the width, the spread of a "
+        f"{len(panels)} line charts against key width on a log scale, the spread on a log scale too, "
+        f"{', '.join(f'{x:,}' for x in w)}. Divided by the square root of the width, the spread of a "
         f"row stays near {first.divided.spread:.1f} to {last.divided.spread:.1f} and the "
         f"biggest share near {first.divided.biggest:.2f} to {last.divided.biggest:.2f}. "
         f"Without the divide the spread climbs from {first.undivided.spread:.1f} to "
-        f"{last.undivided.spread:.1f} and the biggest share from "
+        f"{last.undivided.spread:.1f}, a line of slope {steep:.2f}, and the biggest share from "
         f"{first.undivided.biggest:.2f} to {last.undivided.biggest:.2f}."
     )
     caption = (
-        f"The same {1000:,} draws per width, divided and not. Left, on log-log axes: with the "
-        "divide a row's scores keep one spread at every width; without it the spread is a "
-        "straight line of slope ½, the square root of the width. Right: without the divide "
-        "the softmax all but picks one token."
+        f"The same {SCALE_DRAWS:,} draws per width, divided and not. Left, on log-log axes: with "
+        f"the divide a row's scores keep the same spread at every width (slope {flat:.2f}); without it "
+        f"the spread is a straight line of slope {steep:.2f}, the square root of the width. "
+        "Right: without the divide the softmax puts nearly all of a row on its top token."
     )
     data = {
+        "draws": SCALE_DRAWS,
+        "slopes": (flat, steep),
         "widths": w,
         "divided": [(r.divided.spread, r.divided.biggest, r.divided.confident) for r in rows],
         "undivided": [(r.undivided.spread, r.undivided.biggest, r.undivided.confident) for r in rows],
     }
-    return Figure("scale", _svg(fig, "scale", alt), alt, caption, data)
+    return Figure("scale", panels, alt, caption, data)
+
+
+def mark_id(length: int) -> str:
+    """The name the cost figure gives its marker at `length`."""
+    return f"mark-{length}"
+
+
+def marker_ids(length: int) -> tuple[str, str]:
+    """The ids the page holds for the cost figure's marker at `length` (`_svg` prefixes them)."""
+    return f"{_prefix('cost')}{mark_id(length)}", f"{_prefix('cost')}{mark_id(length)}-line"
+
+
+def _powers_of_ten(value: float, _: float) -> str:
+    """A log axis's tick as 10 to a power, the power a superscript of the same text size."""
+    return f"10{str(round(np.log10(value))).translate(_SUPERSCRIPT)}"
 
 
 @cache
-def cost_figure(rows: Sequence[int] = COST_ROWS) -> Figure:
-    """The counted cost as `attend cost --rows 4,...,4096` prints it, on log–log axes."""
+def cost_figure(rows: Sequence[int] = COST_ROWS, marked: Sequence[int] = ()) -> Figure:
+    """The counted cost as `attend cost --rows 4,...,4096` prints it, on log–log axes.
+
+    Each length in `marked` gets a marker of its own (a line and the two counts at that
+    length), hidden until the cost control shows the one its slider names.
+    """
     costs = cost_sweep(rows)
     n = [c.length for c in costs]
     where = crossover()
-    fig, (ax,) = _figure(1, width=7.2, height=4.2)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log", base=10)
-    ax.set_xticks(n, [f"{x:,}" for x in n])
-    ax.minorticks_off()
-    ax.grid(True, color="#e5e5e5", linewidth=0.6)
-    ax.plot(
-        n, [c.project for c in costs], "o-", color=LINEAR, label="q, k and v: the projections (grow as n)"
-    )
-    ax.plot(
-        n,
-        [c.quadratic for c in costs],
-        "s-",
-        color=QUADRATIC,
-        label="the pairs: scores and mixing (grow as n²)",
-    )
     at = cost_sweep([where])[0]  # the row where the pairs first outgrow the projections
-    ax.axvline(where, color="#333333", linewidth=0.8, linestyle="--")
-    ax.plot([where, where], [at.project, at.quadratic], "D", color="#333333", markersize=4)
-    ax.annotate(
-        f"n = {where}: the pairs ({at.quadratic:,})\novertake the projections ({at.project:,})",
-        xy=(where, at.quadratic),
-        xytext=(where * 2.6, at.project * 0.42),
-        fontsize=8,
-        arrowprops={"arrowstyle": "-", "color": "#333333", "linewidth": 0.6},
-    )
-    ax.set_xlabel("tokens in the row (log scale)")
-    ax.set_ylabel("multiply-adds, counted (log scale)")
-    ax.set_title("one head's work against the length of the row")
-    ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(0.12, 1.0))  # clear of n = 7
+    grows = (slope(n, [c.project for c in costs]), slope(n, [c.quadratic for c in costs]))
+    with plt.rc_context(_STYLE):
+        fig, ax = _panel(height=360)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log", base=10)
+        ax.set_xticks(n[::2], [f"{x:,}" for x in n[::2]])
+        ax.minorticks_off()
+        ax.yaxis.set_major_formatter(_powers_of_ten)
+        ax.grid(True, color="#e5e5e5", linewidth=0.6)
+        ax.plot(n, [c.project for c in costs], "o-", color=LINEAR, label=f"q, k, v (slope {grows[0]:.2f})")
+        ax.plot(
+            n, [c.quadratic for c in costs], "s-", color=QUADRATIC, label=f"the pairs (slope {grows[1]:.2f})"
+        )
+        ax.axvline(where, color=MARKER, linewidth=0.8, linestyle="--")
+        ax.plot([where, where], [at.project, at.quadratic], "D", color=MARKER, markersize=4)
+        ax.annotate(
+            f"n = {where}: the\npairs overtake",
+            xy=(where, at.quadratic),
+            xytext=(where * 8, at.project * 0.75),  # below the projections, clear of both lines
+            va="center",
+            arrowprops={"arrowstyle": "-", "color": MARKER, "linewidth": 0.6},
+        )
+        for length, cost in zip(marked, cost_sweep(marked) if marked else [], strict=True):
+            ax.axvline(length, color=MARKER, linewidth=1.6, gid=f"{mark_id(length)}-line")
+            ax.plot(
+                [length] * 2,
+                [cost.project, cost.quadratic],
+                "o",
+                color=MARKER,
+                markersize=7,
+                gid=mark_id(length),
+            )
+        ax.set_xlim(n[0] / 1.3, n[-1] * 1.3)
+        ax.set_xlabel("tokens in the row, n (log scale)")
+        ax.set_ylabel("multiply-adds (log scale)")
+        ax.set_title("one head's work against n")
+        ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(0.14, 1.0))  # clear of the crossover
     last = costs[-1]
     alt = (
         f"A log-log line chart of multiply-adds against tokens, {n[0]:,} to {n[-1]:,}. "
-        f"The projections rise as a straight line of slope one to {last.project:,} at "
-        f"{last.length:,} tokens; the pairs rise twice as steeply to {last.quadratic:,}. "
-        f"A dashed line at n = {where} marks where the pairs overtake the projections."
+        f"The projections rise as a straight line of slope {grows[0]:.2f} to {last.project:,} at "
+        f"{last.length:,} tokens; the pairs rise with slope {grows[1]:.2f} to {last.quadratic:,}. "
+        f"A dashed line at n = {where} marks where the pairs ({at.quadratic:,}) overtake the "
+        f"projections ({at.project:,})."
     )
     caption = (
         "Multiply-adds the head counted on the front of the chronicle, from "
         f"{n[0]:,} to {n[-1]:,} tokens. On log–log axes a line's slope is its power: the "
-        f"projections climb with slope 1, the pairs with slope 2, and they cross at n = {where}."
+        f"projections climb with slope {grows[0]:.2f}, the pairs with slope {grows[1]:.2f}, and "
+        f"they cross at n = {where}."
     )
     data = {
         "crossover": where,
+        "slopes": grows,
         "at_crossover": (at.length, at.project, at.quadratic),
         "rows": [(c.length, c.project, c.quadratic, c.total) for c in costs],
     }
-    return Figure("cost", _svg(fig, "cost", alt), alt, caption, data)
+    return Figure("cost", (_svg(fig, "cost"),), alt, caption, data)
 
 
 @cache
 def flow_figure() -> Figure:
-    """One real run of the chapter's head drawn as it flows: rows, q/k/v, square, shares, out."""
+    """One real run of the chapter's head, a panel per step: rows, q/k/v, square, shares, out."""
     run = chapter_head(divide=True).attend(chapter_row())
     labels = [label(t, width=8) for t in chapter_tokens()]
-    with plt.rc_context(_STYLE):
-        fig = plt.figure(figsize=(8.6, 4.6), layout="constrained")
-        grid = fig.add_gridspec(3, 5)
-        x = fig.add_subplot(grid[1, 0])
-        q, k, v = (fig.add_subplot(grid[r, 1]) for r in range(3))
-        scores, shares, out = (fig.add_subplot(grid[1, c]) for c in (2, 3, 4))
-    panels = [
-        (x, run.x, "token rows (typed)"),
-        (q, run.q, "queries  x·Wqᵀ"),
-        (k, run.k, "keys  x·Wkᵀ"),
-        (v, run.v, "values  x·Wvᵀ"),
-        (scores, run.scaled, f"scores ÷ {run.div:.0f}"),
-        (shares, run.attn, "shares (softmax)"),
-        (out, run.out, "values mixed"),
+    n = len(labels)
+    steps = [
+        ("x", run.x, "token rows x (typed)"),
+        ("q", run.q, "queries q = x·Wqᵀ"),
+        ("k", run.k, "keys k = x·Wkᵀ"),
+        ("v", run.v, "values v = x·Wvᵀ"),
+        ("scores", run.scaled, f"scores q·kᵀ ÷ {run.div:g}"),
+        ("shares", run.attn, "shares: softmax by row"),
+        ("out", run.out, "out = shares·v"),
     ]
-    for ax, square, title in panels:
-        _cells(ax, square, title, labels if ax is x else None)
-    arrows = [(x, q), (x, k), (x, v), (q, scores), (k, scores), (scores, shares), (shares, out)]
-    for start, end in arrows:
-        fig.add_artist(
-            ConnectionPatch(
-                xyA=(1.02, 0.5),
-                coordsA=start.transAxes,
-                xyB=(-0.04, 0.5),
-                coordsB=end.transAxes,
-                arrowstyle="->",
-                color="#666666",
-                linewidth=0.8,
-            )
-        )
-    fig.add_artist(
-        ConnectionPatch(  # the values go round the square, straight to the mixing
-            xyA=(1.02, 0.5),
-            coordsA=v.transAxes,
-            xyB=(0.5, -0.06),
-            coordsB=out.transAxes,
-            arrowstyle="->",
-            color="#666666",
-            linewidth=0.8,
-            connectionstyle="angle,angleA=0,angleB=90",
-        )
+    panels = tuple(
+        _cells_panel(f"flow-{name}", square, title, labels if name == "x" else None)
+        for name, square, title in steps
     )
+    zero_slot = int(np.flatnonzero(run.x[1] == 0)[0])  # the first slot the 0 arrives empty in
+    row, key = 2, int(np.argmax(run.attn[1])) + 1  # token 2, the bare digit, and its top key
     alt = (
-        "A diagram of one run of the head, left to right, every cell printed. The four typed "
-        "token rows feed three matrices, giving four queries, four keys and four values. "
-        "Queries and keys meet in the 4 by 4 score square, divided by "
-        f"{run.div:.0f}; softmax turns each of its rows into shares, and the shares mix the "
-        f"values. Row 2, the 0, scores {run.scaled[1, 0]:.4f} against token 1, gives it a "
-        f"share of {run.attn[1, 0]:.4f}, and leaves with {run.out[1, 1]:.4f} in its second "
-        "slot, carries a year, where it arrived with 0."
+        f"A run of the head in {len(steps)} grids, every cell printed to {FLOW_PLACES} places, "
+        f"each titled with how it is made. The {n} typed token rows make {n} queries, {n} keys "
+        f"and {n} values; queries and keys meet in the {n} by {n} score square, divided by "
+        f"{run.div:g}; softmax turns each of its rows into shares, and the shares mix the "
+        f"values. Row {row}, the bare digit, scores {run.scaled[row - 1, key - 1]:.4f} against token "
+        f"{key}, gives it a share of {run.attn[row - 1, key - 1]:.4f}, and leaves with "
+        f"{run.out[row - 1, zero_slot]:.4f} in slot {zero_slot + 1}, where it arrived with "
+        f"{run.x[row - 1, zero_slot]:g}."
     )
     caption = (
-        "The whole head on the chapter's four tokens, drawn from one run: each token row "
-        "becomes a query, a key and a value; every query meets every key in the score square; "
-        "each row of the square becomes shares of one; the shares mix the values. Cells are "
-        "rounded to two places; the tables print four."
+        "The whole head on the chapter's tokens, drawn from the same run, a grid per step: each token "
+        "row becomes a query, a key and a value; every query meets every key in the score square; "
+        "each row of the square becomes shares of a whole; the shares mix the values. Cells are "
+        f"rounded to {FLOW_PLACES} places; the tables print {TABLE_PLACES}."
     )
     data = {
         "labels": labels,
+        "size": n,
+        "steps": len(steps),
+        "places": (FLOW_PLACES, TABLE_PLACES),
+        "div": run.div,
+        "followed": (row, key, zero_slot + 1),
         **{name: getattr(run, name).tolist() for name in ("x", "q", "k", "v", "scaled", "attn", "out")},
     }
-    return Figure("flow", _svg(fig, "flow", alt), alt, caption, data)
+    return Figure("flow", panels, alt, caption, data)
 
 
-def _cells(ax: Axes, square: npt.NDArray[np.float64], title: str, labels: Sequence[str] | None) -> None:
-    """A small matrix as a grid of pale cells, each value printed to two places."""
+def _panel(height: float, width: float = PANEL_WIDTH) -> tuple[MplFigure, Axes]:
+    """One panel, `width` by `height` CSS px (call inside the style's rc_context)."""
+    fig, ax = plt.subplots(figsize=(width / INCH, height / INCH), layout="constrained")
+    return fig, ax
+
+
+def _cells_panel(name: str, square: npt.NDArray[np.float64], title: str, labels: Sequence[str] | None) -> str:
+    """A small matrix as a grid of plain cells, each value printed: colour carries nothing."""
+    rows, cols = square.shape
+    cell = SMALLEST_TEXT * 3.2  # room for "−0.50" at the smallest size
+    margin = SMALLEST_TEXT * (6.5 if labels is not None else 1.0)
     with plt.rc_context(_STYLE):
-        top = float(np.abs(square).max()) or 1.0
-        _grid(ax, square, np.abs(square), "Blues", (0.0, top * 1.6), places=2, fontsize=6.5)
+        fig, ax = _panel(height=cell * rows + 40, width=cell * cols + margin + 12)
+        ax.imshow(np.zeros_like(square), cmap="Greys", vmin=0.0, vmax=1.0)
+        _print_cells(ax, square, FLOW_PLACES)
+        ax.set_xticks(np.arange(cols + 1) - 0.5, minor=True)
+        ax.set_yticks(np.arange(rows + 1) - 0.5, minor=True)
+        ax.grid(which="minor", color="#c8c8c8", linewidth=0.8)
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+        ax.tick_params(which="both", length=0)
         ax.set_xticks([])
-        if labels is None:
-            ax.set_yticks([])
-        else:
-            ax.set_yticks(range(len(labels)), _numbered(labels), fontsize=7)
-        ax.set_title(title, fontsize=8)
+        ax.set_yticks([] if labels is None else range(rows), [] if labels is None else _numbered(labels))
+        ax.set_title(title, fontsize=SMALLEST_TEXT)
+    return _svg(fig, name)
 
 
-def _figure(panels: int, width: float, height: float) -> tuple[MplFigure, list[Axes]]:
-    with plt.rc_context(_STYLE):
-        fig, axes = plt.subplots(1, panels, figsize=(width, height), layout="constrained", squeeze=False)
-    return fig, list(axes[0])
-
-
-def _heat(
-    ax: Axes,
+def _heat_panel(
+    name: str,
     square: npt.NDArray[np.float64],
     labels: Sequence[str],
     title: str,
     cmap: str,
-    vmin: float | None = None,
-    vmax: float | None = None,
-) -> None:
-    """One square as a heat map, each cell printed to four places as the tables print it."""
+    outlined: Sequence[int],
+    limits: tuple[float, float] | None = None,
+) -> str:
+    """One square as a heat map under its colour bar, each cell printed as the tables print it."""
+    lo, hi = limits if limits is not None else (float(square.min()), float(square.max()))
+    n = len(labels)
     with plt.rc_context(_STYLE):
-        lo = float(square.min()) if vmin is None else vmin
-        hi = float(square.max()) if vmax is None else vmax
-        _grid(ax, square, square, cmap, (lo, hi), places=4, fontsize=8, white_above=(lo + hi) / 2)
-        n = len(labels)
+        fig, ax = _panel(height=330)
+        image = ax.imshow(square, cmap=cmap, vmin=lo, vmax=hi)
+        _print_cells(ax, square, TABLE_PLACES, white_above=(lo + hi) / 2)
         ticks = list(range(n))
         ax.set_xticks(ticks, [str(j + 1) for j in ticks])
         ax.set_yticks(ticks, _numbered(labels))
+        ax.tick_params(length=0)
+        for spine in ax.spines.values():
+            spine.set_visible(False)
         ax.set_xlabel("key (token number)")
         ax.set_title(title)
-        for row in (1, 3):  # rows 2 and 4: the bare digits, the same four numbers
-            ax.add_patch(Rectangle((-0.5, row - 0.5), n, 1, fill=False, edgecolor="#00b3b3", linewidth=2.0))
+        for row in outlined:  # rows that arrived alike, drawn alike
+            ax.add_patch(Rectangle((-0.5, row - 1.5), n, 1, fill=False, edgecolor="#00b3b3", linewidth=2.0))
+        bar = fig.colorbar(image, ax=ax, orientation="horizontal", fraction=0.06, pad=0.02, aspect=30)
+        bar_ticks = [float(t) for t in np.linspace(lo, hi, 3)]
+        bar.set_ticks(bar_ticks, labels=[f"{t:.{TABLE_PLACES}f}" for t in bar_ticks])  # as the cells read
+        bar.outline.set_visible(False)
+    return _svg(fig, name)
 
 
-def _grid(
-    ax: Axes,
-    square: npt.NDArray[np.float64],
-    shade: npt.NDArray[np.float64],
-    cmap: str,
-    limits: tuple[float, float],
-    places: int,
-    fontsize: float,
-    white_above: float | None = None,
+def _print_cells(
+    ax: Axes, square: npt.NDArray[np.float64], places: int, white_above: float | None = None
 ) -> None:
-    """Cells coloured by `shade`, each with its value of `square` printed in it (in white above
-    `white_above`, to stay legible on dark cells). The printed numbers are the scale, so no tick
-    marks and no frame."""
-    ax.imshow(shade, cmap=cmap, vmin=limits[0], vmax=limits[1])
+    """Each cell's value printed in it (in white above `white_above`, legible on dark cells)."""
     rows, cols = square.shape
     for i in range(rows):
         for j in range(cols):
             value = float(square[i, j])
-            colour = None if white_above is None else "white" if value > white_above else "black"
-            ax.text(j, i, f"{value:.{places}f}", ha="center", va="center", fontsize=fontsize, color=colour)
-    ax.tick_params(length=0)
-    for spine in ax.spines.values():
-        spine.set_visible(False)
+            colour = "black" if white_above is None or value <= white_above else "white"
+            text = f"{value:.{places}f}".replace("-", "−")
+            ax.text(j, i, text, ha="center", va="center", fontsize=SMALLEST_TEXT, color=colour)
 
 
 def _numbered(labels: Sequence[str]) -> list[str]:
@@ -425,8 +544,13 @@ def _numbered(labels: Sequence[str]) -> list[str]:
     return [f"{i + 1} {t}" for i, t in enumerate(labels)]
 
 
-def _svg(fig: MplFigure, name: str, alt: str) -> str:
-    """The figure as inline SVG: deterministic, scalable, with a title and an aria-label."""
+def _prefix(panel: str) -> str:
+    return f"figure-{panel}-"
+
+
+def _svg(fig: MplFigure, name: str) -> str:
+    """A panel as inline SVG at its own size: deterministic, hidden from screen readers (the
+    figure's box carries the alt text), one SVG unit to one CSS pixel."""
     out = io.StringIO()
     with plt.rc_context({**_STYLE, "svg.hashsalt": f"attend-{name}"}):
         fig.savefig(out, format="svg", metadata={"Date": None, "Creator": None})
@@ -434,18 +558,11 @@ def _svg(fig: MplFigure, name: str, alt: str) -> str:
     svg = out.getvalue()
     svg = svg[svg.index("<svg") :]  # drop the XML declaration and DOCTYPE: this goes inline
     svg = re.sub(r"<metadata>.*?</metadata>\s*", "", svg, flags=re.DOTALL)
-    svg = re.sub(r'\s(width|height)="[\d.]+pt"', "", svg, count=2)
-    # Several figures share a page: give every id (and every reference to one) the figure's
+    svg = re.sub(r'\s(width|height)="([\d.]+)pt"', r' \1="\2"', svg, count=2)  # units to CSS px
+    # Several panels share a page: give every id (and every reference to one) the panel's
     # name, so no two inline SVGs on a page claim the same id.
-    prefix = f"figure-{name}-"
+    prefix = _prefix(name)
     svg = re.sub(r'\bid="([^"]+)"', rf'id="{prefix}\1"', svg)
     svg = re.sub(r"url\(#([^)]+)\)", rf"url(#{prefix}\1)", svg)
     svg = re.sub(r'href="#([^"]+)"', rf'href="#{prefix}\1"', svg)
-    svg = svg.replace(
-        "<svg ",
-        f'<svg role="img" aria-label="{html.escape(alt)}" class="attend-figure__svg" '
-        'style="width: 100%; height: auto" ',
-        1,
-    )
-    head_end = svg.index(">", svg.index("<svg")) + 1
-    return f"{svg[:head_end]}\n<title>{html.escape(alt)}</title>{svg[head_end:]}"
+    return svg.replace("<svg ", '<svg aria-hidden="true" focusable="false" class="attend-figure__svg" ', 1)

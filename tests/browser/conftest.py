@@ -178,7 +178,7 @@ INSPECT = """() => {
     ...box(el), display: getComputedStyle(el).display, text: el.textContent.slice(0, 60),
   }));
   const figures = [...document.querySelectorAll('article figure')].map((fig) => {
-    const pic = fig.querySelector('svg, img');
+    const pic = fig.querySelector('[role=img], svg, img');  // a figure's panels share one alt text
     return {
       id: fig.id, caption: (fig.querySelector('figcaption') || {}).textContent || '',
       kind: pic ? pic.tagName.toLowerCase() : null, ...(pic ? box(pic) : {w: 0, h: 0}),

@@ -46,10 +46,11 @@ def _shown(live: Any) -> list[str]:
 
 
 def _shares(divide: bool) -> list[str]:
-    return [f"{v:.4f}" for v in chapter_head(divide=divide).attend(chapter_row()).attn.ravel()]
+    """What the switch shows: the scores softmax is handed (the shares are the figure above)."""
+    return [f"{v:.4f}" for v in chapter_head(divide=divide).attend(chapter_row()).scaled.ravel()]
 
 
-def test_the_divide_switch_shows_the_heads_shares_with_and_without_it(
+def test_the_divide_switch_shows_the_scores_softmax_is_handed_with_and_without_it(
     site: Any, page: Any, visits: dict[str, Any], shots: Path
 ) -> None:
     live = _open(page, site, visits, "shares")
@@ -105,9 +106,21 @@ def test_the_width_choice_shows_the_experiment_at_that_width(
 
 def _n(live: Any) -> int:
     words = live.locator("output").inner_text()
-    found = re.search(r"n = ([\d,]+) tokens", words)
+    found = re.search(r"n = ([\d,]+) tokens?$", words)
     assert found, words
     return int(found.group(1).replace(",", ""))
+
+
+def _marked(page: Any) -> list[str]:
+    """The ids of the cost plot's markers a reader can see."""
+    return list(
+        page.evaluate("""() => [...document.querySelectorAll('#figure-cost svg g[id*="-mark-"]')]
+            .filter((g) => getComputedStyle(g).visibility === 'visible').map((g) => g.id)""")
+    )
+
+
+def _marks_at(n: int) -> list[str]:
+    return [f"figure-cost-mark-{n}", f"figure-cost-mark-{n}-line"]
 
 
 def _cost(n: int) -> list[str]:
@@ -122,6 +135,7 @@ def test_the_row_length_slider_shows_the_counted_cost_at_that_length(
     slider = live.locator("input[type=range]")
     start = _n(live)
     assert _shown(live) == _cost(start)
+    assert sorted(_marked(page)) == _marks_at(start)
     live.screenshot(path=str(shots / f"cost-n-{start}.png"))
     slider.focus()
     page.keyboard.press("Home")
@@ -130,6 +144,7 @@ def test_the_row_length_slider_shows_the_counted_cost_at_that_length(
     page.keyboard.press("ArrowRight")
     assert _n(live) > first
     assert _shown(live) == _cost(_n(live))
+    assert sorted(_marked(page)) == _marks_at(_n(live)), "the marker did not follow the slider"
     page.keyboard.press("End")
     last = _n(live)
     assert last > start
@@ -140,6 +155,9 @@ def test_the_row_length_slider_shows_the_counted_cost_at_that_length(
     clicked = _n(live)
     assert first < clicked < last
     assert _shown(live) == _cost(clicked)
+    assert sorted(_marked(page)) == _marks_at(clicked)
+    scale = live.locator(".attend-control__scale span").all_inner_texts()
+    assert scale[0] == f"{first:,}" and scale[-1] == f"{last:,}", scale
     live.screenshot(path=str(shots / f"cost-n-{clicked}.png"))
 
 

@@ -10,12 +10,18 @@ from __future__ import annotations
 import html
 import os
 import re
+from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from scripts.print_book import PDF_NAME, print_pdf
+from scripts.print_book import MARGIN_MM, PDF_NAME, print_pdf
+
+POINTS_PER_MM = 72 / 25.4
+HEADING_PT = 12.0  # the body is printed at about 10 pt, code at 9: anything from 12 up is a heading
+TITLE_PT = 20.0  # a chapter's title (h1)
 
 pytestmark = pytest.mark.browser
 
@@ -42,6 +48,135 @@ def sheets(pdf: Path) -> list[str]:
 @pytest.fixture(scope="module")
 def text(sheets: list[str]) -> str:
     return "\n".join(sheets)
+
+
+@dataclass
+class Line:
+    """One line of text on a sheet: its baseline (points up from the sheet's foot), size, words."""
+
+    y: float
+    size: float
+    text: str
+
+    @property
+    def heading(self) -> bool:
+        return self.size >= HEADING_PT
+
+
+@dataclass
+class Sheet:
+    """A sheet's lines from top to bottom, the spans images cover, and its printable band."""
+
+    number: int
+    lines: list[Line]
+    images: list[tuple[float, float]] = field(default_factory=list)  # (bottom, top) in points
+    foot: float = 0.0  # the lowest point the book's text may sit at
+    head: float = 0.0  # the highest
+
+    @property
+    def fill(self) -> float:
+        """How much of the printable band holds text or pictures, top to bottom."""
+        tops = [line.y + line.size for line in self.lines] + [top for _, top in self.images]
+        bottoms = [line.y for line in self.lines] + [bottom for bottom, _ in self.images]
+        return (max(tops) - min(bottoms)) / (self.head - self.foot) if tops else 0.0
+
+    @property
+    def opens_a_chapter(self) -> bool:
+        return bool(self.lines) and self.lines[0].size >= TITLE_PT
+
+
+def _laid_out(pdf: Path) -> list[Sheet]:
+    """Every sheet's lines, read from the positions pypdf reports for each run of text."""
+    from pypdf import PdfReader
+
+    return [_sheet(number, page) for number, page in enumerate(PdfReader(pdf).pages, start=1)]
+
+
+def _sheet(number: int, page: Any) -> Sheet:
+    height = float(page.mediabox.height)
+    foot, head = MARGIN_MM["bottom"] * POINTS_PER_MM, height - MARGIN_MM["top"] * POINTS_PER_MM
+    runs: list[Line] = []
+    images: list[tuple[float, float]] = []
+
+    def text(words: str, cm: list[float], tm: list[float], _font: Any, size: float) -> None:
+        y = cm[5] + tm[5] * cm[3]
+        if words.strip() and foot - 1 <= y <= head + 1:  # the margins hold only the page number
+            runs.append(Line(y, size * (tm[3] or 1.0) * cm[3], words.strip()))
+
+    def operator(op: bytes, _args: Any, cm: list[float], _tm: Any) -> None:
+        if op == b"Do":  # an image is drawn into the unit square the matrix maps
+            images.append((cm[5], cm[5] + cm[3]))
+
+    page.extract_text(visitor_text=text, visitor_operand_before=operator)
+    lines: dict[float, Line] = {}
+    for run in runs:  # runs on one baseline make one line
+        key = next((y for y in lines if abs(y - run.y) < 1.5), run.y)
+        line = lines.setdefault(key, Line(run.y, 0.0, ""))
+        line.size, line.text = max(line.size, run.size), f"{line.text} {run.text}".strip()
+    ordered = sorted(lines.values(), key=lambda line: -line.y)
+    return Sheet(number, ordered, images, foot, head)
+
+
+@pytest.fixture(scope="module")
+def laid_out(pdf: Path) -> list[Sheet]:
+    return _laid_out(pdf)
+
+
+def test_the_sheets_are_read_with_their_headings(laid_out: list[Sheet]) -> None:
+    assert sum(sheet.opens_a_chapter for sheet in laid_out) >= 7
+    assert sum(line.heading for sheet in laid_out for line in sheet.lines) >= 30
+
+
+def test_no_heading_is_left_in_the_last_fifth_of_a_sheet_without_text_after_it(laid_out: list[Sheet]) -> None:
+    stranded = []
+    for sheet in laid_out:
+        low = sheet.foot + (sheet.head - sheet.foot) / 5
+        for i, line in enumerate(sheet.lines):
+            after = [below for below in sheet.lines[i + 1 :] if not below.heading]
+            if line.heading and line.y < low and len(after) < 2:
+                stranded.append(f"sheet {sheet.number}: {line.text!r} then {len(after)} line(s)")
+    assert not stranded, stranded
+
+
+def test_no_lead_in_ending_in_a_colon_is_parted_from_what_it_introduces(laid_out: list[Sheet]) -> None:
+    parted = [
+        f"sheet {sheet.number}: {sheet.lines[-1].text!r}"
+        for sheet in laid_out[:-1]
+        if sheet.lines and sheet.lines[-1].text.endswith(":")
+    ]
+    assert not parted, parted
+
+
+def test_no_sheet_is_under_a_quarter_full_but_a_chapters_last(laid_out: list[Sheet]) -> None:
+    last = {s.number for s, after in pairwise(laid_out) if after.opens_a_chapter}
+    last.add(laid_out[-1].number)
+    sparse = [
+        f"sheet {s.number}: {s.fill:.0%} full, ending {s.lines[-1].text[:40]!r}"
+        if s.lines
+        else f"sheet {s.number}"
+        for s in laid_out[1:]  # the cover stands alone
+        if s.number not in last and s.fill < 0.25
+    ]
+    assert not sparse, sparse
+
+
+def test_no_sheet_holds_only_a_spilled_line_or_a_lone_picture(laid_out: list[Sheet]) -> None:
+    """A chapter's last sheet may be short, but not a line or two run over, nor a picture
+    parted from the words and code that made it."""
+    thin = [
+        f"sheet {s.number}: {[line.text[:40] for line in s.lines]}" for s in laid_out[1:] if len(s.lines) < 3
+    ]
+    assert not thin, thin
+
+
+def test_the_cover_names_the_real_repository_or_none(laid_out: list[Sheet]) -> None:
+    cover = " ".join(line.text for line in laid_out[0].lines)
+    assert ".invalid" not in cover, cover
+    real = os.environ.get("BOOK_REPO_URL", "")
+    if real and ".invalid" not in real:
+        assert _squeeze(real) in _squeeze(cover), f"the cover does not name {real}: {cover}"
+    else:
+        assert "Repository" not in cover, cover
 
 
 def _squeeze(words: str) -> str:

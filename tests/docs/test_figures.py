@@ -10,6 +10,7 @@ figure sits on the page whose table it pictures.
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pytest
 from attend import tables
 from attend_book.run import run_page
 from attend_figures import pictures
-from attend_figures.controls import DRIVES
+from attend_figures.controls import DRIVES, cost_drive, driven
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -66,7 +67,27 @@ def test_the_cost_figure_marks_the_crossover_the_cost_table_names() -> None:
     assert data["crossover"] == named == 7
     length, project, pairs = data["at_crossover"]
     assert length == named and pairs > project
-    assert f"n = {named}" in pictures.cost_figure().svg
+    assert any(f"n = {named}" in panel for panel in pictures.cost_figure().panels)
+
+
+def test_the_driven_cost_figure_holds_a_marker_at_every_length_the_slider_offers() -> None:
+    control = driven(pictures.cost_figure())
+    [plot] = control.figure.panels
+    for state in control.drive.states:
+        assert state.marks == pictures.marker_ids(int(state.value))
+        for mark in state.marks:
+            assert f'id="{mark}"' in plot, (state.value, mark)
+    assert not any("-mark-" in panel for panel in pictures.cost_figure().panels), (
+        "the static figure marks nothing"
+    )
+
+
+def test_the_cost_slider_names_a_length_in_the_singular_and_its_steps_on_its_scale() -> None:
+    drive = cost_drive((1, 2, 4))
+    assert [s.label for s in drive.states[:2]] == ["n = 1 token", "n = 2 tokens"]
+    offered = [int(s.value) for s in cost_drive().states]
+    assert set(cost_drive().scale) <= set(offered)
+    assert cost_drive().scale[0] == offered[0] and cost_drive().scale[-1] == offered[-1]
 
 
 def test_the_flow_figure_draws_the_shares_and_the_mixed_values_attend_scores_prints() -> None:
@@ -91,20 +112,30 @@ def test_every_figure_carries_alt_text_a_title_and_a_caption(draw: object) -> No
     html = figure.html()
     assert html.startswith(f'<figure class="attend-figure" id="figure-{figure.name}">')
     assert "<figcaption>" in html and figure.caption.strip()
-    svg_open = figure.svg[: figure.svg.index(">") + 1]
-    assert 'role="img"' in svg_open and 'aria-label="' in svg_open
+    box = figure.drawing()[: figure.drawing().index(">") + 1]
+    assert 'role="img"' in box and 'aria-label="' in box
     assert len(figure.alt) > 80, "alt text should say what the picture shows, not name it"
-    assert "<title>" in figure.svg
+    assert all('aria-hidden="true"' in panel[: panel.index(">")] for panel in figure.panels)
+
+
+@pytest.mark.parametrize("draw", ALL, ids=lambda f: f.__name__)
+def test_every_panel_is_drawn_at_its_size_with_no_text_under_eleven_pixels(draw: object) -> None:
+    for panel in draw().panels:  # type: ignore[operator]
+        width, height = (float(v) for v in re.search(r'width="([\d.]+)" height="([\d.]+)"', panel).groups())  # type: ignore[union-attr]
+        assert f'viewBox="0 0 {width:g} {height:g}"' in panel, "one SVG unit to one CSS pixel"
+        assert width <= pictures.PANEL_WIDTH, width
+        sizes = [float(px) for px in re.findall(r"font-size: ([\d.]+)px", panel)]
+        assert sizes and min(sizes) >= pictures.SMALLEST_TEXT, sorted(set(sizes))
 
 
 @pytest.mark.parametrize("draw", ALL, ids=lambda f: f.__name__)
 def test_a_figure_draws_the_same_bytes_every_build(draw: object) -> None:
     fresh = draw.__wrapped__  # type: ignore[attr-defined]  # around the cache
     small = {"rows": (4, 8, 16)} if draw is pictures.cost_figure else {}  # 4,096 tokens is slow
-    first, second = fresh(**small).svg, fresh(**small).svg
+    first, second = fresh(**small).panels, fresh(**small).panels
     assert first == second
-    assert "<dc:date>" not in first and "<metadata>" not in first
-    assert not first.startswith("<?xml"), "inline SVG needs no XML declaration"
+    assert all("<dc:date>" not in panel and "<metadata>" not in panel for panel in first)
+    assert all(panel.startswith("<svg") for panel in first), "inline SVG needs no XML declaration"
 
 
 @pytest.mark.parametrize("draw", ALL, ids=lambda f: f.__name__)
@@ -141,7 +172,7 @@ def test_a_page_shows_the_figure_and_the_number_check_gets_what_it_plotted(shown
 
 
 def test_no_two_figures_share_an_id() -> None:
-    ids = [i for draw in ALL for i in re.findall(r'\bid="([^"]+)"', draw().svg)]
+    ids = [i for draw in ALL for panel in draw().panels for i in re.findall(r'\bid="([^"]+)"', panel)]
     assert len(ids) == len(set(ids))
 
 
@@ -175,3 +206,86 @@ def test_no_image_file_is_committed_under_docs() -> None:
         if p.suffix.lower() in {".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".ipynb"}
     ]
     assert not pictures, pictures
+
+
+# ---- Captions and alt text: every number formatted from a computed value ----
+
+WRITTEN = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])")
+NUMBER_WORDS = re.compile(
+    r"\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
+    r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|"
+    r"ninety|hundred|thousand|million|billion|half|halves|halved|twice|double[sd]?|triple|single|"
+    r"once|quarter)\b",
+    re.IGNORECASE,
+)
+SOURCES = sorted((Path(pictures.__file__).parent).glob("*.py"))
+WORDED = {"alt", "caption", "legend"}  # the names every caption, alt text and legend is built in
+
+
+def _plotted(value: object) -> list[float]:
+    """Every number a figure's data holds, however deep."""
+    if isinstance(value, dict):
+        return [n for v in value.values() for n in _plotted(v)]
+    if isinstance(value, (list, tuple)):
+        return [n for v in value for n in _plotted(v)]
+    return [float(value)] if isinstance(value, (int, float)) and not isinstance(value, bool) else []
+
+
+def _is_plotted(written: str, plotted: list[float]) -> bool:
+    """Whether `written` is one of `plotted` at the places it is written to."""
+    digits = written.replace(",", "")
+    places = len(digits.partition(".")[2])
+    return any(f"{v:.{places}f}" == digits for v in plotted)
+
+
+@pytest.mark.parametrize("draw", ALL, ids=lambda f: f.__name__)
+def test_every_number_in_a_caption_or_alt_text_is_one_the_figure_plotted(draw: object) -> None:
+    figure = draw()  # type: ignore[operator]
+    plotted = _plotted(figure.data)
+    for words in (figure.caption, figure.alt):
+        written = WRITTEN.findall(words)
+        assert written, f"{figure.name}: no number in {words!r}"
+        stray = [w for w in written if not _is_plotted(w, plotted)]
+        assert not stray, f"{figure.name}: {stray} written in {words!r} but not among the numbers it plotted"
+        assert not NUMBER_WORDS.search(words), f"{figure.name}: a number word in {words!r}"
+
+
+def test_a_caption_number_that_drifts_from_the_data_is_caught() -> None:
+    figure = pictures.cost_figure()
+    slope = f"{figure.data['slopes'][1]:.2f}"
+    assert _is_plotted(slope, _plotted(figure.data))
+    assert not _is_plotted(f"{figure.data['slopes'][1] + 1:.2f}", _plotted(figure.data))
+
+
+def _typed(node: ast.AST) -> list[str]:
+    """The text typed into a caption's template: its string constants, format specs left out."""
+    if isinstance(node, ast.FormattedValue):
+        return _typed(node.value)
+    if isinstance(node, ast.Constant):
+        return [node.value] if isinstance(node.value, str) else []
+    return [text for child in ast.iter_child_nodes(node) for text in _typed(child)]
+
+
+def _templates(tree: ast.AST) -> list[ast.expr]:
+    """Every expression a caption, alt text or legend is built from."""
+    found: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id in WORDED for t in node.targets
+        ):
+            found.append(node.value)
+        if isinstance(node, ast.keyword) and node.arg in WORDED:
+            found.append(node.value)
+    return found
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_no_caption_template_in_figures_types_a_number(source: Path) -> None:
+    templates = _templates(ast.parse(source.read_text(encoding="utf-8")))
+    if source.name in ("pictures.py", "controls.py"):
+        assert len(templates) >= 4, f"{source.name}: the captions were not found"
+    for template in templates:
+        for text in _typed(template):
+            assert not re.search(r"\d", text), f"{source.name}:{template.lineno}: a typed digit in {text!r}"
+            found = NUMBER_WORDS.search(text)
+            assert not found, f"{source.name}:{template.lineno}: a typed number word in {text!r}"
