@@ -22,7 +22,7 @@ nox.options.sessions = ["lint", "tests", "docs"]
 PYTHONS = ["3.11", "3.12", "3.13"]
 BOOK_PYTHON = "3.11"  # the book is built and checked on one Python; the package is tested on all
 LOCK = ("-c", "constraints.txt")
-BOOK = ("-e", ".[test,docs]", "-e", "./book", "-e", "./figures")  # package, plugin, figures, fence tests
+BOOK = ("-e", ".[test,docs,figures]", "-e", "./book")  # package and its figures, plugin, fence tests
 QUIET = {"NO_MKDOCS_2_WARNING": "1"}
 LINTED = ("src", "book", "figures", "tests", "scripts", "noxfile.py")
 
@@ -55,7 +55,7 @@ def tests(session: nox.Session) -> None:
 @nox.session(python=BOOK_PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff's lint and format check, and mypy (strict) over the package, the book and the tests."""
-    session.install(*LOCK, "-e", ".[test,docs,lint,browser]", "-e", "./book", "-e", "./figures")
+    session.install(*LOCK, "-e", ".[test,docs,figures,lint,browser]", "-e", "./book")
     session.run("ruff", "check", *LINTED)
     session.run("ruff", "format", "--check", *LINTED)
     session.run("mypy")
@@ -70,7 +70,7 @@ def docs(session: nox.Session) -> None:
     site checks load no pytest plugin; `nox -s browser` may then open the same site/.
     """
     session.install(*LOCK, *BOOK)
-    session.run("mkdocs", "build", "--strict", "--site-dir", "site", env=QUIET)
+    session.run("properdocs", "build", "-f", "mkdocs.yml", "--strict", "--site-dir", "site", env=QUIET)
     session.run(
         "pytest",
         "tests/docs/test_site.py",
@@ -115,7 +115,7 @@ def serve(session: nox.Session) -> None:
     session.install(*LOCK, *BOOK)
     watched = [arg for folder in ("src/attend", "book", "figures") for arg in ("--watch", folder)]
     env = {**QUIET, "BOOK_PRINT_PAGE": "false"}
-    session.run("mkdocs", "serve", "--strict", *watched, *session.posargs, env=env)
+    session.run("properdocs", "serve", "-f", "mkdocs.yml", "--strict", *watched, *session.posargs, env=env)
 
 
 @nox.session(python=BOOK_PYTHON, default=False, reuse_venv=False, venv_backend="venv")  # pip freeze
@@ -126,11 +126,9 @@ def lock(session: nox.Session) -> None:
         "--upgrade-strategy",
         "eager",
         "-e",
-        ".[test,docs,lint,browser]",
+        ".[test,docs,figures,lint,browser]",
         "-e",
         "./book",
-        "-e",
-        "./figures",
         "nox",
         "uv",
     )
@@ -154,7 +152,7 @@ def pdf(session: nox.Session) -> None:
     site = os.environ.get("BOOK_SITE", "")
     if not site:
         site = "site"
-        session.run("mkdocs", "build", "--strict", "--site-dir", site, env=QUIET)
+        session.run("properdocs", "build", "-f", "mkdocs.yml", "--strict", "--site-dir", site, env=QUIET)
     session.run("python", "scripts/print_book.py", site)
     session.run(
         "pytest",
