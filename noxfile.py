@@ -83,6 +83,32 @@ def docs(session: nox.Session) -> None:
 
 
 @nox.session(python=BOOK_PYTHON)
+def notebooks(session: nox.Session) -> None:
+    """Run every notebook the built site offers for download as a reader would: the package built
+    as the release builds it, served from a package index on 127.0.0.1, each notebook run in a
+    fresh virtual environment whose first cell installs it from there.
+
+    The site is the one BOOK_SITE names (CI builds it once, in `docs`), else site/ is built here.
+    """
+    session.install(*LOCK, *BOOK, "uv")
+    site = os.environ.get("BOOK_SITE", "")
+    if not site:
+        site = "site"
+        session.run("properdocs", "build", "-f", "mkdocs.yml", "--strict", "--site-dir", site, env=QUIET)
+    session.run(
+        "pytest",
+        "tests/docs/test_downloads.py",
+        "-p",
+        "no:cacheprovider",
+        "-o",
+        "addopts=-ra",
+        "--durations=0",
+        *session.posargs,
+        env={**QUIET, "ATTEND_DOWNLOADS": "1", "BOOK_SITE": site},
+    )
+
+
+@nox.session(python=BOOK_PYTHON)
 def browser(session: nox.Session) -> None:
     """Open every page of the built book in headless Chromium (Debian's, installed if missing).
 
