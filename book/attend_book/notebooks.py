@@ -106,7 +106,8 @@ def _shown(figure: str) -> str:
     ):
         raise PluginError(f"a figure fence must end by printing the figure's HTML:\n{figure}")
     before = "\n".join(figure.splitlines()[: last.lineno - 1]).strip("\n")
-    return f"from IPython.display import HTML\n\n{before}\n\nHTML({ast.get_source_segment(figure, last.value.args[0])})"
+    shown = ast.get_source_segment(figure, last.value.args[0])
+    return f"from IPython.display import HTML\n\n{before}\n\nHTML({shown})"
 
 
 def requirement(cells: Iterable[Cell]) -> str:

@@ -32,7 +32,8 @@ from tree import DOCS
 ROOT = DOCS.parent
 SITE = Path(os.environ.get("BOOK_SITE", "site"))
 pytestmark = pytest.mark.skipif(
-    os.environ.get("ATTEND_DOWNLOADS") != "1", reason="runs in `nox -s notebooks`, which sets ATTEND_DOWNLOADS=1"
+    os.environ.get("ATTEND_DOWNLOADS") != "1",
+    reason="runs in `nox -s notebooks`, which sets ATTEND_DOWNLOADS=1",
 )
 OFFERED = sorted((ROOT / SITE).glob("**/*.ipynb")) if os.environ.get("ATTEND_DOWNLOADS") == "1" else []
 
@@ -43,6 +44,10 @@ def _run(*command: str | Path, cwd: Path | None = None) -> str:
     return done.stdout
 
 
+def _sha256(file: Path) -> str:
+    return hashlib.sha256(file.read_bytes()).hexdigest()
+
+
 def _simple_index(files: Path, root: Path) -> None:
     """A PEP 503 index under `root/simple/` of every distribution file in `files`."""
     projects: dict[str, list[Path]] = {}
@@ -50,16 +55,18 @@ def _simple_index(files: Path, root: Path) -> None:
         projects.setdefault(canonicalize_name(file.name.split("-")[0]), []).append(file)
     for name, found in projects.items():
         links = "".join(
-            f'<a href="../../{files.name}/{html.escape(f.name)}#sha256={hashlib.sha256(f.read_bytes()).hexdigest()}">'
+            f'<a href="../../{files.name}/{html.escape(f.name)}#sha256={_sha256(f)}">'
             f"{html.escape(f.name)}</a><br>\n"
             for f in found
         )
         (root / "simple" / name).mkdir(parents=True)
-        (root / "simple" / name / "index.html").write_text(f"<!DOCTYPE html>\n<html><body>\n{links}</body></html>\n")
+        (root / "simple" / name / "index.html").write_text(
+            f"<!DOCTYPE html>\n<html><body>\n{links}</body></html>\n"
+        )
 
 
 class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args: Any) -> None:
         """Requests are not the test's output."""
 
 
@@ -95,7 +102,9 @@ def _fresh_kernel(where: Path) -> tuple[str, Path]:
     spec = where / "jupyter" / "kernels" / "fresh"
     spec.mkdir(parents=True)
     argv = [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"]
-    (spec / "kernel.json").write_text(json.dumps({"argv": argv, "display_name": "fresh", "language": "python"}))
+    (spec / "kernel.json").write_text(
+        json.dumps({"argv": argv, "display_name": "fresh", "language": "python"})
+    )
     return "fresh", python
 
 
@@ -133,7 +142,7 @@ def test_a_downloaded_notebook_runs_top_to_bottom_in_a_fresh_environment(
     monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
     reader = tmp_path / "reader"  # an empty folder: the notebook's working directory
     reader.mkdir()
-    notebook = nbformat.read(downloaded, as_version=4)
+    notebook = nbformat.read(downloaded, as_version=4)  # type: ignore[no-untyped-call]
     client = nbclient.NotebookClient(
         notebook,
         timeout=300,

@@ -64,9 +64,11 @@ def test_a_figure_fence_becomes_a_cell_whose_value_is_the_figure() -> None:
         f"from attend_figures import cost_figure\n\nprint(cost_figure().html())\n{F}\n"
     )
     [cell] = cells_of(page)
-    assert cell == Cell(
-        "code", "from IPython.display import HTML\n\nfrom attend_figures import cost_figure\n\nHTML(cost_figure().html())"
+    shown = (
+        "from IPython.display import HTML\n\nfrom attend_figures import cost_figure\n\n"
+        + "HTML(cost_figure().html())"
     )
+    assert cell == Cell("code", shown)
 
 
 def test_a_figure_fence_that_does_not_end_by_printing_its_html_stops_the_build() -> None:
