@@ -161,3 +161,8 @@ def test_a_downloaded_notebook_runs_top_to_bottom_in_a_fresh_environment(
     assert any(_outputs(cell).strip() for cell in code[1:]), "the notebook printed nothing"
     where = _run(python, "-c", "import attend; print(attend.__file__)", cwd=reader).strip()
     assert Path(where).is_relative_to(python.parent.parent), f"attend imported from {where}"
+    if "[figures]" not in install.source:  # installed without matplotlib, the pictures say so
+        refused = subprocess.run(
+            [python, "-c", "import attend_figures"], capture_output=True, text=True, cwd=reader
+        )
+        assert 'pip install "attend-head[figures]"' in refused.stderr, refused.stderr
