@@ -21,6 +21,7 @@ from typing import Any
 from markdown import Markdown
 from mkdocs.exceptions import PluginError
 
+from attend.cli import DISTRIBUTION
 from attend_book.markdown import FRONT, fences
 from attend_book.run import commands, executed
 
@@ -28,7 +29,6 @@ WORKBENCH_DESCRIPTION = (
     "The chapter's head as a notebook: change the typed table or the three matrices and rerun "
     "the head, the square, the shares and the cost."
 )
-DISTRIBUTION = "attend-head"  # the `attend` package's name on PyPI, where `attend` is another's
 RELEASE = f"https://pypi.org/project/{DISTRIBUTION}/"
 DRAWS = re.compile(r"^\s*(?:from|import)\s+(?:matplotlib|attend_figures)\b", re.MULTILINE)
 ADMONITION = re.compile(r"^(!!!|\?\?\?\+?)\s+(\w+)(?:\s+\"([^\"]*)\")?\s*$")

@@ -36,6 +36,7 @@ __all__ = ["main"]
 # n×n squares the head keeps) and a scale width w handles count × (5·w + 20) (a query and four
 # keys of w numbers per draw, and the scores made from them). Measured with scripts/bench.py:
 # at this limit a run stays under 1 GiB and takes a few seconds on a two-core machine.
+DISTRIBUTION = "attend-head"  # this package's name on PyPI, where `attend` is someone else's
 WORK_LIMIT = 100_000_000
 MOST_ITEMS = 100  # lengths or widths one flag may list
 MOST_DIGITS = 20  # digits one number may have
@@ -147,7 +148,7 @@ class Version(argparse.Action):
         from importlib.metadata import PackageNotFoundError, version
 
         try:
-            installed = version("attend")
+            installed = version(DISTRIBUTION)
         except PackageNotFoundError:
             installed = "(not installed, so of no version)"
         write(sys.stdout, f"attend {installed}\n", "standard output")
