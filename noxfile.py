@@ -1,7 +1,7 @@
 """Contributor sessions. Each installs with `-c constraints.txt`, the exact versions CI runs.
 
 `nox` alone runs lint, the package's tests on every Python and the book; `nox -s lock`
-rewrites constraints.txt from the newest versions the ranges in the three pyproject files allow.
+rewrites constraints.txt from the newest versions the ranges in the two pyproject files allow.
 """
 
 from __future__ import annotations
