@@ -1,7 +1,7 @@
 """Contributor sessions. Each installs with `-c constraints.txt`, the exact versions CI runs.
 
 `nox` alone runs lint, the package's tests on every Python and the book; `nox -s lock`
-rewrites constraints.txt from the newest versions the ranges in the three pyproject files allow.
+rewrites constraints.txt from the newest versions the ranges in the two pyproject files allow.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ nox.options.sessions = ["lint", "tests", "docs"]
 PYTHONS = ["3.11", "3.12", "3.13"]
 BOOK_PYTHON = "3.11"  # the book is built and checked on one Python; the package is tested on all
 LOCK = ("-c", "constraints.txt")
-BOOK = ("-e", ".[test,docs]", "-e", "./book", "-e", "./figures")  # package, plugin, figures, fence tests
+BOOK = ("-e", ".[test,docs,figures]", "-e", "./book")  # package and its figures, plugin, fence tests
 QUIET = {"NO_MKDOCS_2_WARNING": "1"}
 LINTED = ("src", "book", "figures", "tests", "scripts", "noxfile.py")
 
@@ -68,7 +68,7 @@ def crosscheck(session: nox.Session) -> None:
 @nox.session(python=BOOK_PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff's lint and format check, and mypy (strict) over the package, the book and the tests."""
-    session.install(*LOCK, "-e", ".[test,docs,lint,browser]", "-e", "./book", "-e", "./figures")
+    session.install(*LOCK, "-e", ".[test,docs,figures,lint,browser]", "-e", "./book")
     session.run("ruff", "check", *LINTED)
     session.run("ruff", "format", "--check", *LINTED)
     session.run("mypy")
@@ -83,7 +83,7 @@ def docs(session: nox.Session) -> None:
     site checks load no pytest plugin; `nox -s browser` may then open the same site/.
     """
     session.install(*LOCK, *BOOK)
-    session.run("mkdocs", "build", "--strict", "--site-dir", "site", env=QUIET)
+    session.run("properdocs", "build", "-f", "mkdocs.yml", "--strict", "--site-dir", "site", env=QUIET)
     session.run(
         "pytest",
         "tests/docs/test_site.py",
@@ -92,6 +92,32 @@ def docs(session: nox.Session) -> None:
         "-o",
         "addopts=",
         env={**QUIET, "BOOK_SITE": "site", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+    )
+
+
+@nox.session(python=BOOK_PYTHON)
+def notebooks(session: nox.Session) -> None:
+    """Run every notebook the built site offers for download as a reader would: the package built
+    as the release builds it, served from a package index on 127.0.0.1, each notebook run in a
+    fresh virtual environment whose first cell installs it from there.
+
+    The site is the one BOOK_SITE names (CI builds it once, in `docs`), else site/ is built here.
+    """
+    session.install(*LOCK, *BOOK, "uv")
+    site = os.environ.get("BOOK_SITE", "")
+    if not site:
+        site = "site"
+        session.run("properdocs", "build", "-f", "mkdocs.yml", "--strict", "--site-dir", site, env=QUIET)
+    session.run(
+        "pytest",
+        "tests/docs/test_downloads.py",
+        "-p",
+        "no:cacheprovider",
+        "-o",
+        "addopts=-ra",
+        "--durations=0",
+        *session.posargs,
+        env={**QUIET, "ATTEND_DOWNLOADS": "1", "BOOK_SITE": site},
     )
 
 
@@ -128,7 +154,7 @@ def serve(session: nox.Session) -> None:
     session.install(*LOCK, *BOOK)
     watched = [arg for folder in ("src/attend", "book", "figures") for arg in ("--watch", folder)]
     env = {**QUIET, "BOOK_PRINT_PAGE": "false"}
-    session.run("mkdocs", "serve", "--strict", *watched, *session.posargs, env=env)
+    session.run("properdocs", "serve", "-f", "mkdocs.yml", "--strict", *watched, *session.posargs, env=env)
 
 
 @nox.session(python=BOOK_PYTHON, default=False, reuse_venv=False, venv_backend="venv")  # pip freeze
@@ -139,11 +165,9 @@ def lock(session: nox.Session) -> None:
         "--upgrade-strategy",
         "eager",
         "-e",
-        ".[test,docs,lint,browser]",
+        ".[test,docs,figures,lint,browser]",
         "-e",
         "./book",
-        "-e",
-        "./figures",
         "nox",
         "uv",
     )
@@ -167,7 +191,7 @@ def pdf(session: nox.Session) -> None:
     site = os.environ.get("BOOK_SITE", "")
     if not site:
         site = "site"
-        session.run("mkdocs", "build", "--strict", "--site-dir", site, env=QUIET)
+        session.run("properdocs", "build", "-f", "mkdocs.yml", "--strict", "--site-dir", site, env=QUIET)
     session.run("python", "scripts/print_book.py", site)
     session.run(
         "pytest",

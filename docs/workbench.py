@@ -20,8 +20,8 @@
 # cells again: the head, the square, the shares and the cost are worked out afresh from
 # whatever you typed.
 #
-# You need the `attend` package (`pip install -e .` in the repository), numpy and
-# matplotlib.
+# The cell under this one installs what the rest needs, the `attend` package at the
+# version this page was built with and matplotlib, from PyPI.
 
 # %%
 import matplotlib.pyplot as plt

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tomllib
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from attend import chronicle_ids, render, tables
-from attend.cli import WORK_LIMIT, main, parser, work
+from attend.cli import DISTRIBUTION, WORK_LIMIT, main, parser, work
 
 
 def printed(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -245,7 +247,12 @@ def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) 
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     assert stop.value.code == 0
-    assert capsys.readouterr().out == f"attend {version('attend')}\n"
+    assert capsys.readouterr().out == f"attend {version('attend-head')}\n"
+
+
+def test_the_version_is_read_from_the_distribution_pyproject_builds() -> None:
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    assert tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["name"] == DISTRIBUTION
 
 
 def test_version_from_a_source_tree_never_installed_says_so(

@@ -1,24 +1,28 @@
 """Every page's code as a notebook a reader can download and run, made at build.
 
 Prose (listings with their snippets resolved) becomes Markdown cells, executed fences code
-cells; a transcript becomes calls to `attend.cli.main`, and a figure fence a note, since the
-code that draws it is the book's, not the package's. `execute` runs the workbench.
+cells; a transcript becomes calls to `attend.cli.main`, and a figure fence a cell whose value is
+the figure, which Jupyter draws. Each notebook opens by installing what it needs from PyPI, so it
+runs wherever a reader takes it. `execute` runs the workbench.
 """
 
 from __future__ import annotations
 
+import ast
 import html
 import json
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 from markdown import Markdown
 from mkdocs.exceptions import PluginError
 
+from attend.cli import DISTRIBUTION
 from attend_book.markdown import FRONT, fences
 from attend_book.reading import read, strip
 from attend_book.run import Value, commands, executed, plain
@@ -27,10 +31,8 @@ WORKBENCH_DESCRIPTION = (
     "The chapter's head as a notebook: change the typed table or the three matrices and rerun "
     "the head, the square, the shares and the cost."
 )
-FIGURE_NOTE = (
-    "*The page draws a figure here, from the numbers the cells above print; "
-    "`figures/attend_figures/` in the repository holds the code that draws it.*"
-)
+RELEASE = f"https://pypi.org/project/{DISTRIBUTION}/"
+DRAWS = re.compile(r"^\s*(?:from|import)\s+(?:matplotlib|attend_figures)\b", re.MULTILINE)
 ADMONITION = re.compile(r"^(!!!|\?\?\?\+?)\s+(\w+)(?:\s+\"([^\"]*)\")?\s*$")
 ICON = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" aria-hidden="true">'
@@ -74,8 +76,8 @@ def cells_of(
             flush()
             if fence.language == "console":
                 cells.append(Cell("code", _calls(code)))
-            elif fence.switched_on("html"):  # a figure, drawn by the book's code
-                cells.append(Cell("markdown", FIGURE_NOTE))
+            elif fence.switched_on("html"):  # a figure, printed as HTML for the page
+                cells.append(Cell("code", _shown(code)))
             else:
                 cells.append(Cell("code", code.strip("\n")))
         else:
@@ -94,6 +96,45 @@ def _calls(transcript: str) -> str:
     return "\n".join(["from attend.cli import main", "", *calls])
 
 
+def _shown(figure: str) -> str:
+    """A figure fence as a cell whose value is the figure: the `print(...)` it ends with, of the
+    figure's HTML, becomes `HTML(...)`, which the notebook draws."""
+    statements = ast.parse(figure).body
+    last = statements[-1] if statements else None
+    if not (
+        isinstance(last, ast.Expr)
+        and isinstance(last.value, ast.Call)
+        and isinstance(last.value.func, ast.Name)
+        and last.value.func.id == "print"
+        and len(last.value.args) == 1
+    ):
+        raise PluginError(f"a figure fence must end by printing the figure's HTML:\n{figure}")
+    before = "\n".join(figure.splitlines()[: last.lineno - 1]).strip("\n")
+    shown = ast.get_source_segment(figure, last.value.args[0])
+    return f"from IPython.display import HTML\n\n{before}\n\nHTML({shown})"
+
+
+def requirement(cells: Iterable[Cell]) -> str:
+    """What a notebook of `cells` installs: this build's release of the package, with the
+    `figures` extra (matplotlib) when a cell draws."""
+    draws = any(cell.kind == "code" and DRAWS.search(cell.source) for cell in cells)
+    return f"{DISTRIBUTION}{'[figures]' if draws else ''}=={version(DISTRIBUTION)}"
+
+
+def install_cell(cells: Iterable[Cell]) -> dict[str, Any]:
+    """The notebook's first code cell: `%pip install` of `requirement(cells)`. Tagged so that the
+    build, which runs the workbench where the package is already installed, skips it (nbclient
+    skips `skip-execution`); Jupyter runs it like any other cell."""
+    return {
+        "cell_type": "code",
+        "id": "install",
+        "metadata": {"tags": ["skip-execution"]},
+        "source": f'%pip install "{requirement(cells)}"',
+        "execution_count": None,
+        "outputs": [],
+    }
+
+
 def _admonitions(text: str) -> str:
     """`!!! kind "Title"` blocks as block quotes, which a notebook renders."""
     out: list[str] = []
@@ -110,19 +151,29 @@ def _admonitions(text: str) -> str:
     return "\n".join(out)
 
 
+def offered(meta: Mapping[str, Any], cells: Iterable[Cell]) -> bool:
+    """Whether a page offers its code as a notebook: it has code, and its front matter does not
+    say `notebook: false`, as a page says whose code needs the repository itself (contributing.md
+    runs the tests), which out of a checkout could not run."""
+    return bool(meta.get("notebook", True)) and any(cell.kind == "code" for cell in cells)
+
+
 def notebook_of(cells: list[Cell], title: str, source: str) -> dict[str, Any]:
-    """An nbformat 4 notebook of `cells`, opened by a cell that says where it came from."""
+    """An nbformat 4 notebook of `cells`, opened by a cell that says where it came from and one
+    that installs what the rest needs."""
     intro = Cell(
         "markdown",
         f"# {title}\n\nThe code of the page `{source}` of *attend*, made into a "
-        "notebook when the book was built. Run it top to bottom with the `attend` package "
-        "installed (`pip install -e .` in the repository): every number it prints is one the page prints.",
+        "notebook when the book was built. Run it top to bottom: the first cell installs the "
+        f"`attend` package ([{DISTRIBUTION}]({RELEASE}) on PyPI) at the version the book was built "
+        "with, and every number the notebook prints is one the page prints.",
     )
     made: list[dict[str, Any]] = [
         {"cell_type": c.kind, "id": f"cell-{n}", "metadata": {}, "source": c.source.splitlines(keepends=True)}
         | ({"execution_count": None, "outputs": []} if c.kind == "code" else {})
         for n, c in enumerate([intro, *cells])
     ]
+    made.insert(1, install_cell(cells))
     kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
     metadata = {"kernelspec": kernel, "language_info": {"name": "python"}}
     return {"cells": made, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}
@@ -169,6 +220,8 @@ def execute(source: Path, target: Path) -> None:
         if cell.cell_type == "markdown":
             cell.source = strip(cell.source)
     notebook.cells.append(nbformat.v4.new_code_cell(f"{_VALUES}\n_attend_book_values({expressions!r})"))
+    code = [Cell("code", cell.source) for cell in notebook.cells if cell.cell_type == "code"]
+    notebook.cells.insert(1, nbformat.from_dict(install_cell(code)))  # under the title, as on a page
     folder = {"metadata": {"path": str(source.parent)}}  # where the notebook's cells run
     client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3", resources=folder)
     try:

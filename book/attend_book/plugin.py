@@ -137,7 +137,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             if isinstance(page.meta.get(key), str):
                 page.meta[key] = reading.strip(page.meta[key])
         cells = notebooks.cells_of(source, self.root, config.mdx_configs.get("pymdownx.snippets"))
-        if any(cell.kind == "code" for cell in cells):
+        if notebooks.offered(page.meta, cells):
             notebook = notebooks.notebook_of(cells, str(page.title or PurePosixPath(src).stem), f"docs/{src}")
             beside = PurePosixPath(page.file.dest_uri).parent / f"{PurePosixPath(src).stem}.ipynb"
             self.notebooks[src] = (beside, notebook)

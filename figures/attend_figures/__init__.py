@@ -1,8 +1,17 @@
 """The book's illustrations, kept apart from the plugin that builds the book.
 
 A page draws one by printing it from a fence; what the figure plotted travels inside the
-printed HTML, so this package needs nothing from the build.
+printed HTML, so this package needs nothing from the build. It ships in the `attend-head`
+wheel, but draws with matplotlib, which only the `figures` extra installs: without it, the
+import says what to install.
 """
+
+try:
+    import matplotlib  # noqa: F401 - only to ask for it before the modules below need it
+except ModuleNotFoundError as missing:
+    raise ModuleNotFoundError(
+        'attend_figures draws with matplotlib: pip install "attend-head[figures]"', name="matplotlib"
+    ) from missing
 
 from attend_figures.controls import driven
 from attend_figures.pictures import cost_figure, flow_figure, scale_figure, shares_figure, square_figure

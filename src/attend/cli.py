@@ -39,6 +39,7 @@ __all__ = ["main"]
 # in h heads handles 3·h·t² at each step t (the squares of running the row so far again).
 # Measured with scripts/bench.py: at this limit a run stays under 1 GiB and takes a few
 # seconds on a two-core machine.
+DISTRIBUTION = "attend-head"  # this package's name on PyPI, where `attend` is someone else's
 WORK_LIMIT = 100_000_000
 MOST_ITEMS = 100  # lengths or widths one flag may list
 MOST_DIGITS = 20  # digits one number may have
@@ -178,7 +179,7 @@ class Version(argparse.Action):
         from importlib.metadata import PackageNotFoundError, version
 
         try:
-            installed = version("attend")
+            installed = version(DISTRIBUTION)
         except PackageNotFoundError:
             installed = "(not installed, so of no version)"
         write(sys.stdout, f"attend {installed}\n", "standard output")

@@ -105,7 +105,17 @@ def given_site() -> Path | None:
 
 def build_site(into: Path) -> Path:
     """`mkdocs build --strict` of the repository's book into `into`."""
-    mkdocs = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(into)]
+    mkdocs = [
+        sys.executable,
+        "-m",
+        "properdocs",
+        "build",
+        "-f",
+        "mkdocs.yml",
+        "--strict",
+        "--site-dir",
+        str(into),
+    ]
     done = subprocess.run(mkdocs, cwd=ROOT, capture_output=True, text=True, check=False)
     artifacts().mkdir(parents=True, exist_ok=True)
     (artifacts() / "mkdocs-build.log").write_text(done.stdout + done.stderr, encoding="utf-8")

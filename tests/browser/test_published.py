@@ -32,7 +32,17 @@ FORK = {
 def test_a_forks_build_links_to_the_fork_and_asks_github_for_nothing(
     tmp_path: Path, open_context: Any, site: Any
 ) -> None:
-    build = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)]
+    build = [
+        sys.executable,
+        "-m",
+        "properdocs",
+        "build",
+        "-f",
+        "mkdocs.yml",
+        "--strict",
+        "--site-dir",
+        str(tmp_path),
+    ]
     env = {**os.environ, **FORK, "NO_MKDOCS_2_WARNING": "1"}
     done = subprocess.run(build, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -99,7 +99,9 @@ def test_the_fingerprint_covers_the_package_the_plugin_and_the_build_versions() 
     assert any((root / "head.py").is_file() for root in roots), roots
     assert any((root / "plugin.py").is_file() for root in roots), roots
     versions = build_versions()
-    assert {"attend", "numpy", "mkdocs", "markdown-exec", "matplotlib", "nbclient"} <= set(versions)
+    assert {"attend-head", "numpy", "properdocs", "mkdocs", "markdown-exec", "matplotlib", "nbclient"} <= set(
+        versions
+    )
 
 
 def test_a_tool_installed_beside_the_build_leaves_the_fingerprint_alone() -> None:

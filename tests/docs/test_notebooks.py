@@ -11,18 +11,23 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+import yaml
 from mkdocs.exceptions import PluginError
 
 from attend_book.binding import check
+from attend_book.markdown import FRONT
 from attend_book.notebooks import (
     Cell,
     cells_of,
     execute,
     notebook_of,
+    offered,
     prose_of,
+    requirement,
     values_of,
     without_remote_scripts,
 )
@@ -57,13 +62,31 @@ def test_a_transcript_becomes_a_call_to_the_function_the_command_calls() -> None
     ]
 
 
-def test_a_figure_fence_becomes_a_note_and_not_code_a_reader_cannot_run() -> None:
+def test_a_figure_fence_becomes_a_cell_whose_value_is_the_figure() -> None:
     page = (
         f'{F}python exec="1" html="1"\n'
         f"from attend_figures import cost_figure\n\nprint(cost_figure().html())\n{F}\n"
     )
     [cell] = cells_of(page)
-    assert cell.kind == "markdown" and "figures/attend_figures/" in cell.source
+    shown = (
+        "from IPython.display import HTML\n\nfrom attend_figures import cost_figure\n\n"
+        + "HTML(cost_figure().html())"
+    )
+    assert cell == Cell("code", shown)
+
+
+def test_a_figure_fence_that_does_not_end_by_printing_its_html_stops_the_build() -> None:
+    with pytest.raises(PluginError, match="must end by printing"):
+        cells_of(f'{F}python exec="1" html="1"\nfigure = "<svg/>"\n{F}\n')
+
+
+def test_a_notebook_installs_the_release_it_was_built_with_and_matplotlib_only_if_it_draws() -> None:
+    plain = [Cell("code", "from attend import softmax")]
+    drawn = [*plain, Cell("code", "from attend_figures import cost_figure")]
+    release = version("attend-head")
+    assert requirement(plain) == f"attend-head=={release}"
+    assert requirement(drawn) == f"attend-head[figures]=={release}"
+    assert requirement([Cell("code", "import matplotlib.pyplot as plt")]).startswith("attend-head[figures]==")
 
 
 def test_a_listing_stays_prose_with_its_snippet_resolved_to_the_code() -> None:
@@ -97,23 +120,30 @@ def test_an_admonition_becomes_a_block_quote_a_notebook_can_render() -> None:
     assert cell.source == "> **Not built here**\n>\n> The repair has a name.\n>\nAfter."
 
 
-def test_a_notebook_is_nbformat_4_with_a_python_kernel_and_an_opening_note() -> None:
+def test_a_notebook_is_nbformat_4_with_a_python_kernel_an_opening_note_and_an_install_cell() -> None:
     notebook = notebook_of([Cell("code", "print(1)")], "A page", "docs/a.md")
     assert notebook["nbformat"] == 4
     assert notebook["metadata"]["kernelspec"]["name"] == "python3"
-    first, code = notebook["cells"]
+    first, install, code = notebook["cells"]
     assert first["cell_type"] == "markdown" and "docs/a.md" in "".join(first["source"])
+    assert install["source"] == f'%pip install "attend-head=={version("attend-head")}"'
     assert (code["cell_type"], code["source"], code["outputs"]) == ("code", ["print(1)"], [])
+    assert len({cell["id"] for cell in notebook["cells"]}) == 3
     json.dumps(notebook)  # writable as it stands
 
 
-CHAPTERS = sorted(
-    p for p in DOCS.glob("*.md") if any(c.kind == "code" for c in cells_of(p.read_text("utf-8")))
-)
+def _offers_a_notebook(page: Path) -> bool:
+    text = page.read_text("utf-8")
+    front = FRONT.match(text)
+    return offered(yaml.safe_load(front.group(0).strip("-\n")) if front else {}, cells_of(text))
+
+
+CHAPTERS = sorted(filter(_offers_a_notebook, DOCS.glob("*.md")))
 
 
 def test_every_chapter_page_offers_a_notebook() -> None:
     assert len(CHAPTERS) >= 5, [p.name for p in CHAPTERS]
+    assert DOCS / "contributing.md" not in CHAPTERS  # it runs the repository's tests
 
 
 @pytest.mark.parametrize("page", CHAPTERS, ids=lambda p: p.name)
@@ -140,6 +170,9 @@ def test_the_workbench_runs_top_to_bottom_in_a_kernel(tmp_path: Path) -> None:
     assert "rows with identical shares: [(2, 4)]" in text
     assert "the pairs overtake the projections at n = 7" in text
     assert sum("image/png" in o.get("data", {}) for o in outputs) == 3  # square, shares, cost
+    install = notebook["cells"][1]
+    assert "".join(install["source"]).startswith('%pip install "attend-head[figures]==')
+    assert install["outputs"] == []  # not run at build, where the package is installed already
 
 
 def test_a_workbench_cell_that_raises_stops_the_build(tmp_path: Path) -> None:

@@ -1,16 +1,20 @@
-"""The GitHub Pages workflow, checked here because it can only run on GitHub.
+"""The GitHub workflows, checked here because they can only run on GitHub.
 
-It is validated offline against the workflow schema that check-jsonschema vendors, and held
-to the two promises README makes about it: it builds with the contributors' own nox
-sessions, and everything that names a repository comes from the environment mkdocs.yml reads.
+Each is validated offline against the workflow schema that check-jsonschema vendors. The Pages
+workflow is held to the two promises README makes about it: it builds with the contributors'
+own nox sessions, and everything that names a repository comes from the environment mkdocs.yml
+reads. The release workflow to its own: on a version tag only, the version the tag names, the
+sdist and wheel it built uploaded by trusted publishing, no token anywhere.
 """
 
 from __future__ import annotations
 
 import ast
+import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +23,8 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKFLOW = ROOT / ".github" / "workflows" / "pages.yml"
+RELEASE = ROOT / ".github" / "workflows" / "release.yml"
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
 
 
 def _validate(path: Path) -> subprocess.CompletedProcess[str]:
@@ -43,8 +49,9 @@ def _steps(workflow: dict[Any, Any]) -> list[dict[str, Any]]:
     return [step for job in workflow["jobs"].values() for step in job.get("steps", [])]
 
 
-def test_the_pages_workflow_matches_the_github_workflow_schema() -> None:
-    done = _validate(WORKFLOW)
+@pytest.mark.parametrize("path", [WORKFLOW, RELEASE], ids=lambda p: p.name)
+def test_each_workflow_matches_the_github_workflow_schema(path: Path) -> None:
+    done = _validate(path)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -100,3 +107,61 @@ def test_every_address_mkdocs_reads_from_the_environment_is_set_by_the_workflow(
     values += [v for step in _steps(workflow) for k, v in step.get("env", {}).items() if k in read]
     typed = [v for v in values if "${{" not in str(v)]
     assert not typed, f"addresses typed into the workflow instead of read from GitHub: {typed}"
+
+
+@pytest.fixture(scope="module")
+def release() -> dict[Any, Any]:
+    loaded: dict[Any, Any] = yaml.safe_load(RELEASE.read_text(encoding="utf-8"))
+    return loaded
+
+
+def test_a_release_starts_from_a_version_tag_and_nothing_else(release: dict[Any, Any]) -> None:
+    assert release[True] == {"push": {"tags": ["v*"]}}  # YAML reads the key `on` as true
+
+
+def test_only_the_upload_job_may_ask_for_an_identity_token(release: dict[Any, Any]) -> None:
+    assert release["permissions"] == {"contents": "read"}
+    asking = {name for name, job in release["jobs"].items() if "id-token" in job.get("permissions", {})}
+    assert asking == {"publish"}
+    assert release["jobs"]["publish"]["permissions"] == {"id-token": "write"}
+
+
+def test_the_release_uploads_what_it_built_by_trusted_publishing(release: dict[Any, Any]) -> None:
+    build, publish = release["jobs"]["build"]["steps"], release["jobs"]["publish"]["steps"]
+    [built] = [
+        re.search(r"\buv build --out-dir (\S+)$", s["run"]) for s in build if "uv build" in s.get("run", "")
+    ]
+    assert built, "the build job builds no sdist and wheel with `uv build`"
+    [kept] = [s for s in build if s.get("uses", "").startswith("actions/upload-artifact@")]
+    [fetched] = [s for s in publish if s.get("uses", "").startswith("actions/download-artifact@")]
+    assert kept["with"]["path"].rstrip("/") == built[1] == fetched["with"]["path"].rstrip("/") == "dist"
+    assert kept["with"]["name"] == fetched["with"]["name"]
+    [upload] = [s for s in publish if s.get("uses", "").startswith("pypa/gh-action-pypi-publish@")]
+    assert not {"password", "user", "repository-url"} & set(upload.get("with", {})), upload
+    assert release["jobs"]["publish"]["needs"] == "build"
+
+
+def test_the_release_environment_names_the_distribution_pyproject_builds(release: dict[Any, Any]) -> None:
+    environment = release["jobs"]["publish"]["environment"]
+    assert environment["name"] == "pypi"
+    assert environment["url"] == f"https://pypi.org/project/{PROJECT['name']}/"
+
+
+def _tag_check(release: dict[Any, Any]) -> str:
+    [step] = [s for s in release["jobs"]["build"]["steps"] if "GITHUB_REF_NAME" in s.get("run", "")]
+    return str(step["run"])
+
+
+@pytest.mark.parametrize(("tag", "passes"), [(f"v{PROJECT['version']}", True), ("v99.0.0", False)])
+def test_the_release_stops_unless_the_tag_names_pyprojects_version(
+    release: dict[Any, Any], tag: str, passes: bool
+) -> None:
+    environment = {
+        **os.environ,
+        "GITHUB_REF_NAME": tag,
+        "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+    }
+    done = subprocess.run(
+        ["bash", "-e", "-c", _tag_check(release)], cwd=ROOT, env=environment, capture_output=True, text=True
+    )
+    assert (done.returncode == 0) == passes, done.stdout + done.stderr
