@@ -14,6 +14,16 @@ except ModuleNotFoundError as missing:
     ) from missing
 
 from attend_figures.controls import driven
+from attend_figures.lacking import mask_figure, parting_figure
 from attend_figures.pictures import cost_figure, flow_figure, scale_figure, shares_figure, square_figure
 
-__all__ = ["cost_figure", "driven", "flow_figure", "scale_figure", "shares_figure", "square_figure"]
+__all__ = [
+    "cost_figure",
+    "driven",
+    "flow_figure",
+    "mask_figure",
+    "parting_figure",
+    "scale_figure",
+    "shares_figure",
+    "square_figure",
+]

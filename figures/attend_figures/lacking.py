@@ -1,116 +1,165 @@
 """Pictures for the pages on what the chapter's head lacked: positions and the causal mask.
 
 Each is drawn from the same `attend.tables` call whose table the page prints (`attend mask`,
-`attend positions`), with the helpers and the `Figure` record of `attend_figures.pictures`,
-so these follow the same rules: inline SVG with alt text and a title, a caption whose numbers
-are formatted from the values drawn, and the data plotted carried along for the build.
+`attend positions`), with the panels and the `Figure` record of `attend_figures.pictures`, so
+these keep the same rules: panels drawn at their size on screen with no text under 11 px, a
+colour bar wherever colour carries a value, and a caption and alt text whose every number is
+formatted from the data the figure carries.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure as MplFigure
+import numpy.typing as npt
+from matplotlib import colormaps
+from matplotlib import pyplot as plt
 
 from attend import tables
-from attend_figures.pictures import DIVIDED, UNDIVIDED, Figure, _figure, _heat, _svg, label
+from attend_figures.pictures import (
+    _STYLE,
+    DIVIDED,
+    SHARE_RANGE,
+    UNDIVIDED,
+    Figure,
+    _heat_panel,
+    _panel,
+    _svg,
+    label,
+    twins,
+)
 
-ROW_TWO, ROW_FOUR = DIVIDED, UNDIVIDED  # the two bare digits, one colour each, on every panel
-HIDDEN = "#d9d9d9"  # a cell the mask hides: no colour on the scale, because it has no score
-TEXT = 10  # points: the smallest text these pictures print
+PAIRED = (DIVIDED, UNDIVIDED)  # the two rows a parting compares, one colour each, on every panel
+PARTING_WIDTH = 220  # CSS px: the three schemes side by side in a laptop's column
+HIDDEN = "#d9d9d9"  # a score the mask hid has no colour on the scale: grey, not the scale's end
+HIDDEN_SCORES = "attend-scores-hidden"  # the scores' colours, with HIDDEN for a masked cell
+SCHEME_NAMES = {"none": "no positions", "sinusoidal": "sinusoidal", "rotary": "rotary"}
+
+colormaps.register(colormaps["magma_r"].with_extremes(bad=HIDDEN), name=HIDDEN_SCORES)
 
 
 @cache
 def mask_figure() -> Figure:
     """The chapter's square under the causal mask as `attend mask` prints it: the scores with
-    the later keys hidden, and the shares they leave, each with its colour scale."""
+    the later keys hidden, and the shares they leave, each under its colour bar."""
     table = tables.mask()
-    scores, shares = table.masked.scores, table.masked.shares
+    scores, shares, div = table.masked.scores, table.masked.shares, table.run.div
     labels = [label(t.id) for t in table.tokens]
+    n = len(labels)
     seen = np.isfinite(scores)
-    fig, (left, right) = _figure(2, width=9.2, height=4.2)
-    _heat(
-        left,
-        scores,
-        labels,
-        f"scores ÷ {table.run.div:.0f}, later keys hidden",
-        "magma_r",
-        vmin=float(scores[seen].min()),
-        vmax=float(scores[seen].max()),
+    scale = (float(scores[seen].min()), float(scores[seen].max()))
+    row, last = twins(table.run.attn)  # alike without the mask: the rows it tells apart
+    key = int(np.argmax(shares[row - 1])) + 1
+    sums = shares.sum(axis=1)
+    hidden, hidden_share = int((~seen).sum()), float(shares[~seen].max())
+    panels = (
+        _heat_panel(
+            "mask-scores",
+            scores,
+            labels,
+            f"scores ÷ {div:g}, later keys hidden",
+            HIDDEN_SCORES,
+            (row, last),
+            scale,
+        ),
+        _heat_panel(
+            "mask-shares",
+            shares,
+            labels,
+            "each row as shares of a whole",
+            "viridis_r",
+            (row, last),
+            SHARE_RANGE,
+        ),
     )
-    _heat(right, shares, labels, "each row as shares of one", "viridis_r", vmin=0.0, vmax=1.0)
-    _scale(fig, left, "score")
-    _scale(fig, right, "share")
     alt = (
-        "Two heat maps of the 4 by 4 square under the causal mask, token labels on both axes, "
-        "each with a colour bar. On the left the divided scores: every cell above the diagonal "
-        "is grey and reads -inf, a key the query may not see. On the right the shares: token 1 "
-        f"gives itself {shares[0, 0]:.4f}, row 2 gives token 1 {shares[1, 0]:.4f} and itself "
-        f"{shares[1, 1]:.4f}, and row 4, which sees every key, keeps the chapter's "
-        f"{shares[3, 0]:.4f} on token 1."
+        f"{len(panels)} heat maps of the {n} by {n} square under the causal mask, token labels on "
+        f"both axes, each under its colour bar. On the left the scores divided by {div:g}: the "
+        f"{hidden} cells above the diagonal are grey and read −inf, keys their query "
+        f"may not see. On the right the shares, each row adding to {sums.min():g}: the first row "
+        f"gives itself {shares[0, 0]:.4f}; row {row} gives {shares[row - 1, key - 1]:.4f} to token {key} "
+        f"and {shares[row - 1, row - 1]:.4f} to itself; row {last}, which sees every key, gives "
+        f"token {key} the {shares[last - 1, key - 1]:.4f} it gave without the mask."
     )
     caption = (
         "The chapter's square with each query kept from the keys after it. A hidden score is "
-        "-inf, so its share is exactly 0 and the rest of the row still adds to one. Rows 2 and "
-        f"4 (outlined) no longer match: row 2 gives token 1 {shares[1, 0]:.4f}, row 4 "
-        f"{shares[3, 0]:.4f}."
+        f"−inf, so its share is exactly {hidden_share:g} and the rest of the row still adds to "
+        f"{sums.min():g}. Rows {row} and {last} (outlined) no longer match: row {row} gives "
+        f"{shares[row - 1, key - 1]:.4f} to token {key}, row {last} {shares[last - 1, key - 1]:.4f}."
     )
-    data = {"labels": labels, "scores": scores.tolist(), "shares": shares.tolist()}
-    return Figure("mask", _svg(fig, "mask", alt), alt, caption, data)
+    data = {
+        "labels": labels,
+        "size": n,
+        "div": div,
+        "twins": (row, last),
+        "top": (row, key),
+        "hidden": hidden,
+        "scale": scale,
+        "row sums": sums.tolist(),
+        "scores": scores.tolist(),
+        "shares": shares.tolist(),
+    }
+    return Figure("mask", panels, alt, caption, data)
 
 
 @cache
 def parting_figure() -> Figure:
-    """Rows 2 and 4's shares under each scheme of `attend positions`, side by side."""
+    """Rows 2 and 4's shares under each scheme of `attend positions`, a panel per scheme."""
     table = tables.positions()
-    fig, axes = _figure(len(table.partings), width=9.2, height=3.6)
-    for ax, part in zip(axes, table.partings, strict=True):
-        name = "no positions" if part.scheme == "none" else part.scheme
-        _pair(ax, part.attended.shares, part.rows, f"{name}: {part.share_gap:.4f} apart")
-    axes[0].set_ylabel("share of the row", fontsize=TEXT)
-    axes[0].legend(frameon=False, fontsize=TEXT, loc="upper right")
+    rows = table.partings[0].rows
+    keys = table.partings[0].attended.shares.shape[1]
+    panels = tuple(
+        _pair_panel(
+            f"parting-{part.scheme}",
+            part.attended.shares,
+            part.rows,
+            f"{SCHEME_NAMES[part.scheme]}: {part.share_gap:.4f} apart",
+        )
+        for part in table.partings
+    )
     none, sines, turns = table.partings
+    first, second = rows
     alt = (
-        "Three bar charts, one per scheme of positions, each giving rows 2 and 4's shares of "
-        "keys 1 to 4 as two bars side by side. With no positions the two rows' bars are the "
-        f"same height everywhere, {none.share_gap:.4f} apart at most. Sinusoidal positions "
-        f"part them by at most {sines.share_gap:.4f}, rotary positions by {turns.share_gap:.4f}."
+        f"{len(panels)} bar charts, a chart per scheme of positions, each giving rows {first} and "
+        f"{second}'s shares of each of the {keys} keys as bars side by side. With no "
+        f"positions both rows' bars are the same height everywhere, "
+        f"{none.share_gap:.4f} apart at most. Sinusoidal positions part them by at most "
+        f"{sines.share_gap:.4f}, rotary positions by {turns.share_gap:.4f}."
     )
     caption = (
-        "How far rows 2 and 4 part under each scheme: the largest difference between their "
-        f"shares is {none.share_gap:.4f} with no positions, {sines.share_gap:.4f} with "
+        f"How far rows {first} and {second} part under each scheme: the largest difference between "
+        f"their shares is {none.share_gap:.4f} with no positions, {sines.share_gap:.4f} with "
         f"sinusoidal ones and {turns.share_gap:.4f} with rotary ones, on the chapter's line "
         "and hand-typed matrices."
     )
     data = {
         "schemes": [p.scheme for p in table.partings],
-        "row 2": [p.attended.shares[p.rows[0] - 1].tolist() for p in table.partings],
-        "row 4": [p.attended.shares[p.rows[1] - 1].tolist() for p in table.partings],
+        "charts": len(panels),
+        "rows": rows,
+        "keys": keys,
+        "shares": [[p.attended.shares[r - 1].tolist() for r in p.rows] for p in table.partings],
         "largest share apart": [p.share_gap for p in table.partings],
     }
-    return Figure("parting", _svg(fig, "parting", alt), alt, caption, data)
+    return Figure("parting", panels, alt, caption, data)
 
 
-def _scale(fig: MplFigure, ax: Axes, name: str) -> None:
-    """A colour bar beside a heat map drawn by `_heat`, grey kept for the hidden cells."""
-    image = ax.images[0]
-    image.set_cmap(image.get_cmap().with_extremes(bad=HIDDEN))
-    bar = fig.colorbar(image, ax=ax, shrink=0.8)
-    bar.set_label(name, fontsize=TEXT)
-    bar.ax.tick_params(labelsize=TEXT)
-
-
-def _pair(ax: Axes, shares: np.ndarray, rows: tuple[int, int], title: str) -> None:
-    """Two rows' shares of every key as bars side by side, on one scale from 0 to 1."""
+def _pair_panel(name: str, shares: npt.NDArray[np.float64], rows: Sequence[int], title: str) -> str:
+    """Two rows' shares of every key as bars side by side, on the one scale every share has."""
     keys = np.arange(1, shares.shape[1] + 1)
-    for offset, row, colour in ((-0.2, rows[0], ROW_TWO), (0.2, rows[1], ROW_FOUR)):
-        ax.bar(keys + offset, shares[row - 1], width=0.4, color=colour, label=f"row {row}")
-    ax.set_ylim(0.0, 1.0)
-    ax.set_xticks(keys, [str(k) for k in keys], fontsize=TEXT)
-    ax.tick_params(axis="y", labelsize=TEXT)
-    ax.set_xlabel("key (token number)", fontsize=TEXT)
-    ax.set_title(title, fontsize=TEXT + 1)
-    ax.grid(True, axis="y", color="#e5e5e5", linewidth=0.6)
-    ax.set_axisbelow(True)
+    width = 0.8 / len(rows)
+    with plt.rc_context(_STYLE):
+        fig, ax = _panel(height=260, width=PARTING_WIDTH)
+        for i, (row, colour) in enumerate(zip(rows, PAIRED, strict=True)):
+            offset = (i - (len(rows) - 1) / 2) * width
+            ax.bar(keys + offset, shares[row - 1], width=width, color=colour, label=f"row {row}")
+        ax.set_ylim(*SHARE_RANGE)
+        ax.set_xticks(keys, [str(k) for k in keys])
+        ax.set_xlabel("key (token number)")
+        ax.set_ylabel("share of the row")
+        ax.set_title(title)
+        ax.grid(True, axis="y", color="#e5e5e5", linewidth=0.6)
+        ax.set_axisbelow(True)
+        ax.legend(frameon=False, loc="upper right")
+    return _svg(fig, name)

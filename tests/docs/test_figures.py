@@ -1,8 +1,9 @@
 """The book's pictures plot exactly the numbers the book's tables print.
 
-Each figure in `figures/attend_figures/pictures.py` returns the data it drew. These tests take
-the table that `attend MODE` prints as data (`attend.tables`, the very function the command
-renders) and hold the figure's data against it, with no printed text read back. They also check
+Each figure in `figures/attend_figures` (the chapter's own in `pictures.py`, those of what its
+head lacked in `lacking.py`) returns the data it drew. These tests take the table that
+`attend MODE` prints as data (`attend.tables`, the very function the command renders) and
+hold the figure's data against it, with no printed text read back. They also check
 what a reader without sight gets (alt text, a title, a caption), that a build draws the same
 bytes twice, that the data reaches the build's number check but not the reader, and that each
 figure sits on the page whose table it pictures.
@@ -16,13 +17,14 @@ from pathlib import Path
 
 import pytest
 
+import attend_figures
 from attend import tables
 from attend_book.run import run_page
-from attend_figures import pictures
+from attend_figures import lacking, pictures
 from attend_figures.controls import DRIVES, cost_drive, driven
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+NUMBER = re.compile(r"-?(?:\d+(?:\.\d+)?|inf)")  # a hidden score is plotted, and written, as -inf
 
 
 def test_the_square_figure_plots_the_numbers_attend_square_prints() -> None:
@@ -97,12 +99,41 @@ def test_the_flow_figure_draws_the_shares_and_the_mixed_values_attend_scores_pri
     assert data["out"] == run.out.tolist()
 
 
+def test_the_mask_figure_plots_the_scores_and_shares_attend_mask_prints() -> None:
+    masked = tables.mask().masked
+    data = lacking.mask_figure().data
+    assert data["scores"] == masked.scores.tolist()
+    assert data["shares"] == masked.shares.tolist()
+
+
+def test_the_mask_figure_outlines_the_twins_it_parts_and_the_last_keeps_its_unmasked_shares() -> None:
+    data = lacking.mask_figure().data
+    assert data["twins"] == pictures.shares_figure().data["twins"] == (2, 4)
+    row, last = data["twins"]
+    assert data["shares"][row - 1] != data["shares"][last - 1]
+    assert last == data["size"], "the alt text says the last twin sees every key"
+    assert data["shares"][last - 1] == pytest.approx(tables.mask().run.attn[last - 1].tolist())
+
+
+def test_the_parting_figure_plots_rows_two_and_four_under_every_scheme_attend_positions_runs() -> None:
+    partings = tables.positions().partings
+    data = lacking.parting_figure().data
+    assert data["schemes"] == [p.scheme for p in partings]
+    assert data["rows"] == (2, 4)
+    assert data["shares"] == [
+        [p.attended.shares[1].tolist(), p.attended.shares[3].tolist()] for p in partings
+    ]
+    assert data["largest share apart"] == [p.share_gap for p in partings]
+
+
 ALL = [
     pictures.square_figure,
     pictures.shares_figure,
     pictures.scale_figure,
     pictures.cost_figure,
     pictures.flow_figure,
+    lacking.mask_figure,
+    lacking.parting_figure,
 ]
 
 
@@ -165,7 +196,7 @@ def test_a_page_shows_the_figure_and_the_number_check_gets_what_it_plotted(shown
     names = re.findall(r"(\w+)\(", shown)
     code = f"from attend_figures import {', '.join(names)}\n\nprint({shown}.html())"
     [block] = run_page("docs/p.md", f'```python exec="1" html="1"\n{code}\n```\n').blocks
-    figure = getattr(pictures, names[-1])()
+    figure = getattr(attend_figures, names[-1])()
     assert block.text.startswith(f'<figure class="attend-figure" id="figure-{figure.name}">')
     assert block.text.endswith("</figure>\n") and "attend-figure-data" not in block.text
     assert block.data == figure.data_text()
@@ -182,6 +213,8 @@ HOMES = {
     "shares_figure": "chapter_head(divide=False)",  # the undivided shares, printed by a fence
     "scale_figure": "$ attend scale",
     "cost_figure": "$ attend cost --rows " + ",".join(map(str, pictures.COST_ROWS)),
+    "mask_figure": "$ attend mask",
+    "parting_figure": "$ attend positions",
 }
 
 
@@ -282,7 +315,7 @@ def _templates(tree: ast.AST) -> list[ast.expr]:
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_no_caption_template_in_figures_types_a_number(source: Path) -> None:
     templates = _templates(ast.parse(source.read_text(encoding="utf-8")))
-    if source.name in ("pictures.py", "controls.py"):
+    if source.name in ("pictures.py", "controls.py", "lacking.py"):
         assert len(templates) >= 4, f"{source.name}: the captions were not found"
     for template in templates:
         for text in _typed(template):
