@@ -34,10 +34,10 @@ from attend_figures.pictures import (
 PAIRED = (DIVIDED, UNDIVIDED)  # the two rows a parting compares, one colour each, on every panel
 PARTING_WIDTH = 220  # CSS px: the three schemes side by side in a laptop's column
 HIDDEN = "#d9d9d9"  # a score the mask hid has no colour on the scale: grey, not the scale's end
-HIDDEN_SCORES = "attend-scores-hidden"  # the scores' colours, with HIDDEN for a masked cell
+# The scores' colours, with HIDDEN for a masked cell: a colormap object, not a registered name,
+# so importing this module again (a rebuild under serve) registers nothing twice.
+HIDDEN_SCORES = colormaps["magma_r"].with_extremes(bad=HIDDEN)
 SCHEME_NAMES = {"none": "no positions", "sinusoidal": "sinusoidal", "rotary": "rotary"}
-
-colormaps.register(colormaps["magma_r"].with_extremes(bad=HIDDEN), name=HIDDEN_SCORES)
 
 
 @cache

@@ -44,6 +44,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import numpy.typing as npt
 from matplotlib.axes import Axes
+from matplotlib.colors import Colormap
 from matplotlib.figure import Figure as MplFigure
 from matplotlib.patches import Rectangle
 
@@ -498,7 +499,7 @@ def _heat_panel(
     square: npt.NDArray[np.float64],
     labels: Sequence[str],
     title: str,
-    cmap: str,
+    cmap: str | Colormap,
     outlined: Sequence[int],
     limits: tuple[float, float] | None = None,
 ) -> str:

@@ -196,7 +196,8 @@ def test_the_workbench_binds_its_prose_to_its_kernels_values_and_shows_no_bindin
         "Of four rows, 2.5.",
         "And 3, 1.",
     ]
-    assert len(notebook["cells"]) == 3  # the cell that evaluated the bindings is not kept
+    # the page's three cells under the install cell; the cell that evaluated the bindings is not kept
+    assert len(notebook["cells"]) == 4
     reading = read(prose_of(source.read_text(encoding="utf-8")))
     problems = [p.render("bench.py") for p in check(reading, values_of(tmp_path / "bench.ipynb"))]
     assert problems == [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import shlex
 import shutil
 import subprocess
@@ -10,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from tree import pages
 
+from attend.cli import parser
 from attend_book.markdown import fences
 from attend_book.run import FenceError, commands, run_transcript
 
@@ -26,7 +28,8 @@ COMMANDS = sorted(
 
 def test_the_book_runs_every_mode_of_the_command() -> None:
     modes = {shlex.split(c)[1] for c in COMMANDS}
-    assert modes == {"row", "weights", "project", "square", "scores", "scale", "cost"}
+    [subcommands] = [a for a in parser()._actions if isinstance(a, argparse._SubParsersAction)]
+    assert modes == set(subcommands.choices)
     assert {
         "attend scale --widths 64,96,128,160,192",
         "attend cost --rows 4,8,16,32,64,128,256,512,1024,2048,4096",
