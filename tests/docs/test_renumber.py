@@ -94,6 +94,19 @@ def test_a_page_that_cannot_be_read_stops_the_command_with_one_line(
     assert error.startswith("docs/p.md: cannot be read as UTF-8 text") and error.count("\n") == 1
 
 
+def test_a_page_whose_code_fails_is_one_line_and_the_pages_after_it_are_still_renumbered(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text(f'{F}python exec="1"\nassert False, "a pin"\n{F}\n')
+    (tmp_path / "docs" / "b.md").write_text(MOVED)
+    assert tool.main(["--docs", "docs"]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith("docs/a.md:2:") and error.count("\n") == 1
+    assert tool.main(["--docs", "docs", "--check", "docs/b.md"]) == 0
+
+
 def test_the_workbenchs_markdown_cells_are_renumbered_in_its_script_and_its_code_is_not() -> None:
     script = "# %% [markdown]\n# Of four{= n} rows.\n\n# %%\nn = 4  # four{= n}\n"
     new, changes, _ = tool.renumber("docs/w.py", script, {"n": 5}, prose_of)

@@ -18,6 +18,8 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from tree import DOCS
 
+from attend import chapter_head, chapter_row
+
 ROOT = DOCS.parent
 PAGES = [
     "index",
@@ -128,8 +130,9 @@ def text_of(page_html: str) -> str:
 
 def test_transcripts_and_blocks_show_their_real_output(site: Path) -> None:
     square = text_of(html(site, "score-square"))
-    assert "$ attend scores" in square and "0.5800" in square and "3.1250" in square
-    assert "token 2's scores: (3.1250, 0.0000, 0.7500, 0.0000)" in square
+    run = chapter_head().attend(chapter_row())  # worked out here: a weight change moves both
+    assert "$ attend scores" in square and f"{run.attn[1, 0]:.4f}" in square
+    assert f"token 2's scores: ({', '.join(f'{v:.4f}' for v in run.raw[1])})" in square
     assert "9728" in text_of(html(site, "longer-rows"))
 
 
