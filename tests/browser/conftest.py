@@ -46,10 +46,6 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return True if collection_path.suffix == ".py" and collection_path.name != "conftest.py" else None
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "browser: opens the built site in headless Chromium")
-
-
 @dataclass
 class Visit:
     """What one page did while it loaded in the browser."""
