@@ -47,12 +47,15 @@ class Measurement:
 
 
 # --8<-- [start:scale]
+KEYS_A_ROW = 4  # keys a drawn row holds by default: as many as the chapter's tokens
+
+
 def scale_experiment(
     widths: Sequence[int],
     *,
     count: int = 1000,
     seed: int = 82,
-    length: int = 4,
+    length: int = KEYS_A_ROW,
 ) -> list[Measurement]:
     """At each width, `count` draws of one query against `length` keys.
 
