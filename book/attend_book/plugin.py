@@ -1,9 +1,11 @@
 """The book's mkdocs plugin, `attend-book` under `plugins:` in mkdocs.yml.
 
 Before a page is rendered, its blocks come from the execution cache or, when its code or
-anything that code runs on changed, from running it (`run.run_page`); markdown-exec renders each
-fence through its public `base_format`, handed the block already made, so a fence runs once per
-change. Then the page's numerals are checked, its math becomes MathML, and a button offers its
+anything that code runs on changed, from running it in a process of its own (`run.run_page`).
+The plugin owns the executed fences: it registers them with SuperFences itself (`custom_fences`,
+the public way markdown-exec's plugin uses too) and renders each through markdown-exec's public
+`base_format`, handed the block already made for the fence with that source, so a fence runs
+once per change and nothing in another package is replaced. Then the page's numerals are checked, its math becomes MathML, and a button offers its
 code as a notebook. The workbench is executed on a cache miss only, for mkdocs-jupyter to show.
 """
 
@@ -13,7 +15,8 @@ import functools
 import json
 import os
 import re
-import sys
+import shutil
+import tempfile
 from collections.abc import Mapping
 from html import unescape
 from pathlib import Path, PurePosixPath
@@ -22,7 +25,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemBytecodeCache
 from latex2mathml.converter import convert
 from markdown import Markdown
-from markdown_exec import base_format, formatters
+from markdown_exec import base_format, validator
 from mkdocs.config import Config
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
@@ -31,20 +34,19 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from attend_book import binding, notebooks, snippets
+from attend_book.files import replace_folder
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
-from attend_book.run import LANGUAGES, Block, FenceError, commands
+from attend_book.run import LANGUAGES, TIME_LIMIT, Block, FenceError, PageRun, commands, run_page
 
 log = get_plugin_logger(__name__)
 
 REQUIRED_META = ("title", "description")
-# The packages the pages' code imports: under `mkdocs serve` they are imported afresh on every
-# build, so a rerun page never runs or draws with the code as it was first loaded.
-PAGE_IMPORTS = ("attend", "attend_figures")
 
 
 class BookConfig(Config):
     cache_dir = c.Type(str, default=FOLDER)  # beside mkdocs.yml
     workbench = c.Type(str, default="workbench.py")  # the notebook page, under docs/
+    time_limit = c.Type((int, float), default=TIME_LIMIT)  # seconds one fence may run
 
 
 class BookPlugin(BasePlugin[BookConfig]):
@@ -58,25 +60,36 @@ class BookPlugin(BasePlugin[BookConfig]):
         self.workbench = ""  # the workbench page's src_uri, once it is executed
         self._page = ""  # the page being rendered, as errors name it
         self._unshown: list[Block] | None = []  # its blocks not shown yet; None: its code failed
+        # What every page's process starts with: the environment as the build found it.
+        self.environment = dict(os.environ)
+        self.command = ""  # `build`, `serve`, ... as mkdocs was started
+        self.site: Path | None = None  # where a `mkdocs build` puts the site once it is whole
+        self.building: Path | None = None  # where it writes the site until then
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
         # page -> what its numbers were last checked against, and what that check found
         self._checked: dict[str, tuple[tuple[str, tuple[Block, ...], str], list[binding.Problem]]] = {}
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        """Nothing to start; defined because mkdocs keeps a plugin that has it, this very object,
-        from one `mkdocs serve` rebuild to the next, and with it what the plugin remembers."""
+        """Defined because mkdocs keeps a plugin that has it, this very object, from one `mkdocs
+        serve` rebuild to the next, and with it what the plugin remembers."""
+        self.command = command
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path).parent
+        fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
         for language, kind in LANGUAGES.items():
-            formatters[language] = functools.partial(self._format, kind)  # type: ignore[assignment]
+            fence = {"name": language, "class": language, "validator": validator}
+            fences.append({**fence, "format": functools.partial(self._format, kind)})
+        if self.command == "build":
+            # Built beside site/ and moved into place whole (on_post_build): a build running at
+            # the same time, or a check reading site/, never meets a half-written site.
+            self.site = Path(config.site_dir)
+            self.site.parent.mkdir(parents=True, exist_ok=True)
+            self.building = Path(tempfile.mkdtemp(prefix=f".{self.site.name}-", dir=self.site.parent))
+            config.site_dir = str(self.building)
         return config
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
-        # `mkdocs serve` builds again in one process: a page that reruns must run the package as
-        # it is on disk now, not as it was first imported.
-        for name in [n for n in sys.modules if n.partition(".")[0] in PAGE_IMPORTS]:
-            del sys.modules[name]
         folder = self.root / self.config.cache_dir
         self.cache = Cache(folder, fingerprint(source_roots(), build_versions()))
         self.blocks.clear()
@@ -96,7 +109,10 @@ class BookPlugin(BasePlugin[BookConfig]):
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
         # The theme's templates, compiled once and kept: compiling them is a third of a warm build.
         if self.cache is not None:
-            (self.cache.root / "templates").mkdir(parents=True, exist_ok=True)
+            try:
+                (self.cache.root / "templates").mkdir(parents=True, exist_ok=True)
+            except OSError:  # a cache that cannot be written: the templates are compiled afresh
+                return env
             env.bytecode_cache = FileSystemBytecodeCache(str(self.cache.root / "templates"))
         return env
 
@@ -113,7 +129,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         source = page.file.content_string  # with its front matter, so lines are the file's
         self._page = os.path.relpath(page.file.abs_src_path or src, self.root)
         try:
-            self.blocks[src] = self.cache.page(self._page, source).blocks
+            self.blocks[src] = self.cache.page(self._page, source, run=self._run).blocks
         except FenceError as error:
             # One build reports every problem of every page: a page whose code fails is logged
             # (which --strict counts), drawn without outputs, and the build goes on to the next.
@@ -129,18 +145,27 @@ class BookPlugin(BasePlugin[BookConfig]):
             self.notebooks[src] = (beside, notebook)
         return markdown
 
-    def _format(self, kind: str, *, code: str, md: Markdown, **options: Any) -> Any:
-        """markdown-exec's formatter for `kind`: show the block the page's run made for this fence."""
+    def _run(self, path: str, markdown: str, expressions: tuple[str, ...] = ()) -> PageRun:
+        """`run_page` with this build's environment, folder and time limit."""
+        limit = float(self.config.time_limit)
+        return run_page(path, markdown, expressions, limit=limit, environment=self.environment, folder=str(self.root))
+
+    def _format(self, kind: str, source: str, language: str, css_class: str, options: dict[str, Any], md: Markdown, **_: Any) -> Any:
+        """SuperFences' formatter for an executed fence of `kind`: the block the page's run made
+        for the first fence not shown yet with this source, shown by markdown-exec's `base_format`."""
+        code = source.rstrip("\n")
+        shown = next((b for b in self._unshown or [] if b.code.rstrip("\n") == code), None)
         if self._unshown is None:
             text = "(not shown: this page's code failed)"
-        elif self._unshown and self._unshown[0].code.rstrip("\n") == code.rstrip("\n"):
-            text = self._unshown.pop(0).text
+        elif shown is None:
+            raise FenceError(f"{self._page}: SuperFences met a fence the book's reader did not:\n{source}")
+        else:
+            self._unshown.remove(shown)
+            text = shown.text
             if kind == "console":
                 options["source"] = options.get("source") or "console"
                 options["transform_source"] = _prompted
-        else:
-            raise FenceError(f"{self._page}: markdown-exec met a fence the book's reader did not:\n{code}")
-        return base_format(language=kind, run=lambda *_, **__: text, code=code, md=md, **options)
+        return base_format(language=kind, run=lambda *_, **__: text, code=source, md=md, **options)
 
     # Ahead of every other plugin (priority 0): print-site keeps each page's HTML for the whole-book
     # page as its own on_page_content sees it, so the math must be MathML by then.
@@ -179,6 +204,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         problems = [f"{path}:1: the front matter has no {key}" for key in missing]
         return problems + [problem.render(path) for problem in [*snippets.check(source, root), *found]]
 
+    @event_priority(-100)  # after every other plugin has written its part of the site
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         site = Path(config.site_dir)
         for where, notebook in self.notebooks.values():
@@ -188,6 +214,13 @@ class BookPlugin(BasePlugin[BookConfig]):
                 target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         if self.cache is not None:
             self.cache.prune()
+        if self.site is not None and self.building is not None:
+            replace_folder(self.site, self.building)
+            config.site_dir = str(self.site)
+
+    def on_build_error(self, *, error: Exception) -> None:
+        if self.building is not None:
+            shutil.rmtree(self.building, ignore_errors=True)
 
 
 def _prompted(code: str) -> tuple[str, str]:
