@@ -29,12 +29,13 @@ from markdown_exec import base_format, validator
 from mkdocs.config import Config
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from attend_book import binding, notebooks, snippets
-from attend_book.files import replace_folder
+from attend_book.files import TextError, read_text, replace_folder
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.run import LANGUAGES, TIME_LIMIT, Block, FenceError, PageRun, commands, run_page
 
@@ -90,6 +91,16 @@ class BookPlugin(BasePlugin[BookConfig]):
         return config
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        # Every plugin's on_config has run: had another registered the same fences after ours,
+        # SuperFences would hand it the fences and the build would run them a second time.
+        fences = config.mdx_configs["pymdownx.superfences"]["custom_fences"]
+        ours = [getattr(fence["format"], "func", None) == self._format for fence in fences]
+        taken = sorted({f["name"] for f, mine in zip(fences, ours, strict=True) if not mine} & set(LANGUAGES))
+        if taken:
+            raise PluginError(
+                f"another plugin shows the {', '.join(taken)} fences, which attend-book runs and shows: "
+                "set `languages: []` under markdown-exec in mkdocs.yml"
+            )
         folder = self.root / self.config.cache_dir
         self.cache = Cache(folder, fingerprint(source_roots(), build_versions()))
         self.blocks.clear()
@@ -115,6 +126,19 @@ class BookPlugin(BasePlugin[BookConfig]):
                 return env
             env.bytecode_cache = FileSystemBytecodeCache(str(self.cache.root / "templates"))
         return env
+
+    def on_page_read_source(self, *, page: Page, config: MkDocsConfig) -> str | None:
+        """A page as mkdocs reads it, but a byte that is not UTF-8 is one error naming its line,
+        and the build goes on (with the byte replaced) to report every other problem."""
+        where = page.file.abs_src_path
+        if where is None or not where.endswith(".md"):
+            return None
+        try:
+            return read_text(Path(where), os.path.relpath(where, self.root))
+        except TextError as error:
+            log.error(str(error))
+            page.file.content_string = Path(where).read_bytes().decode("utf-8", errors="replace")
+            return page.file.content_string
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         src = page.file.src_uri

@@ -33,8 +33,8 @@ from attend_book.markdown import Fence, fences
 
 LANGUAGES = {"python": "python", "py": "python", "console": "console"}
 # How long one fence may run, in seconds, unless mkdocs.yml says otherwise (`time_limit` under
-# attend-book). The slowest fence today takes about a second on a two-core machine.
-TIME_LIMIT = 60.0
+# attend-book). The slowest fence today takes under 2.5 s on a busy two-core machine.
+TIME_LIMIT = 30.0
 
 
 class FenceError(SuperFencesException, PluginError):  # type: ignore[misc]

@@ -88,8 +88,22 @@ def run_transcript(code: str, where: str = "a page") -> str:
 STOPPED = {
     SystemExit: "a page's code may not end the build (exit() or sys.exit())",
     KeyboardInterrupt: "a page's code may not raise KeyboardInterrupt",
-    EOFError: "a fence's standard input is closed: the build reads nothing from a terminal",
 }
+
+
+class NoInput(io.TextIOBase):
+    """A page's standard input: any read fails at once, saying why, where a terminal would wait."""
+
+    REASON = "a fence's standard input is closed: the build reads nothing from a terminal"
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> str:
+        raise EOFError(self.REASON)
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        raise EOFError(self.REASON)
 
 
 def _run_python(fence: Fence, namespace: dict[str, object], path: str) -> tuple[str, str | None]:
@@ -108,12 +122,16 @@ def _run_python(fence: Fence, namespace: dict[str, object], path: str) -> tuple[
         why = next((f"\n({said})" for kind, said in STOPPED.items() if isinstance(error, kind)), "")
         raise FenceError(
             f"{path}:{fence.line + inside}: a python fence failed at `{failing}`:\n"
-            + "".join(traceback.format_exception_only(error)).rstrip()
+            + (f"SyntaxError: {error.msg}" if isinstance(error, SyntaxError) else _said(error))
             + (_compared(fence.body, inside, namespace) if isinstance(error, AssertionError) else "")
             + why
         ) from None
     data = FIGURE_DATA.findall(printed.getvalue())
     return FIGURE_DATA.sub("", printed.getvalue()), "\n".join(data) if data else None
+
+
+def _said(error: BaseException) -> str:
+    return "".join(traceback.format_exception_only(error)).rstrip()
 
 
 def _compared(body: str, line: int, namespace: dict[str, object]) -> str:
@@ -160,7 +178,7 @@ def main() -> None:
     reports = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # what a fence reads: nothing, at once
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # what a fence writes past Python: the log
-    sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - the process's stdin until it ends
+    sys.stdin = NoInput()
 
     def report(event: dict[str, object]) -> None:
         reports.write(json.dumps(event) + "\n")
