@@ -126,10 +126,11 @@ class Cache:
         try:
             stored = json.loads(entry.read_text(encoding="utf-8"))
             return PageRun(blocks_of(markdown, stored["blocks"]), dict(stored["values"]))
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # not there: a plain miss
             pass
         except (OSError, ValueError, LookupError, TypeError) as error:  # cut, garbled or unreadable
-            log.info(f"{path}: its cache entry {entry} cannot be read ({error!r:.80}); running it again")
+            reason = f"{type(error).__name__}: {error}".splitlines()[0][:100]
+            log.info(f"{path}: its cache entry {entry} cannot be read ({reason}); running it again")
         self.runs += 1
         done = run(path, markdown, wanted)
         kept = {  # the rest is the fence's, in the key
