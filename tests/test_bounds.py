@@ -50,7 +50,16 @@ def refusal(call: Callable[[], object]) -> str:
         lambda: cost_sweep([4_000, 4_000, 4_000]),
         lambda: cost([6_000]),
     ],
-    ids=["30,000 tokens", "one token too many", "10**12 draws", "two widths", "scale table", "sweep", "sum", "cost"],
+    ids=[
+        "30,000 tokens",
+        "one token too many",
+        "10**12 draws",
+        "two widths",
+        "scale table",
+        "sweep",
+        "sum",
+        "cost",
+    ],
 )
 def test_a_call_over_the_bound_is_one_value_error_before_anything_is_allocated(
     call: Callable[[], object], allocated: Callable[[], int]

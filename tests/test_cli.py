@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from attend import chronicle_ids, render, tables
-from attend.cli import WORK_LIMIT, main, parser, work
+from attend.checks import WORK_LIMIT
+from attend.cli import main, parser, work
 
 
 def printed(capsys: pytest.CaptureFixture[str], *argv: str) -> str:

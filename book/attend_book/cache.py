@@ -140,7 +140,7 @@ class Cache:
         self._write(entry, lambda target: target.write_text(json.dumps(kept), encoding="utf-8"))
         return done
 
-    def notebook(self, source: Path, execute: Callable[[Path, Path], None]) -> Path:
+    def notebook(self, source: Path, execute: Callable[[Path, Path], object]) -> Path:
         """The notebook `source`, executed by `execute(source, target)` unless it already was."""
         key = _key(self.environment, source.read_text(encoding="utf-8"))
         entry = self.folder / "notebooks" / key / f"{source.stem}.ipynb"
@@ -178,7 +178,10 @@ class Cache:
         except OSError as error:
             if self._instead is None:
                 self._instead = tempfile.TemporaryDirectory(prefix="attend-book-")
-                log.info(f"the cache {self.root} cannot be written ({error.strerror or error}): building without it")
+                log.info(
+                    f"the cache {self.root} cannot be written ({error.strerror or error}): "
+                    "building without it"
+                )
         instead = Path(self._instead.name) / entry.relative_to(self.root)
         _made_beside(instead, make)
         return instead

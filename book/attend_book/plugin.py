@@ -5,8 +5,9 @@ anything that code runs on changed, from running it in a process of its own (`ru
 The plugin owns the executed fences: it registers them with SuperFences itself (`custom_fences`,
 the public way markdown-exec's plugin uses too) and renders each through markdown-exec's public
 `base_format`, handed the block already made for the fence with that source, so a fence runs
-once per change and nothing in another package is replaced. Then the page's numerals are checked, its math becomes MathML, and a button offers its
-code as a notebook. The workbench is executed on a cache miss only, for mkdocs-jupyter to show.
+once per change and nothing in another package is replaced. Then the page's numerals are
+checked, its math becomes MathML, and a button offers its code as a notebook. The workbench
+is executed on a cache miss only, for mkdocs-jupyter to show.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from attend_book import binding, notebooks, snippets
-from attend_book.files import TextError, read_text, replace_folder
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
+from attend_book.files import TextError, read_text, replace_folder
 from attend_book.run import LANGUAGES, TIME_LIMIT, Block, FenceError, PageRun, commands, run_page
 
 log = get_plugin_logger(__name__)
@@ -172,9 +173,20 @@ class BookPlugin(BasePlugin[BookConfig]):
     def _run(self, path: str, markdown: str, expressions: tuple[str, ...] = ()) -> PageRun:
         """`run_page` with this build's environment, folder and time limit."""
         limit = float(self.config.time_limit)
-        return run_page(path, markdown, expressions, limit=limit, environment=self.environment, folder=str(self.root))
+        return run_page(
+            path, markdown, expressions, limit=limit, environment=self.environment, folder=str(self.root)
+        )
 
-    def _format(self, kind: str, source: str, language: str, css_class: str, options: dict[str, Any], md: Markdown, **_: Any) -> Any:
+    def _format(
+        self,
+        kind: str,
+        source: str,
+        language: str,
+        css_class: str,
+        options: dict[str, Any],
+        md: Markdown,
+        **_: Any,
+    ) -> Any:
         """SuperFences' formatter for an executed fence of `kind`: the block the page's run made
         for the first fence not shown yet with this source, shown by markdown-exec's `base_format`."""
         code = source.rstrip("\n")

@@ -77,8 +77,6 @@ def commands(transcript: str) -> list[str]:
     return [line[2:] for line in transcript.splitlines() if line.startswith("$ ")]
 
 
-
-
 def blocks_of(markdown: str, made: list[dict[str, Any]]) -> list[Block]:
     """The page's blocks from what each executed fence printed (`text`, `data`), in page order."""
     ran = [f for f in fences(markdown) if executed(f)]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from attend_book.cache import Cache, build_versions, fingerprint, source_roots
-from attend_book.run import Block, PageRun, run_page
+from attend_book.run import PageRun, run_page
 
 F = "```"
 PAGE = f'---\ntitle: t\n---\n\nProse.\n\n{F}python exec="1"\nprint(2 + 2)\n{F}\n'

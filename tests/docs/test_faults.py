@@ -49,6 +49,7 @@ from attend_book.files import TextError, read_text, replace_folder, write_atomic
 from attend_book.run import FenceError, PageRun, run_page
 
 F = "```"
+SETTING = "(`time_limit` under attend-book in mkdocs.yml)"
 
 
 def page_of(*bodies: str) -> str:
@@ -89,7 +90,9 @@ def test_a_page_that_changes_the_package_environment_or_folder_changes_nothing_a
     cache.page("docs/poison.md", page_of(poison))
     after = cache.page("docs/later.md", OBSERVED)
     assert after == before
-    assert Cache(tmp_path, "env").page("docs/later.md", OBSERVED, run=unexpected) == before  # kept as run alone
+    assert (
+        Cache(tmp_path, "env").page("docs/later.md", OBSERVED, run=unexpected) == before
+    )  # kept as run alone
     assert os.getcwd() == str(Path.cwd()) and "POISON" not in os.environ
     assert attend.chapter.WV[:4] == (1.0, 0.0, 0.0, 0.0)
 
@@ -117,25 +120,31 @@ def test_a_page_runs_in_the_folder_and_environment_it_is_given(tmp_path: Path) -
         ("import sys; sys.stdin.read()", "EOFError: a fence's standard input is closed"),
     ],
 )
-def test_a_fence_that_ends_the_build_or_waits_for_a_terminal_fails_naming_its_line(body: str, said: str) -> None:
+def test_a_fence_that_ends_the_build_or_waits_for_a_terminal_fails_naming_its_line(
+    body: str, said: str
+) -> None:
     message = failure("x = 1", f"y = 2\n{body}")
     assert message.startswith(f"docs/p.md:15: a python fence failed at `{body}`:\n{said}")
 
 
 def test_a_syntax_error_names_its_own_line_not_the_fences_first() -> None:
-    assert failure("x = 1\ny = (\nz = 3") == "docs/p.md:10: a python fence failed at `y = (`:\nSyntaxError: '(' was never closed"
+    assert (
+        failure("x = 1\ny = (\nz = 3")
+        == "docs/p.md:10: a python fence failed at `y = (`:\nSyntaxError: '(' was never closed"
+    )
 
 
 @pytest.mark.parametrize("body", ["while True:\n    pass", "import time\ntime.sleep(600)"])
 def test_a_fence_past_the_time_limit_fails_naming_its_line_and_the_setting(body: str) -> None:
     assert failure("x = 1", body, limit=1) == (
-        "docs/p.md:13: this fence ran past the time limit of 1 seconds (`time_limit` under attend-book in mkdocs.yml)"
+        f"docs/p.md:13: this fence ran past the time limit of 1 seconds {SETTING}"
     )
 
 
 def test_a_fence_past_the_time_limit_leaves_nothing_running(tmp_path: Path) -> None:
     child = tmp_path / "child"
-    start = f"import subprocess, time\nopen({str(child)!r}, 'w').write(str(subprocess.Popen(['sleep', '600']).pid))"
+    started = "str(subprocess.Popen(['sleep', '600']).pid)"
+    start = f"import subprocess, time\nopen({str(child)!r}, 'w').write({started})"
     failure(f"{start}\ntime.sleep(600)", limit=2)
     pid = int(child.read_text())
     deadline = time.monotonic() + 5  # a killed process takes a moment to be gone
@@ -154,7 +163,10 @@ def running(pid: int) -> bool:
 
 
 def test_a_fence_that_ends_its_process_outright_is_named() -> None:
-    assert failure("x = 1", "import os\nos._exit(0)") == "docs/p.md:13: this fence ended the page's process (exit status 0)"
+    assert (
+        failure("x = 1", "import os\nos._exit(0)")
+        == "docs/p.md:13: this fence ended the page's process (exit status 0)"
+    )
 
 
 # --- what a page's bytes can do ---------------------------------------------------------------
@@ -271,7 +283,7 @@ def test_a_cache_that_cannot_be_written_is_left_out_in_one_line(
     with caplog.at_level(logging.INFO):
         first = cache.page("docs/p.md", PAGE)
         cache.page("docs/q.md", page_of("print(3)"))
-        notebook = cache.notebook(write(tmp_path / "w.py", "1"), lambda source, target: shutil.copy(source, target))
+        notebook = cache.notebook(write(tmp_path / "w.py", "1"), shutil.copyfile)
     assert first.blocks[0].text == "4\n" and notebook.read_text(encoding="utf-8") == "1"
     [said] = [r.getMessage().removeprefix("attend_book: ") for r in caplog.records]
     assert said.startswith(f"the cache {blocked} cannot be written") and said.endswith("building without it")
@@ -328,10 +340,12 @@ def test_a_rebuild_after_a_fence_stopped_or_hung_the_last_one_recovers_in_the_sa
     config = load_config(str(project / "mkdocs.yml"), site_dir=str(project / "site"))
     with caplog.at_level(logging.ERROR), pytest.raises(Abort, match="3 errors"):
         build(config)  # as `mkdocs serve` does: the process lives on
-    said = [r.getMessage().removeprefix("attend_book: ") for r in caplog.records if r.levelno == logging.ERROR]
+    said = [
+        r.getMessage().removeprefix("attend_book: ") for r in caplog.records if r.levelno == logging.ERROR
+    ]
     assert [line.split("\n")[0] for line in said] == [
         "docs/a.md:9: a python fence failed at `exit()`:",
-        "docs/b.md:8: this fence ran past the time limit of 3 seconds (`time_limit` under attend-book in mkdocs.yml)",
+        f"docs/b.md:8: this fence ran past the time limit of 3 seconds {SETTING}",
         "docs/c.md:6:4: byte 0xe9 is not UTF-8; save the file as UTF-8",
     ]
     for name in "abc":
@@ -345,7 +359,10 @@ def test_two_builds_at_once_both_succeed_and_leave_one_whole_site(project: Path)
         (project / "docs" / f"p{k}.md").write_text(page_of(f"print({k})"), encoding="utf-8")
     command = [str(Path(sys.executable).with_name("mkdocs")), "build", "--strict", "--site-dir", "site"]
     environment = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    builds = [subprocess.Popen(command, cwd=project, env=environment, stderr=subprocess.PIPE, text=True) for _ in "ab"]
+    builds = [
+        subprocess.Popen(command, cwd=project, env=environment, stderr=subprocess.PIPE, text=True)
+        for _ in "ab"
+    ]
     for one in builds:
         assert one.wait(timeout=300) == 0, one.stderr.read() if one.stderr else ""
     pages = sorted(p.parent.name for p in (project / "site").glob("p*/index.html"))

@@ -27,13 +27,13 @@ def test_a_page_shares_one_namespace_and_pages_share_none() -> None:
     first = f'{F}python exec="1"\nshared = 5\n{F}\n\n{F}python exec="1"\nprint(shared)\n{F}\n'
     assert [b.text for b in run_page("docs/a.md", first).blocks] == ["", "5\n"]
     with pytest.raises(FenceError, match="NameError"):
-        run_page("docs/b.md", f'{F}python exec="1"\nprint(shared)\n{F}\n').blocks
+        run_page("docs/b.md", f'{F}python exec="1"\nprint(shared)\n{F}\n')
 
 
 def test_a_fence_that_raises_is_named_by_page_line_and_the_failing_line() -> None:
     page = f'Prose.\n\n{F}python exec="1"\nx = 1\nassert x == 2, "x is not 2"\n{F}\n'
     with pytest.raises(FenceError) as raised:
-        run_page("docs/p.md", page).blocks
+        run_page("docs/p.md", page)
     message = str(raised.value)
     assert message.startswith("docs/p.md:5: a python fence failed at `assert x == 2")
     assert "AssertionError: x is not 2" in message
