@@ -32,7 +32,7 @@ import types
 from collections.abc import Callable, Iterable
 
 from attend_book.markdown import Fence, fences
-from attend_book.run import LANGUAGES, FenceError, Value, commands, executed
+from attend_book.run import LANGUAGES, FenceError, PageRun, Value, blocks_of, commands, executed
 
 FIGURE_DATA = re.compile(r"\n<!-- attend-figure-data\n(.*?)\n-->", re.DOTALL)  # as attend_figures prints it
 Report = Callable[[dict[str, object]], None]
@@ -155,21 +155,29 @@ def _compared(body: str, line: int, namespace: dict[str, object]) -> str:
     return "".join(shown)
 
 
-def run_here(path: str, markdown: str, expressions: Iterable[str], report: Report) -> None:
+def run_here(
+    path: str, markdown: str, expressions: Iterable[str] = (), report: Report = lambda event: None
+) -> PageRun:
     """Every executed fence of the page, in page order, in this process; then `expressions`,
-    evaluated in the namespace the fences left. Each step is `report`ed as it starts."""
+    evaluated in the namespace the fences left. Each step is `report`ed as it starts.
+
+    The build runs it only in a page's own process (`main`); a test that changes the package
+    in its own process on purpose (the mutation suite's weights) runs it there."""
     module = types.ModuleType("attend_book_page")
     sys.modules[module.__name__] = module  # so classes a fence defines know their module
-    blocks = []
-    for fence in filter(executed, fences(markdown)):
-        report({"fence": fence.line})
-        if LANGUAGES[fence.language] == "console":
-            text, data = run_transcript("\n".join(commands(fence.body)), f"{path}:{fence.line}"), None
-        else:
-            text, data = _run_python(fence, module.__dict__, path)
-        blocks.append({"text": text, "data": data})
-    report({"bindings": True})
-    report({"blocks": blocks, "values": evaluate(expressions, module.__dict__)})
+    made: list[dict[str, str | None]] = []
+    try:
+        for fence in filter(executed, fences(markdown)):
+            report({"fence": fence.line})
+            if LANGUAGES[fence.language] == "console":
+                text, data = run_transcript("\n".join(commands(fence.body)), f"{path}:{fence.line}"), None
+            else:
+                text, data = _run_python(fence, module.__dict__, path)
+            made.append({"text": text, "data": data})
+        report({"bindings": True})
+        return PageRun(blocks_of(markdown, made), evaluate(expressions, module.__dict__))
+    finally:
+        del sys.modules[module.__name__]
 
 
 def main() -> None:
@@ -185,9 +193,11 @@ def main() -> None:
         reports.flush()
 
     try:
-        run_here(request["path"], request["markdown"], request["expressions"], report)
+        done = run_here(request["path"], request["markdown"], request["expressions"], report)
     except FenceError as error:
         report({"failed": str(error)})
+    else:
+        report({"blocks": [{"text": b.text, "data": b.data} for b in done.blocks], "values": done.values})
 
 
 if __name__ == "__main__":
