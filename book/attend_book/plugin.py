@@ -38,7 +38,7 @@ from mkdocs.structure.pages import Page
 from attend_book import binding, notebooks, snippets
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import TextError, read_text, replace_folder
-from attend_book.run import LANGUAGES, TIME_LIMIT, Block, FenceError, PageRun, commands, run_page
+from attend_book.run import LANGUAGES, TIME_LIMIT, Block, FenceError, PageRun, Processes, commands, run_page
 
 log = get_plugin_logger(__name__)
 
@@ -64,6 +64,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         self._unshown: list[Block] | None = []  # its blocks not shown yet; None: its code failed
         # What every page's process starts with: the environment as the build found it.
         self.environment = dict(os.environ)
+        self.processes = Processes(self.environment)  # the build's, made in on_pre_build
         self.command = ""  # `build`, `serve`, ... as mkdocs was started
         self.site: Path | None = None  # where a `mkdocs build` puts the site once it is whole
         self.building: Path | None = None  # where it writes the site until then
@@ -104,6 +105,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             )
         folder = self.root / self.config.cache_dir
         self.cache = Cache(folder, fingerprint(source_roots(), build_versions()))
+        self.processes = Processes(self.environment, str(self.root), ahead=True)
         self.blocks.clear()
         self.notebooks.clear()
 
@@ -171,10 +173,9 @@ class BookPlugin(BasePlugin[BookConfig]):
         return markdown
 
     def _run(self, path: str, markdown: str, expressions: tuple[str, ...] = ()) -> PageRun:
-        """`run_page` with this build's environment, folder and time limit."""
-        limit = float(self.config.time_limit)
+        """`run_page` with this build's processes and time limit."""
         return run_page(
-            path, markdown, expressions, limit=limit, environment=self.environment, folder=str(self.root)
+            path, markdown, expressions, limit=float(self.config.time_limit), processes=self.processes
         )
 
     def _format(
@@ -242,6 +243,7 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     @event_priority(-100)  # after every other plugin has written its part of the site
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        self.processes.close()
         site = Path(config.site_dir)
         for where, notebook in self.notebooks.values():
             if notebook is not None:
@@ -255,6 +257,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             config.site_dir = str(self.site)
 
     def on_build_error(self, *, error: Exception) -> None:
+        self.processes.close()
         if self.building is not None:
             shutil.rmtree(self.building, ignore_errors=True)
 

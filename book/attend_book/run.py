@@ -86,34 +86,66 @@ def blocks_of(markdown: str, made: list[dict[str, Any]]) -> list[Block]:
     ]
 
 
+class Processes:
+    """Starts the processes pages run in, each with `environment` (default: this process's) in
+    `folder` (default: this one's working directory).
+
+    With `ahead`, once a page has needed a process, the next one is started at once and waits:
+    it loads Python, the runner and numpy while the page before it runs, so a build that reruns
+    many pages does not wait for that once per page. A build that reruns nothing starts none.
+    `close` ends the one waiting."""
+
+    COMMAND = (sys.executable, "-P", "-m", "attend_book.worker")  # -P: its folder is not on sys.path
+
+    def __init__(
+        self, environment: Mapping[str, str] | None = None, folder: str | None = None, *, ahead: bool = False
+    ) -> None:
+        self.environment = dict(os.environ if environment is None else environment)
+        self.folder, self.ahead = folder, ahead
+        self._waiting: subprocess.Popen[str] | None = None
+
+    def take(self) -> subprocess.Popen[str]:
+        """A process ready for one page, reading it from its standard input."""
+        process, self._waiting = self._waiting or self._start(), None
+        if self.ahead:
+            self._waiting = self._start()
+        return process
+
+    def close(self) -> None:
+        if self._waiting is not None:
+            _end(self._waiting)
+            self._waiting = None
+
+    def _start(self) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            self.COMMAND,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=self.environment,
+            cwd=self.folder,
+            start_new_session=True,  # Ctrl-C stops the build, which then ends the page's process
+            text=True,
+            encoding="utf-8",
+        )
+
+
 def run_page(
     path: str,
     markdown: str,
     expressions: Iterable[str] = (),
     *,
     limit: float = TIME_LIMIT,
-    environment: Mapping[str, str] | None = None,
-    folder: str | None = None,
+    processes: Processes | None = None,
 ) -> PageRun:
-    """Every executed fence of a page, run in page order in a process of its own
-    (`attend_book.worker`), then each of `expressions` evaluated in the namespace they left.
+    """Every executed fence of a page, run in page order in a fresh process of its own
+    (`attend_book.worker`, from `processes`), then each of `expressions` evaluated in the
+    namespace they left.
 
-    The process starts with `environment` (default: this one's) in `folder` (default: this
-    one's working directory), so nothing another page did can reach it; `path` names the page
-    in errors. A fence that runs past `limit` seconds, or ends the process, is a `FenceError`
-    naming its line.
+    Nothing another page did can reach that process; `path` names the page in errors. A fence
+    that runs past `limit` seconds, or ends the process, is a `FenceError` naming its line.
     """
     request = json.dumps({"path": path, "markdown": markdown, "expressions": list(expressions)})
-    process = subprocess.Popen(
-        [sys.executable, "-P", "-m", "attend_book.worker"],  # -P: the folder is not on sys.path
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        env=dict(os.environ if environment is None else environment),
-        cwd=folder,
-        start_new_session=True,  # Ctrl-C stops the build, which then ends the page's process
-        text=True,
-        encoding="utf-8",
-    )
+    process = (processes or Processes()).take()
     assert process.stdin is not None and process.stdout is not None
     events: queue.Queue[dict[str, Any] | None] = queue.Queue()
     threading.Thread(target=_relay, args=(process.stdout, events), daemon=True).start()
@@ -141,9 +173,18 @@ def run_page(
             else:
                 return PageRun(blocks_of(markdown, event["blocks"]), event["values"])
     finally:
-        with contextlib.suppress(ProcessLookupError):  # and whatever its fences started
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+        _end(process)
+
+
+def _end(process: subprocess.Popen[str]) -> None:
+    """End the process and whatever its fences started (its whole session)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    for stream in (process.stdin, process.stdout):
+        if stream is not None:
+            with contextlib.suppress(OSError):
+                stream.close()
 
 
 def _relay(reports: IO[str], events: queue.Queue[dict[str, Any] | None]) -> None:

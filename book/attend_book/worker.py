@@ -182,6 +182,8 @@ def run_here(
 
 def main() -> None:
     """Read the request, close standard input, keep a descriptor for reports, run the page."""
+    import numpy  # noqa: F401 - loaded while this process may still be waiting for its page
+
     request = json.load(sys.stdin)
     reports = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # what a fence reads: nothing, at once

@@ -14,7 +14,7 @@ from mkdocs.utils.yaml import yaml_load
 from tree import DOCS, pages
 
 from attend_book.markdown import fences
-from attend_book.run import FenceError, run_page
+from attend_book.run import FenceError, Processes, run_page
 
 ROOT = DOCS.parent
 
@@ -182,6 +182,6 @@ def test_a_rebuild_under_serve_runs_the_package_as_it_is_now(tmp_path: Path) -> 
     texts = []
     for weight in ("0.5", "0.6"):
         module.write_text(f"WEIGHT = {weight}\n", encoding="utf-8")
-        [block] = run_page("docs/p.md", page, environment=environment).blocks
+        [block] = run_page("docs/p.md", page, processes=Processes(environment)).blocks
         texts.append(block.text)
     assert texts == ["0.5\n", "0.6\n"]
