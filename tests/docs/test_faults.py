@@ -38,15 +38,17 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import markdown_exec
 import pytest
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
-from mkdocs.exceptions import Abort
+from mkdocs.exceptions import Abort, PluginError
 
 import attend.chapter
 from attend_book import files
 from attend_book.cache import Cache
 from attend_book.files import TextError, read_text, replace_folder, write_atomic
+from attend_book.plugin import BookPlugin
 from attend_book.run import FenceError, PageRun, Processes, run_page
 
 F = "```"
@@ -382,3 +384,33 @@ def test_two_builds_at_once_both_succeed_and_leave_one_whole_site(project: Path)
     pages = sorted(p.parent.name for p in (project / "site").glob("p*/index.html"))
     assert pages == [f"p{k}" for k in range(6)]
     assert not list(project.glob(".site-*"))
+
+
+# --- one owner of execution ----------------------------------------------------------------
+
+
+def test_the_plugin_shows_the_books_fences_without_replacing_anything_of_markdown_exec(project: Path) -> None:
+    before = dict(markdown_exec.formatters)
+    config = load_config(str(project / "mkdocs.yml"))
+    config = config.plugins.on_config(config)
+    config.plugins.on_pre_build(config=config)
+    assert markdown_exec.formatters == before
+    fences = config.mdx_configs["pymdownx.superfences"]["custom_fences"]
+    assert sorted(fence["name"] for fence in fences) == ["console", "py", "python"]
+    plugin = config.plugins["attend-book"]
+    assert isinstance(plugin, BookPlugin)
+    assert {fence["format"].func for fence in fences} == {plugin._format}
+
+
+def test_markdown_exec_showing_the_same_fences_is_one_line_saying_what_to_set(project: Path) -> None:
+    (project / "mkdocs.yml").write_text(
+        PROJECT.replace("languages: []", "languages: [python]"), encoding="utf-8"
+    )
+    config = load_config(str(project / "mkdocs.yml"))
+    config = config.plugins.on_config(config)
+    with pytest.raises(PluginError) as raised:
+        config.plugins.on_pre_build(config=config)
+    assert str(raised.value) == (
+        "another plugin shows the python fences, which attend-book runs and shows: "
+        "set `languages: []` under markdown-exec in mkdocs.yml"
+    )
