@@ -26,7 +26,10 @@ import json
 import os
 import re
 import shlex
+import signal
 import sys
+import threading
+import time
 import traceback
 import types
 from collections.abc import Callable, Iterable
@@ -180,11 +183,23 @@ def run_here(
         del sys.modules[module.__name__]
 
 
+def _end_with(parent: int) -> None:
+    """End this process and all its fences started once `parent`, the build, is gone: a build
+    killed outright leaves no page running on, past any time limit."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os.killpg(0, signal.SIGKILL)
+
+
 def main() -> None:
     """Read the request, close standard input, keep a descriptor for reports, run the page."""
     import numpy  # noqa: F401 - loaded while this process may still be waiting for its page
 
-    request = json.load(sys.stdin)
+    threading.Thread(target=_end_with, args=(os.getppid(),), daemon=True).start()
+    text = sys.stdin.read()
+    if not text:  # the build ended before it had a page for this process
+        return
+    request = json.loads(text)
     reports = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # what a fence reads: nothing, at once
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # what a fence writes past Python: the log

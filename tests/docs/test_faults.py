@@ -414,3 +414,25 @@ def test_markdown_exec_showing_the_same_fences_is_one_line_saying_what_to_set(pr
         "another plugin shows the python fences, which attend-book runs and shows: "
         "set `languages: []` under markdown-exec in mkdocs.yml"
     )
+
+
+# --- what a signal can do --------------------------------------------------------------------
+
+
+def test_a_build_killed_outright_leaves_no_page_running(tmp_path: Path) -> None:
+    worker = tmp_path / "worker"
+    fence = f"import os, time\nopen({str(worker)!r}, 'w').write(str(os.getpid()))\ntime.sleep(600)"
+    build_like = (
+        f"from attend_book.run import run_page\nrun_page('docs/p.md', {page_of(fence)!r}, limit=600)\n"
+    )
+    build = subprocess.Popen([sys.executable, "-c", build_like])
+    deadline = time.monotonic() + 30
+    while not (worker.exists() and worker.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    build.kill()
+    build.wait()
+    pid = int(worker.read_text())
+    deadline = time.monotonic() + 5
+    while running(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not running(pid)
