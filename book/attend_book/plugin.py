@@ -105,7 +105,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             )
         folder = self.root / self.config.cache_dir
         self.cache = Cache(folder, fingerprint(source_roots(), build_versions()))
-        self.processes = Processes(self.environment, str(self.root), ahead=True)
+        self.processes = Processes(self.environment, str(self.root))
         self.blocks.clear()
         self.notebooks.clear()
 
@@ -243,7 +243,6 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     @event_priority(-100)  # after every other plugin has written its part of the site
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        self.processes.close()
         site = Path(config.site_dir)
         for where, notebook in self.notebooks.values():
             if notebook is not None:
@@ -257,7 +256,6 @@ class BookPlugin(BasePlugin[BookConfig]):
             config.site_dir = str(self.site)
 
     def on_build_error(self, *, error: Exception) -> None:
-        self.processes.close()
         if self.building is not None:
             shutil.rmtree(self.building, ignore_errors=True)
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import importlib
 import io
 import json
 import os
@@ -38,10 +37,6 @@ from collections.abc import Callable, Iterable
 from attend_book.markdown import Fence, fences
 from attend_book.run import LANGUAGES, FenceError, PageRun, Value, blocks_of, commands, executed
 
-# What nearly every page imports, loaded before the page arrives: half a second of each rerun
-# page's start (matplotlib, mostly) spent while the page before it still runs. The modules are
-# loaded from disk as they are then, in a process that serves one page only.
-PRELOADED = ("numpy", "attend", "attend_figures")
 FIGURE_DATA = re.compile(r"\n<!-- attend-figure-data\n(.*?)\n-->", re.DOTALL)  # as attend_figures prints it
 Report = Callable[[dict[str, object]], None]
 
@@ -198,13 +193,8 @@ def _end_with(parent: int) -> None:
 
 def main() -> None:
     """Read the request, close standard input, keep a descriptor for reports, run the page."""
-    for name in PRELOADED:  # while this process may still be waiting for its page
-        importlib.import_module(name)
     threading.Thread(target=_end_with, args=(os.getppid(),), daemon=True).start()
-    text = sys.stdin.read()
-    if not text:  # the build ended before it had a page for this process
-        return
-    request = json.loads(text)
+    request = json.load(sys.stdin)
     reports = os.fdopen(os.dup(sys.stdout.fileno()), "w", encoding="utf-8")
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)  # what a fence reads: nothing, at once
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # what a fence writes past Python: the log

@@ -25,7 +25,6 @@ once as processes.
 from __future__ import annotations
 
 import errno
-import functools
 import json
 import logging
 import os
@@ -89,10 +88,9 @@ def test_a_page_that_changes_the_package_environment_or_folder_changes_nothing_a
     poison: str, tmp_path: Path
 ) -> None:
     before = run_page("docs/later.md", OBSERVED)
-    cache, processes = Cache(tmp_path, "env"), Processes(ahead=True)  # as the build runs pages
-    cache.page("docs/poison.md", page_of(poison), run=functools.partial(run_page, processes=processes))
-    after = cache.page("docs/later.md", OBSERVED, run=functools.partial(run_page, processes=processes))
-    processes.close()
+    cache = Cache(tmp_path, "env")
+    cache.page("docs/poison.md", page_of(poison))
+    after = cache.page("docs/later.md", OBSERVED)
     assert after == before
     assert (
         Cache(tmp_path, "env").page("docs/later.md", OBSERVED, run=unexpected) == before
@@ -109,18 +107,6 @@ def test_a_page_runs_in_the_folder_and_environment_it_is_given(tmp_path: Path) -
     seen = page_of("import os\nprint(os.getcwd(), os.environ.get('GIVEN'), os.environ.get('HOME'))")
     [block] = run_page("docs/p.md", seen, processes=Processes({"GIVEN": "yes"}, str(tmp_path))).blocks
     assert block.text.split() == [str(tmp_path), "yes", "None"]
-
-
-def test_a_process_is_started_ahead_only_once_a_page_needed_one_and_ended_with_the_build() -> None:
-    processes = Processes(ahead=True)
-    assert processes._waiting is None
-    first = processes.take()
-    waiting = processes._waiting
-    assert waiting is not None and waiting is not first and waiting.poll() is None
-    processes.close()
-    assert waiting.poll() is not None and processes._waiting is None
-    first.kill()  # a page would have ended it
-    first.wait()
 
 
 # --- a fence that misbehaves fails its page, naming page:line -------------------------------
