@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 from attend import DK, WK, WQ, WV, D, chapter_row, chronicle_ids, render, tables
-from attend.cli import DISTRIBUTION, WORK_LIMIT, main, parser, work
+from attend.checks import WORK_LIMIT
+from attend.cli import DISTRIBUTION, main, parser, work
 
 
 class ByNumpy(NamedTuple):
@@ -256,7 +257,7 @@ def test_a_bad_flag_gets_one_line_naming_it_and_status_2(
 
 def test_the_longest_rows_the_book_prints_are_within_the_bound() -> None:
     ladder = ",".join(str(2**p) for p in range(2, 13))  # 4 .. 4096, as longer-rows.md asks
-    handled, _ = work(parser().parse_args(["cost", "--rows", ladder]))
+    handled, *_ = work(parser().parse_args(["cost", "--rows", ladder]))
     assert 0 < handled <= WORK_LIMIT
 
 
@@ -314,7 +315,7 @@ def test_the_chronicle_is_long_enough_for_every_row_the_command_offers() -> None
 
 
 def test_a_kvcache_run_is_reckoned_as_its_uncached_steps_squares() -> None:
-    handled, _ = work(parser().parse_args(["kvcache", "--tokens", "10", "--heads", "2"]))
+    handled, *_ = work(parser().parse_args(["kvcache", "--tokens", "10", "--heads", "2"]))
     assert handled == sum(3 * 2 * t * t for t in range(1, 11))
 
 

@@ -21,11 +21,14 @@ from collections.abc import Callable, Iterable, Mapping
 from importlib import metadata
 from pathlib import Path
 
+from mkdocs.plugins import get_plugin_logger
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from attend_book.markdown import fences
-from attend_book.run import LANGUAGES, Block, PageRun, executed, run_page
+from attend_book.run import PageRun, blocks_of, executed, run_page
+
+log = get_plugin_logger(__name__)
 
 
 def build_versions(roots: tuple[str, ...] = ("attend-book", "attend-figures")) -> dict[str, str]:
@@ -92,7 +95,13 @@ def _key(*parts: str) -> str:
 
 class Cache:
     """Entries under `root`, in one folder per `environment` (a `fingerprint`): environments share
-    a root (a nox session's venv and a developer's, say), and only the newest few are kept."""
+    a root (a nox session's venv and a developer's, say), and only the newest few are kept.
+
+    The cache heals itself: an entry that cannot be read is a miss, said in one line, and is
+    written again; a folder that cannot be written (read-only, or gone) leaves the build running
+    without it, its entries kept in a temporary folder until the build ends, said in one line.
+    Neither is a warning, which `--strict` would turn into a failed build for a cache's fault.
+    """
 
     KEEP = 3
 
@@ -101,6 +110,7 @@ class Cache:
         self.folder = root / "outputs" / environment[:16]
         self.used: set[Path] = set()
         self.runs = 0  # how many pages and notebooks really ran: what the tests watch
+        self._instead: tempfile.TemporaryDirectory[str] | None = None  # when `root` cannot be written
 
     def page(
         self, path: str, markdown: str, expressions: Iterable[str] = (), run: Runner = run_page
@@ -113,13 +123,14 @@ class Cache:
         key = _key(self.environment, *code, "\0bindings", *wanted)
         entry = self.folder / "pages" / f"{key}.json"
         self.used.add(entry)
-        if entry.is_file():
+        try:
             stored = json.loads(entry.read_text(encoding="utf-8"))
-            blocks = [
-                Block(LANGUAGES[f.language], f.line, s["text"], f.body, f.switched_on("html"), s["data"])
-                for f, s in zip(ran, stored["blocks"], strict=True)
-            ]
-            return PageRun(blocks, stored["values"])
+            return PageRun(blocks_of(markdown, stored["blocks"]), dict(stored["values"]))
+        except (FileNotFoundError, NotADirectoryError):  # not there: a plain miss
+            pass
+        except (OSError, ValueError, LookupError, TypeError) as error:  # cut, garbled or unreadable
+            reason = f"{type(error).__name__}: {error}".splitlines()[0][:100]
+            log.info(f"{path}: its cache entry {entry} cannot be read ({reason}); running it again")
         self.runs += 1
         done = run(path, markdown, wanted)
         kept = {  # the rest is the fence's, in the key
@@ -129,36 +140,59 @@ class Cache:
         self._write(entry, lambda target: target.write_text(json.dumps(kept), encoding="utf-8"))
         return done
 
-    def notebook(self, source: Path, execute: Callable[[Path, Path], None]) -> Path:
+    def notebook(self, source: Path, execute: Callable[[Path, Path], object]) -> Path:
         """The notebook `source`, executed by `execute(source, target)` unless it already was."""
         key = _key(self.environment, source.read_text(encoding="utf-8"))
         entry = self.folder / "notebooks" / key / f"{source.stem}.ipynb"
         self.used.add(entry.parent)
         if not entry.is_file():
             self.runs += 1
-            self._write(entry, lambda target: execute(source, target))
+            entry = self._write(entry, lambda target: execute(source, target))
         return entry
 
     def prune(self) -> None:
         """Drop what this build did not use from its folder, and all but the newest folders."""
-        for entry in [*self.folder.glob("pages/*.json"), *self.folder.glob("notebooks/*")]:
-            if entry not in self.used:
-                shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
-        if not self.folder.is_dir():
+        if self._instead is not None:
+            self._instead.cleanup()
             return
-        os.utime(self.folder)
-        folders = sorted(self.folder.parent.iterdir(), key=lambda f: f.stat().st_mtime)
-        for old in folders[: -self.KEEP]:
-            shutil.rmtree(old)
-
-    @staticmethod
-    def _write(entry: Path, make: Callable[[Path], object]) -> None:
-        """Make the entry beside its place, then move it in: no half-written entry is ever read."""
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        handle, name = tempfile.mkstemp(dir=entry.parent, suffix=entry.suffix)
-        os.close(handle)
         try:
-            make(Path(name))
-            os.replace(name, entry)
-        finally:
-            Path(name).unlink(missing_ok=True)
+            for entry in [*self.folder.glob("pages/*.json"), *self.folder.glob("notebooks/*")]:
+                if entry not in self.used:
+                    shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+            if not self.folder.is_dir():
+                return
+            os.utime(self.folder)
+            folders = sorted(self.folder.parent.iterdir(), key=lambda f: f.stat().st_mtime)
+            for old in folders[: -self.KEEP]:
+                shutil.rmtree(old)
+        except OSError as error:  # another build pruning too, or a folder gone: tidied next time
+            log.info(f"the cache {self.root} was not tidied ({error.strerror or error})")
+
+    def _write(self, entry: Path, make: Callable[[Path], object]) -> Path:
+        """Make the entry beside its place, then move it in: no half-written entry is ever read.
+        Where the cache cannot be written, the entry goes to a temporary folder instead; either
+        way, where it now is."""
+        try:
+            _made_beside(entry, make)
+            return entry
+        except OSError as error:
+            if self._instead is None:
+                self._instead = tempfile.TemporaryDirectory(prefix="attend-book-")
+                log.info(
+                    f"the cache {self.root} cannot be written ({error.strerror or error}): "
+                    "building without it"
+                )
+        instead = Path(self._instead.name) / entry.relative_to(self.root)
+        _made_beside(instead, make)
+        return instead
+
+
+def _made_beside(entry: Path, make: Callable[[Path], object]) -> None:
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    handle, name = tempfile.mkstemp(dir=entry.parent, suffix=entry.suffix)
+    os.close(handle)
+    try:
+        make(Path(name))
+        os.replace(name, entry)
+    finally:
+        Path(name).unlink(missing_ok=True)

@@ -25,7 +25,8 @@ from mkdocs.exceptions import PluginError
 from attend.cli import DISTRIBUTION
 from attend_book.markdown import FRONT, fences
 from attend_book.reading import read, strip
-from attend_book.run import Value, commands, executed, plain
+from attend_book.run import Value, commands, executed
+from attend_book.worker import plain
 
 WORKBENCH_DESCRIPTION = (
     "The chapter's head as a notebook: change the typed table or the three matrices and rerun "

@@ -2,11 +2,14 @@
 
 Before a page is rendered, its blocks and the values of the expressions its numbers are bound to
 come from the execution cache or, when its code or anything that code runs on changed, from
-running it (`run.run_page`); markdown-exec renders each fence through its public `base_format`,
-handed the block already made, so a fence runs once per change. Each bound number is checked
-against its value (`binding.check`) and every binding is stripped before anything renders; its
-math becomes MathML, and a button offers its code as a notebook. The workbench is executed on a
-cache miss only, its bindings evaluated in its kernel, for mkdocs-jupyter to show.
+running it in a process of its own (`run.run_page`). The plugin owns the executed fences: it
+registers them with SuperFences itself (`custom_fences`, the public way markdown-exec's plugin
+uses too) and renders each through markdown-exec's public `base_format`, handed the block
+already made for the fence with that source, so a fence runs once per change and nothing in
+another package is replaced. Each bound number is checked against its value (`binding.check`)
+and every binding is stripped before anything renders; math becomes MathML, and a button
+offers the page's code as a notebook. The workbench is executed on a cache miss only, its
+bindings evaluated in its kernel, for mkdocs-jupyter to show.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ import functools
 import json
 import os
 import re
-import sys
+import shutil
+import tempfile
 from collections.abc import Mapping
 from html import unescape
 from pathlib import Path, PurePosixPath
@@ -24,30 +28,40 @@ from typing import Any
 from jinja2 import Environment, FileSystemBytecodeCache
 from latex2mathml.converter import convert
 from markdown import Markdown
-from markdown_exec import base_format, formatters
+from markdown_exec import base_format, validator
 from mkdocs.config import Config
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from attend_book import binding, notebooks, reading, snippets
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
+from attend_book.files import TextError, read_text, replace_folder
 from attend_book.reading import Reading
-from attend_book.run import LANGUAGES, Block, FenceError, Value, commands
+from attend_book.run import (
+    LANGUAGES,
+    TIME_LIMIT,
+    Block,
+    FenceError,
+    PageRun,
+    Processes,
+    Value,
+    commands,
+    run_page,
+)
 
 log = get_plugin_logger(__name__)
 
 REQUIRED_META = ("title", "description")
-# The packages the pages' code imports: under `mkdocs serve` they are imported afresh on every
-# build, so a rerun page never runs or draws with the code as it was first loaded.
-PAGE_IMPORTS = ("attend", "attend_figures")
 
 
 class BookConfig(Config):
     cache_dir = c.Type(str, default=FOLDER)  # beside mkdocs.yml
     workbench = c.Type(str, default="workbench.py")  # the notebook page, under docs/
+    time_limit = c.Type((int, float), default=TIME_LIMIT)  # seconds one fence may run
 
 
 class BookPlugin(BasePlugin[BookConfig]):
@@ -61,26 +75,49 @@ class BookPlugin(BasePlugin[BookConfig]):
         self.workbench = ""  # the workbench page's src_uri, once it is executed
         self._page = ""  # the page being rendered, as errors name it
         self._unshown: list[Block] | None = []  # its blocks not shown yet; None: its code failed
+        # What every page's process starts with: the environment as the build found it.
+        self.environment = dict(os.environ)
+        self.processes = Processes(self.environment)  # the build's, made in on_pre_build
+        self.command = ""  # `build`, `serve`, ... as mkdocs was started
+        self.site: Path | None = None  # where a `mkdocs build` puts the site once it is whole
+        self.building: Path | None = None  # where it writes the site until then
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
         self._told = False  # whether this build's first problem said how to renumber
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        """Nothing to start; defined because mkdocs keeps a plugin that has it, this very object,
-        from one `mkdocs serve` rebuild to the next, and with it what the plugin remembers."""
+        """Defined because mkdocs keeps a plugin that has it, this very object, from one `mkdocs
+        serve` rebuild to the next, and with it what the plugin remembers."""
+        self.command = command
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path).parent
+        fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
         for language, kind in LANGUAGES.items():
-            formatters[language] = functools.partial(self._format, kind)  # type: ignore[assignment]
+            fence = {"name": language, "class": language, "validator": validator}
+            fences.append({**fence, "format": functools.partial(self._format, kind)})
+        if self.command == "build":
+            # Built beside site/ and moved into place whole (on_post_build): a build running at
+            # the same time, or a check reading site/, never meets a half-written site.
+            self.site = Path(config.site_dir)
+            self.site.parent.mkdir(parents=True, exist_ok=True)
+            self.building = Path(tempfile.mkdtemp(prefix=f".{self.site.name}-", dir=self.site.parent))
+            config.site_dir = str(self.building)
         return config
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
-        # `mkdocs serve` builds again in one process: a page that reruns must run the package as
-        # it is on disk now, not as it was first imported.
-        for name in [n for n in sys.modules if n.partition(".")[0] in PAGE_IMPORTS]:
-            del sys.modules[name]
+        # Every plugin's on_config has run: had another registered the same fences after ours,
+        # SuperFences would hand it the fences and the build would run them a second time.
+        fences = config.mdx_configs["pymdownx.superfences"]["custom_fences"]
+        ours = [getattr(fence["format"], "func", None) == self._format for fence in fences]
+        taken = sorted({f["name"] for f, mine in zip(fences, ours, strict=True) if not mine} & set(LANGUAGES))
+        if taken:
+            raise PluginError(
+                f"another plugin shows the {', '.join(taken)} fences, which attend-book runs and shows: "
+                "set `languages: []` under markdown-exec in mkdocs.yml"
+            )
         folder = self.root / self.config.cache_dir
         self.cache = Cache(folder, fingerprint(source_roots(), build_versions()))
+        self.processes = Processes(self.environment, str(self.root))
         self.blocks.clear()
         self.notebooks.clear()
         self._told = False
@@ -103,9 +140,25 @@ class BookPlugin(BasePlugin[BookConfig]):
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
         # The theme's templates, compiled once and kept: compiling them is a third of a warm build.
         if self.cache is not None:
-            (self.cache.root / "templates").mkdir(parents=True, exist_ok=True)
+            try:
+                (self.cache.root / "templates").mkdir(parents=True, exist_ok=True)
+            except OSError:  # a cache that cannot be written: the templates are compiled afresh
+                return env
             env.bytecode_cache = FileSystemBytecodeCache(str(self.cache.root / "templates"))
         return env
+
+    def on_page_read_source(self, *, page: Page, config: MkDocsConfig) -> str | None:
+        """A page as mkdocs reads it, but a byte that is not UTF-8 is one error naming its line,
+        and the build goes on (with the byte replaced) to report every other problem."""
+        where = page.file.abs_src_path
+        if where is None or not where.endswith(".md"):
+            return None
+        try:
+            return read_text(Path(where), os.path.relpath(where, self.root))
+        except TextError as error:
+            log.error(str(error))
+            page.file.content_string = Path(where).read_bytes().decode("utf-8", errors="replace")
+            return page.file.content_string
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         src = page.file.src_uri
@@ -121,7 +174,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         self._page = os.path.relpath(page.file.abs_src_path or src, self.root)
         found = reading.read(source)
         try:
-            run = self.cache.page(self._page, source, found.expressions)
+            run = self.cache.page(self._page, source, found.expressions, run=self._run)
         except FenceError as error:
             # One build reports every problem of every page: a page whose code fails is logged
             # (which --strict counts), drawn without outputs, and the build goes on to the next.
@@ -150,18 +203,37 @@ class BookPlugin(BasePlugin[BookConfig]):
             self._told = True
         log.warning(problem)
 
-    def _format(self, kind: str, *, code: str, md: Markdown, **options: Any) -> Any:
-        """markdown-exec's formatter for `kind`: show the block the page's run made for this fence."""
+    def _run(self, path: str, markdown: str, expressions: tuple[str, ...] = ()) -> PageRun:
+        """`run_page` with this build's processes and time limit."""
+        return run_page(
+            path, markdown, expressions, limit=float(self.config.time_limit), processes=self.processes
+        )
+
+    def _format(
+        self,
+        kind: str,
+        source: str,
+        language: str,
+        css_class: str,
+        options: dict[str, Any],
+        md: Markdown,
+        **_: Any,
+    ) -> Any:
+        """SuperFences' formatter for an executed fence of `kind`: the block the page's run made
+        for the first fence not shown yet with this source, shown by markdown-exec's `base_format`."""
+        code = source.rstrip("\n")
+        shown = next((b for b in self._unshown or [] if b.code.rstrip("\n") == code), None)
         if self._unshown is None:
             text = "(not shown: this page's code failed)"
-        elif self._unshown and self._unshown[0].code.rstrip("\n") == code.rstrip("\n"):
-            text = self._unshown.pop(0).text
+        elif shown is None:
+            raise FenceError(f"{self._page}: SuperFences met a fence the book's reader did not:\n{source}")
+        else:
+            self._unshown.remove(shown)
+            text = shown.text
             if kind == "console":
                 options["source"] = options.get("source") or "console"
                 options["transform_source"] = _prompted
-        else:
-            raise FenceError(f"{self._page}: markdown-exec met a fence the book's reader did not:\n{code}")
-        return base_format(language=kind, run=lambda *_, **__: text, code=code, md=md, **options)
+        return base_format(language=kind, run=lambda *_, **__: text, code=source, md=md, **options)
 
     # Ahead of every other plugin (priority 0): print-site keeps each page's HTML for the whole-book
     # page as its own on_page_content sees it, so the math must be MathML by then.
@@ -188,6 +260,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         checked = [*snippets.check(source, self.root), *binding.check(found, values)]
         return problems + [problem.render(path) for problem in checked]
 
+    @event_priority(-100)  # after every other plugin has written its part of the site
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         site = Path(config.site_dir)
         for where, notebook in self.notebooks.values():
@@ -197,6 +270,13 @@ class BookPlugin(BasePlugin[BookConfig]):
                 target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         if self.cache is not None:
             self.cache.prune()
+        if self.site is not None and self.building is not None:
+            replace_folder(self.site, self.building)
+            config.site_dir = str(self.site)
+
+    def on_build_error(self, *, error: Exception) -> None:
+        if self.building is not None:
+            shutil.rmtree(self.building, ignore_errors=True)
 
 
 def _prompted(code: str) -> tuple[str, str]:

@@ -14,9 +14,7 @@ tests) until a person edits those tests, and that must not hold back every later
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -24,6 +22,7 @@ from mkdocs.exceptions import PluginError
 
 from attend_book import binding, notebooks, numerals, reading
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
+from attend_book.files import TextError, read_text, write_atomic
 from attend_book.reading import Reading
 from attend_book.run import FenceError, Value
 
@@ -77,31 +76,6 @@ def renumber(
     return rewritten, sorted(changes, key=lambda c: [int(n) for n in c.split(" ")[0].split(":")[1:]]), left
 
 
-def read(path: Path) -> tuple[str, str]:
-    """The page's text with `\\n` line ends, and the line end its file uses."""
-    try:
-        raw = path.read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise RefusedError(f"{path}: cannot be read as UTF-8 text ({error}); nothing written") from error
-    newline = "\r\n" if "\r\n" in raw else "\n"
-    return raw.replace("\r\n", "\n"), newline
-
-
-def write(path: Path, text: str) -> None:
-    """Write `text` beside `path`, then rename it into place: a kill or a full disk leaves the old file."""
-    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(text.encode("utf-8"))
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(name, path.stat().st_mode & 0o7777)
-        os.replace(name, path)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise
-
-
 def bound(path: Path, text: str, cache: Cache) -> tuple[Callable[[str], str], Reading, Mapping[str, Value]]:
     """How to see a file's prose (a page's Markdown, or the workbench's Markdown cells), what
     it binds, and the values of its bindings, from the build's cache or run now."""
@@ -126,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     status = 0
     for path in args.pages or [*sorted(args.docs.glob("*.md")), *args.docs.glob("workbench.py")]:
         try:
-            text, newline = read(path)
+            text = read_text(path)
             prose, found, values = bound(path, text, cache)
             if args.check:
                 lines = [p.render(path.as_posix()) for p in binding.check(found, values)]
@@ -134,9 +108,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 new, changes, left = renumber(path.as_posix(), text, values, prose)
                 if new != text:
-                    write(path, new.replace("\n", newline))
+                    write_atomic(path, new)
                 lines, failed = changes + left, bool(left)
-        except (RefusedError, FenceError, PluginError) as stop:
+        except (RefusedError, FenceError, PluginError, TextError, OSError) as stop:
             print(str(stop).replace("\n", " "), file=sys.stderr)  # one line
             status = 1
             continue

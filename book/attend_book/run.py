@@ -3,31 +3,28 @@
 One runner serves the build (the plugin hands its blocks to markdown-exec to show), the number
 check, the tests and any tool that needs a page's outputs without mkdocs: `run_page`.
 
-* A `python` fence runs with `exec` in one namespace per page, its standard output captured.
-* A `console` fence is a transcript: each `$ attend …` line calls `attend.cli.main`, the very
-  function the installed command calls, and what it prints is the block's text. Only `attend`
-  may be run.
-* A figure fence (`html="1"`) prints SVG, and after it, in an `attend-figure-data` comment, the
-  numbers the figure plotted: the comment is taken out of the block's text and kept as
-  `Block.data`, so a caption's numbers have something to be held against.
-
-A fence that raises stops everything with a `FenceError` naming the page, the line of the
-fence and the failing line inside it. After the last fence, each expression the prose binds a
-number to is evaluated in the page's namespace (`evaluate`): its value, or why it has none.
+Each page runs in a process of its own (`attend_book.worker`, which says how each kind of fence
+runs), started afresh with the build's environment and working directory and no standard
+input: a fence that changes a module, `os.environ` or the working directory changes nothing
+for the pages after it, and the cache can trust that a page's outputs follow from its code.
+A fence that raises, ends its process or runs past the time limit stops its page with a
+`FenceError` naming the page and the fence's line. After the last fence, each expression the
+prose binds a number to is evaluated in the page's namespace: its value, or why it has none.
 """
 
 from __future__ import annotations
 
-import ast
 import contextlib
-import io
-import re
-import shlex
+import json
+import os
+import queue
+import signal
+import subprocess
 import sys
-import traceback
-import types
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import IO, Any
 
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
@@ -35,7 +32,9 @@ from pymdownx.superfences import SuperFencesException  # type: ignore[import-unt
 from attend_book.markdown import Fence, fences
 
 LANGUAGES = {"python": "python", "py": "python", "console": "console"}
-FIGURE_DATA = re.compile(r"\n<!-- attend-figure-data\n(.*?)\n-->", re.DOTALL)  # as attend_figures prints it
+# How long one fence may run, in seconds, unless mkdocs.yml says otherwise (`time_limit` under
+# attend-book). The slowest fence today takes under 2.5 s on a busy two-core machine.
+TIME_LIMIT = 30.0
 
 
 class FenceError(SuperFencesException, PluginError):  # type: ignore[misc]
@@ -68,33 +67,6 @@ class PageRun:
     values: dict[str, Value]
 
 
-def plain(value: object) -> Value:
-    """`value` as a number or nested list of numbers (numpy's included), or why it is not one."""
-    if isinstance(value, bool):
-        return f"is a bool ({value}), not a number"
-    if isinstance(value, int | float):
-        return value
-    tolist = getattr(value, "tolist", None)
-    if callable(tolist):
-        return plain(tolist())
-    if isinstance(value, list | tuple):
-        items = [plain(item) for item in value]
-        bad = next((item for item in items if isinstance(item, str)), None)
-        return bad if bad is not None else items
-    return f"is a {type(value).__name__}, not a number"
-
-
-def evaluate(expressions: Iterable[str], namespace: dict[str, object]) -> dict[str, Value]:
-    """Each expression's value in `namespace`, or the one-line reason it has none."""
-    values: dict[str, Value] = {}
-    for expression in expressions:
-        try:
-            values[expression] = plain(eval(compile(expression, "<binding>", "eval"), namespace))
-        except Exception as error:  # a binding that cannot be worked out is reported, not raised
-            values[expression] = "".join(traceback.format_exception_only(error)).strip().splitlines()[-1]
-    return values
-
-
 def executed(fence: Fence) -> bool:
     """Whether the build runs this fence: marked to execute, in a language the book runs."""
     return fence.executed and fence.language in LANGUAGES
@@ -105,80 +77,103 @@ def commands(transcript: str) -> list[str]:
     return [line[2:] for line in transcript.splitlines() if line.startswith("$ ")]
 
 
-def run_transcript(code: str, where: str = "a page") -> str:
-    """What each `attend …` line of `code` prints, run in this process, in order."""
-    from attend.cli import main
+def blocks_of(markdown: str, made: list[dict[str, Any]]) -> list[Block]:
+    """The page's blocks from what each executed fence printed (`text`, `data`), in page order."""
+    ran = [f for f in fences(markdown) if executed(f)]
+    return [
+        Block(LANGUAGES[f.language], f.line, m["text"], f.body, f.switched_on("html"), m["data"])
+        for f, m in zip(ran, made, strict=True)
+    ]
 
-    printed = io.StringIO()
-    for line in filter(str.strip, code.splitlines()):
-        argv = shlex.split(line)
-        if argv[0] != "attend":
-            raise FenceError(f"{where}: a transcript may only run `attend`, not {line!r}")
-        with contextlib.redirect_stdout(printed):
+
+class Processes:
+    """Starts the processes pages run in, each with `environment` (default: this process's) in
+    `folder` (default: this one's working directory), one fresh process for every page.
+
+    Measured: starting each page's process one page ahead, with numpy, the package and the
+    figures loaded while the page before it ran, saved no time the noise of a two-core machine
+    did not hide, so a process starts when its page needs it."""
+
+    COMMAND = (sys.executable, "-P", "-m", "attend_book.worker")  # -P: its folder is not on sys.path
+
+    def __init__(self, environment: Mapping[str, str] | None = None, folder: str | None = None) -> None:
+        self.environment = dict(os.environ if environment is None else environment)
+        self.folder = folder
+
+    def start(self) -> subprocess.Popen[str]:
+        """A process for one page, reading it from its standard input."""
+        return subprocess.Popen(
+            self.COMMAND,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=self.environment,
+            cwd=self.folder,
+            start_new_session=True,  # Ctrl-C stops the build, which then ends the page's process
+            text=True,
+            encoding="utf-8",
+        )
+
+
+def run_page(
+    path: str,
+    markdown: str,
+    expressions: Iterable[str] = (),
+    *,
+    limit: float = TIME_LIMIT,
+    processes: Processes | None = None,
+) -> PageRun:
+    """Every executed fence of a page, run in page order in a fresh process of its own
+    (`attend_book.worker`, from `processes`), then each of `expressions` evaluated in the
+    namespace they left.
+
+    Nothing another page did can reach that process; `path` names the page in errors. A fence
+    that runs past `limit` seconds, or ends the process, is a `FenceError` naming its line.
+    """
+    request = json.dumps({"path": path, "markdown": markdown, "expressions": list(expressions)})
+    process = (processes or Processes()).start()
+    assert process.stdin is not None and process.stdout is not None
+    events: queue.Queue[dict[str, Any] | None] = queue.Queue()
+    threading.Thread(target=_relay, args=(process.stdout, events), daemon=True).start()
+    where = f"{path}:1: the page's process"
+    try:
+        with contextlib.suppress(BrokenPipeError):  # it died at start: told below
+            process.stdin.write(request)
+            process.stdin.close()
+        while True:
             try:
-                status = main(argv[1:])
-            except SystemExit as stop:  # argparse refusing a flag: a status, not a crash
-                status = stop.code if isinstance(stop.code, int) else 1
-        if status != 0:
-            raise FenceError(f"{where}: `{line}` exited with status {status}")
-    return printed.getvalue()
-
-
-def _run_python(fence: Fence, namespace: dict[str, object], path: str) -> tuple[str, str | None]:
-    name = f"<{path}:{fence.line}>"
-    printed = io.StringIO()
-    try:
-        with contextlib.redirect_stdout(printed):
-            exec(compile(fence.body, name, "exec"), namespace)
-    except Exception as error:
-        frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == name]
-        inside = (frames[-1].lineno or 1) if frames else 1
-        failing = fence.body.splitlines()[inside - 1].strip()
-        raise FenceError(
-            f"{path}:{fence.line + inside}: a python fence failed at `{failing}`:\n"
-            + "".join(traceback.format_exception_only(error)).rstrip()
-            + (_compared(fence.body, inside, namespace) if isinstance(error, AssertionError) else "")
-        ) from error
-    data = FIGURE_DATA.findall(printed.getvalue())
-    return FIGURE_DATA.sub("", printed.getvalue()), "\n".join(data) if data else None
-
-
-def _compared(body: str, line: int, namespace: dict[str, object]) -> str:
-    """What the parts of the assertion that failed on `line` evaluate to, one per line."""
-    asserts = [n for n in ast.walk(ast.parse(body)) if isinstance(n, ast.Assert) and n.lineno == line]
-    test: ast.expr = asserts[0].test if asserts else ast.Constant(None)  # none: nothing to show
-    parts = [test]
-    if isinstance(test, ast.Compare | ast.BoolOp | ast.UnaryOp | ast.Call):  # its operands, not its function
-        parts = [
-            n
-            for n in ast.iter_child_nodes(test)
-            if isinstance(n, ast.expr) and n is not getattr(test, "func", 0)
-        ]
-    shown = []
-    for part in (part for part in parts if not isinstance(part, ast.Constant)):
-        try:  # the page's own expression, evaluated again in the page's namespace
-            value: object = eval(compile(ast.Expression(part), "<assert>", "eval"), namespace)
-        except Exception as error:
-            value = error
-        shown.append(f"\n  {ast.unparse(part)} = {value!r:.200}")
-    return "".join(shown)
-
-
-def run_page(path: str, markdown: str, expressions: Iterable[str] = ()) -> PageRun:
-    """Every executed fence of a page, run in page order, then each of `expressions` evaluated in
-    the namespace they left; `path` names the page in errors."""
-    module = types.ModuleType(f"attend_book_page_{abs(hash(path))}")
-    sys.modules[module.__name__] = module  # so classes a fence defines know their module
-    blocks = []
-    try:
-        for fence in filter(executed, fences(markdown)):
-            kind = LANGUAGES[fence.language]
-            if kind == "console":
-                text, data = run_transcript("\n".join(commands(fence.body)), f"{path}:{fence.line}"), None
+                event = events.get(timeout=limit)
+            except queue.Empty:
+                raise FenceError(
+                    f"{where} ran past the time limit of {limit:g} seconds "
+                    "(`time_limit` under attend-book in mkdocs.yml)"
+                ) from None
+            if event is None:
+                raise FenceError(f"{where} ended the page's process (exit status {process.wait()})")
+            if "fence" in event:
+                where = f"{path}:{event['fence']}: this fence"
+            elif "bindings" in event:
+                where = f"{path}:1: evaluating the prose's bindings"
+            elif "failed" in event:
+                raise FenceError(event["failed"])
             else:
-                text, data = _run_python(fence, module.__dict__, path)
-            blocks.append(Block(kind, fence.line, text, fence.body, fence.switched_on("html"), data))
-        values = evaluate(expressions, module.__dict__)
+                return PageRun(blocks_of(markdown, event["blocks"]), event["values"])
     finally:
-        del sys.modules[module.__name__]
-    return PageRun(blocks, values)
+        _end(process)
+
+
+def _end(process: subprocess.Popen[str]) -> None:
+    """End the process and whatever its fences started (its whole session)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    for stream in (process.stdin, process.stdout):
+        if stream is not None:
+            with contextlib.suppress(OSError):
+                stream.close()
+
+
+def _relay(reports: IO[str], events: queue.Queue[dict[str, Any] | None]) -> None:
+    """Each report line of a page's process as an event, then None when it ends."""
+    for line in reports:
+        events.put(json.loads(line))
+    events.put(None)

@@ -12,6 +12,10 @@ table without a word. So every public function checks its arguments here first:
 
 and each message names the argument and, where there is one, the weight, token or score at
 fault, in the words the book uses for them.
+
+A request for more work than one run may do (`WORK_LIMIT`) is a ValueError too, reckoned from
+the arguments alone before anything is allocated, by the same sums the command uses: a call
+that would run out of memory says so in one line instead of ending in numpy's MemoryError.
 """
 
 from __future__ import annotations
@@ -25,14 +29,19 @@ import numpy.typing as npt
 
 __all__ = [
     "LARGEST",
+    "WORK_LIMIT",
     "a_thing",
     "amount",
+    "draw_work",
     "finite",
+    "generation_work",
     "real_array",
+    "row_work",
     "switch",
     "token_ids",
     "whole",
     "whole_numbers",
+    "within_work",
 ]
 
 Where: TypeAlias = Callable[[int], str]  # names the number at a flat position, counted from 0
@@ -50,6 +59,36 @@ KIND_WORDS = {
 }
 LARGEST = float(np.finfo(np.float64).max)
 MOST_DIMENSIONS = 32  # numpy's own limit is 64; nothing here needs more than two
+# The bound on one run, in numbers handled. A row of n tokens handles 3·n² (the three n×n
+# squares the head keeps) and `count` draws at width w against `length` keys handle
+# count × ((length + 1)·w + 5·length) (a query and the keys of w numbers per draw, and the
+# scores made from them). Measured with scripts/bench.py: at this limit a run stays under
+# 1 GiB and takes a few seconds on a two-core machine.
+WORK_LIMIT = 100_000_000
+
+
+def row_work(length: int) -> int:
+    """The numbers one run of the head over a row of `length` tokens handles."""
+    return 3 * length * length
+
+
+def draw_work(count: int, width: int, length: int = 4) -> int:
+    """The numbers `count` draws of one query against `length` keys at `width` handle."""
+    return count * ((length + 1) * width + 5 * length)
+
+
+def generation_work(tokens: int, heads: int) -> int:
+    """The numbers generating `tokens` tokens without a cache handles: at step t each of `heads`
+    heads runs the row so far again, 3·t² numbers (the sum of 3·t² for t up to `tokens`)."""
+    return heads * tokens * (tokens + 1) * (2 * tokens + 1) // 2
+
+
+def within_work(handled: int, what: str, instead: str) -> None:
+    """Refuse, before any of it starts, a run that would handle more than `WORK_LIMIT` numbers."""
+    if handled > WORK_LIMIT:
+        raise ValueError(
+            f"{what} would handle {handled:,} numbers and one run handles at most {WORK_LIMIT:,}; {instead}"
+        )
 
 
 def amount(count: int, noun: str) -> str:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from attend import render, tables
 from attend.chapter import D
-from attend.checks import amount
+from attend.checks import WORK_LIMIT, amount, draw_work, generation_work, row_work, within_work
 from attend.tokenizer import chronicle_ids
 
 if TYPE_CHECKING:
@@ -33,14 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = ["main"]
 
-# The bound on one run, in numbers handled. A cost row of n tokens handles 3·n² (the three
-# n×n squares the head keeps), a scale width w handles count × (5·w + 20) (a query and four
-# keys of w numbers per draw, and the scores made from them), and a kvcache run of n tokens
-# in h heads handles 3·h·t² at each step t (the squares of running the row so far again).
-# Measured with scripts/bench.py: at this limit a run stays under 1 GiB and takes a few
-# seconds on a two-core machine.
 DISTRIBUTION = "attend-head"  # this package's name on PyPI, where `attend` is someone else's
-WORK_LIMIT = 100_000_000
 MOST_ITEMS = 100  # lengths or widths one flag may list
 MOST_DIGITS = 20  # digits one number may have
 BOUND = (
@@ -266,19 +259,20 @@ def parser() -> Parser:
     return top
 
 
-def work(args: argparse.Namespace) -> tuple[int, str]:
-    """The numbers a run will handle, by `WORK_LIMIT`'s reckoning, and what to ask instead."""
+def work(args: argparse.Namespace) -> tuple[int, str, str]:
+    """The numbers a run will handle, by `WORK_LIMIT`'s reckoning, its name and what to ask
+    instead."""
     match args.mode:
         case "cost":
-            return sum(3 * n * n for n in args.rows), "ask for shorter or fewer rows"
+            return sum(map(row_work, args.rows)), "cost", "ask for shorter or fewer rows"
         case "scale":
-            handled = sum(args.count * (5 * w + 20) for w in args.widths)
-            return handled, "ask for a smaller --count or fewer or narrower --widths"
+            handled = sum(draw_work(args.count, w) for w in args.widths)
+            return handled, "scale", "ask for a smaller --count or fewer or narrower --widths"
         case "kvcache":
-            n = args.tokens
-            return args.heads * n * (n + 1) * (2 * n + 1) // 2, "ask for fewer --tokens or --heads"
+            handled = generation_work(args.tokens, args.heads)
+            return handled, "kvcache", "ask for fewer --tokens or --heads"
         case _:
-            return 0, ""  # the chapter's own tables: a few hundred numbers
+            return 0, args.mode, ""  # the chapter's own tables: a few hundred numbers
 
 
 def printout(args: argparse.Namespace) -> str:
@@ -314,12 +308,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         top = parser()
         args = top.parse_args(argv)
-        handled, instead = work(args)
-        if handled > WORK_LIMIT:
-            top.error(
-                f"{args.mode} would handle {handled:,} numbers and one run handles at most "
-                f"{WORK_LIMIT:,}; {instead}"
-            )
+        try:
+            within_work(*work(args))
+        except ValueError as refused:
+            top.error(str(refused))
         write(sys.stdout, printout(args) + "\n", "standard output")
     except BrokenPipeError:
         silence_stdout()  # the reader stopped reading; the rest is not wanted

@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from attend.chapter import chapter_head
-from attend.checks import a_thing, whole, whole_numbers
+from attend.checks import a_thing, draw_work, row_work, whole, whole_numbers, within_work
 from attend.cost import Cost
 from attend.embedding import embed
 from attend.head import Head
@@ -66,8 +66,11 @@ def scale_experiment(
     """
     count = whole(count, "count", 1)
     seed, length = whole(seed, "seed", 0), whole(length, "length", 1)
+    widths = whole_numbers(widths, "widths", 1)
+    work = sum(draw_work(count, width, length) for width in widths)
+    within_work(work, "the experiment", "ask for fewer draws or fewer or narrower widths")
     measured = []
-    for width in whole_numbers(widths, "widths", 1):
+    for width in widths:
         rng = np.random.default_rng(seed)
         queries = rng.standard_normal((count, width))
         keys = rng.standard_normal((count, length, width))
@@ -118,7 +121,9 @@ def cost_sweep(
     """The counted cost at each length, by the chapter's head unless
     another is given."""
     count = chapter_cost if head is None else partial(counted, _head(head))
-    return [count(n) for n in whole_numbers(lengths, "lengths", 1)]
+    lengths = whole_numbers(lengths, "lengths", 1)
+    within_work(sum(map(row_work, lengths)), "the sweep", "ask for shorter or fewer rows")
+    return [count(n) for n in lengths]
 
 
 def crossover(head: Head | None = None) -> int:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from attend.checks import LARGEST, a_thing, amount, finite, real_array, switch, whole
+from attend.checks import LARGEST, a_thing, amount, finite, real_array, row_work, switch, whole, within_work
 from attend.cost import Cost
 from attend.softmax import softmax
 
@@ -124,7 +124,10 @@ class Head:
     # --8<-- [end:attend]
 
     def _row(self, x: npt.ArrayLike) -> Matrix:
-        """The row as an n×d array, or a one-line refusal saying which token is wrong."""
+        """The row as an n×d array, or a one-line refusal saying which token is wrong, or that
+        the row is too long for one run."""
+        if isinstance(x, list | tuple) or (isinstance(x, np.ndarray) and x.ndim):
+            within_work(row_work(len(x)), f"a row of {len(x):,} tokens", "attend to a shorter row")
         if isinstance(x, np.ndarray):
             row = real_array(x, "the row x", lambda at: f"number {at + 1} of the row x")
             if row.ndim != 2:

@@ -33,7 +33,7 @@ MINIMAL = textwrap.dedent(
     plugins:
       - attend-book
       - markdown-exec:
-          languages: [python, console]
+          languages: []
     markdown_extensions:
       - pymdownx.superfences:
           relaxed_headers: true

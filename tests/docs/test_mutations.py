@@ -33,7 +33,8 @@ import attend
 from attend_book import binding, numerals, reading
 from attend_book.numerals import Numeral
 from attend_book.reading import Reading
-from attend_book.run import FenceError, Value, run_page
+from attend_book.run import FenceError, Value
+from attend_book.worker import run_here
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -63,8 +64,9 @@ class Page:
 
 
 def run(path: Path) -> dict[str, Value]:
+    # In this process, not a page's own: the weights the mutants change are changed here.
     markdown = path.read_text(encoding="utf-8")
-    return run_page(path.relative_to(ROOT).as_posix(), markdown, reading.read(markdown).expressions).values
+    return run_here(path.relative_to(ROOT).as_posix(), markdown, reading.read(markdown).expressions).values
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from attend_book.run import Block, FenceError, run_page, run_transcript
+from attend_book.run import Block, FenceError, run_page
+from attend_book.worker import run_transcript
 
 F = "```"
 

@@ -13,7 +13,8 @@ from tree import pages
 
 from attend.cli import parser
 from attend_book.markdown import fences
-from attend_book.run import FenceError, commands, run_transcript
+from attend_book.run import FenceError, commands
+from attend_book.worker import run_transcript
 
 COMMANDS = sorted(
     {

@@ -14,7 +14,7 @@ from mkdocs.utils.yaml import yaml_load
 from tree import DOCS, pages
 
 from attend_book.markdown import fences
-from attend_book.run import FenceError
+from attend_book.run import FenceError, Processes, run_page
 
 ROOT = DOCS.parent
 
@@ -174,19 +174,14 @@ def test_pytest_markdown_docs_never_so_much_as_opens_the_workbench(tmp_path: Pat
 
 
 def test_a_rebuild_under_serve_runs_the_package_as_it_is_now(tmp_path: Path) -> None:
-    """`mkdocs serve` rebuilds in one process: each build imports `attend`, and the figures
-    that pages draw, afresh."""
-    probe = (
-        "import sys, types, attend, attend_figures\n"
-        "from attend_book.plugin import BookPlugin\n"
-        f"config = types.SimpleNamespace(config_file_path={str(tmp_path / 'mkdocs.yml')!r})\n"
-        "plugin = BookPlugin()\n"
-        "plugin.load_config({})\n"
-        f"plugin.root = __import__('pathlib').Path({str(tmp_path)!r})\n"
-        "plugin.on_pre_build(config=config)\n"
-        "left = sorted(n for n in sys.modules if n.split('.')[0] in ('attend', 'attend_figures'))\n"
-        "import attend as again\n"
-        "print(left, again is not attend)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["[]", "True"]
+    """`mkdocs serve` rebuilds in one process, but each page runs in a process of its own, which
+    imports the package as it is on disk when the page runs, not as the server first saw it."""
+    module = tmp_path / "package_now.py"
+    page = '```python exec="1"\nimport package_now\nprint(package_now.WEIGHT)\n```\n'
+    environment = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    texts = []
+    for weight in ("0.5", "0.6"):
+        module.write_text(f"WEIGHT = {weight}\n", encoding="utf-8")
+        [block] = run_page("docs/p.md", page, processes=Processes(environment)).blocks
+        texts.append(block.text)
+    assert texts == ["0.5\n", "0.6\n"]

@@ -1,0 +1,93 @@
+"""Reading and writing the book's own files so that no failure can cost one.
+
+A rewrite goes whole into a temporary file beside the file, which then replaces it in one
+rename: a kill, a full disk or a crash leaves either the old file or the new one, never a cut
+one. The new file keeps the old one's line endings, byte-order mark and permissions, so a one
+number edit is a one number diff. A file that is not UTF-8 is refused by line, not by byte.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import shutil
+import stat
+import tempfile
+from pathlib import Path
+
+ENCODING = "utf-8"
+BOM = b"\xef\xbb\xbf"
+
+
+class TextError(ValueError):
+    """A file that cannot be read as the book's text, said in one line naming its place."""
+
+
+def read_text(path: Path, shown: str | None = None) -> str:
+    """The file's text (a leading byte-order mark dropped, line endings made `\\n`), or a
+    `TextError` naming the line and column of the first byte that is not UTF-8."""
+    data = path.read_bytes().removeprefix(BOM)
+    try:
+        text = data.decode(ENCODING)
+    except UnicodeDecodeError as error:
+        before = data[: error.start]
+        line, column = before.count(b"\n") + 1, len(before) - before.rfind(b"\n")
+        raise TextError(
+            f"{shown or path}:{line}:{column}: byte 0x{data[error.start]:02x} is not UTF-8; "
+            "save the file as UTF-8"
+        ) from None
+    return text.replace("\r\n", "\n")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Put `text` (lines ending in `\\n`) into `path` whole, or leave `path` as it was.
+
+    An existing file keeps its line endings (`\\r\\n` if its first line ends so), its byte-order
+    mark and its permissions."""
+    old = path.read_bytes() if path.exists() else b""
+    first = old.split(b"\n", 1)[0]
+    data = text.encode(ENCODING)
+    if first.endswith(b"\r"):
+        data = data.replace(b"\n", b"\r\n")
+    if old.startswith(BOM):
+        data = BOM + data
+    handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as temporary:
+            temporary.write(data)
+            temporary.flush()
+            os.fsync(temporary.fileno())
+        os.chmod(name, stat.S_IMODE(path.stat().st_mode) if path.exists() else _default_mode())
+        os.replace(name, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name)
+
+
+def _default_mode() -> int:
+    """The permissions a new file gets here (0o666 less the umask), which mkstemp does not give."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def replace_folder(target: Path, new: Path) -> None:
+    """Put the folder `new` where `target` is, the old one moved aside first and then deleted.
+
+    Each folder is whole when it is in place; between the two renames `target` is missing for a
+    moment, never half-written. Should another process put its own folder there in that moment,
+    that one is moved aside in turn: the last to finish wins, and neither is left broken."""
+    for _ in range(10):
+        aside = Path(tempfile.mkdtemp(prefix=f".{target.name}-old-", dir=target.parent))
+        try:
+            with contextlib.suppress(FileNotFoundError):
+                os.replace(target, aside)
+            os.replace(new, target)
+            return
+        except OSError as error:
+            if error.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                raise
+        finally:
+            shutil.rmtree(aside, ignore_errors=True)
+    raise OSError(errno.EBUSY, f"{target} kept being replaced by another process")
