@@ -26,7 +26,7 @@ CONFIG = textwrap.dedent(
     plugins:
       - attend-book
       - markdown-exec:
-          languages: [python, console]
+          languages: []
     markdown_extensions:
       - pymdownx.superfences:
           relaxed_headers: true
