@@ -22,28 +22,8 @@ SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _PLAIN_DIGITS = str.maketrans(SUPERSCRIPTS, "0123456789")
 FRACTIONS = {"½": 1 / 2, "⅓": 1 / 3, "⅔": 2 / 3, "¼": 1 / 4, "¾": 3 / 4, "⅕": 1 / 5, "⅛": 1 / 8}
 # Number words: a small vocabulary, so that a word found is a number for sure.
-_UNITS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
+_UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven"]
+_UNITS += ["twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
 _TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]  # 20, 30, ...
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 _MULTIPLES = {"half": 0.5, "twice": 2}
@@ -68,8 +48,7 @@ class Numeral:
     @property
     def places(self) -> int | None:
         """The decimals written, which a value is rounded to; None: the value must be exactly it."""
-        places = len(self.text.split(".", 1)[1]) if "." in self.text and not self.word else 0
-        return places or None
+        return len(self.text.partition(".")[2]) or None
 
     @property
     def value(self) -> float:
@@ -122,8 +101,6 @@ def holds(numeral: Numeral, value: float) -> bool:
     """Whether `value`, at the precision the numeral is written to, is what is written. A whole
     number, a word, a fraction or a power needs a value that is exactly it: "3" does not quote 3.125."""
     places = numeral.places
-    if not math.isfinite(value):
-        return False
     if places is None:
         return math.isclose(value, numeral.value, rel_tol=0, abs_tol=1e-9)
     return _fixed(value, places) == _fixed(numeral.value, places)
@@ -154,7 +131,7 @@ def restate(value: float, numeral: Numeral) -> str | None:
     return text if holds(fresh, value) else None
 
 
-# What a worked sum may hold: numbers, + − × ÷, powers and square roots, nothing else.
+# What a worked sum may hold besides numbers: + − × ÷ and powers (a square root is a power ½).
 _ARITHMETIC = (
     ast.Expression,
     ast.BinOp,
@@ -172,17 +149,12 @@ _ARITHMETIC = (
 def evaluate(expression: str) -> float:
     """Arithmetic as prose writes it (`2 x 32 x 4`, `√4`, `4²`, `1,024 ÷ 2`); else a ValueError."""
     python = expression.replace(",", "")
-    python = re.sub(rf"√\s*({NUMBER})", r"sqrt(\1)", python)
+    python = re.sub(rf"√\s*({NUMBER})", r"(\1**0.5)", python)
     python = re.sub(rf"[{SUPERSCRIPTS}]+", lambda m: "**" + m.group(0).translate(_PLAIN_DIGITS), python)
     python = re.sub(r"(?<=[\d\s])x(?=[\s\d])", "*", python)
     tree = ast.parse(python.translate(str.maketrans("×·÷−", "**/-")).strip(), mode="eval")
     for node in ast.walk(tree):
-        allowed = (
-            isinstance(node, _ARITHMETIC)
-            or (isinstance(node, ast.Constant) and isinstance(node.value, int | float))
-            or (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords)
-            or (isinstance(node, ast.Name) and node.id == "sqrt")
-        )
-        if not allowed:
+        number = isinstance(node, ast.Constant) and isinstance(node.value, int | float)
+        if not (number or isinstance(node, _ARITHMETIC)):
             raise ValueError(f"not arithmetic: {ast.dump(node)}")
-    return float(eval(compile(tree, "<worked sum>", "eval"), {"__builtins__": {}, "sqrt": math.sqrt}))
+    return float(eval(compile(tree, "<worked sum>", "eval"), {"__builtins__": {}}))
