@@ -9,7 +9,7 @@ worked sum holds when its written operands give its written result at the result
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from attend_book import numerals
 from attend_book.numerals import Numeral
@@ -32,44 +32,49 @@ def values_of(binding: Binding, value: Value) -> list[float] | str:
     return [float(v) for v in value if not isinstance(v, list | str)]
 
 
-def shown(value: float, numeral: Numeral) -> str:
-    """A value as the numeral would read if rewritten, or in full where it cannot be."""
-    return numerals.restate(value, numeral) or f"{value:.6g}"
+def moved(
+    reading: Reading, values: Mapping[str, Value]
+) -> Iterator[Problem | tuple[Numeral, float, Binding]]:
+    """Each binding whose value no longer fits its numbers (a `Problem`), and each number whose
+    value moved, with that value: what the check reports and what renumber rewrites."""
+    for bound in reading.bindings:
+        if bound.expression is None:
+            continue
+        quoted = values_of(bound, values.get(bound.expression, "it was never evaluated"))
+        if isinstance(quoted, str):
+            first = bound.numerals[0]
+            yield Problem(first.line, f"{bound.written}{bound.brace} {quoted}", first.column)
+            continue
+        for numeral, value in zip(bound.numerals, quoted, strict=True):
+            if not numerals.holds(numeral, value):
+                yield numeral, value, bound
 
 
 def check(reading: Reading, values: Mapping[str, Value]) -> list[Problem]:
     """Every problem with the numbers of one page, in the order of its lines."""
     problems = list(reading.problems)
-    for binding in reading.bindings:
-        if binding.expression is None:
+    for found in moved(reading, values):
+        if isinstance(found, Problem):
+            problems.append(found)
             continue
-        first = binding.numerals[0]
-        quoted = values_of(binding, values.get(binding.expression, "it was never evaluated"))
-        if isinstance(quoted, str):
-            problems.append(Problem(first.line, f"{binding.written}{binding.brace} {quoted}", first.column))
-            continue
-        for numeral, value in zip(binding.numerals, quoted, strict=True):
-            if not numerals.holds(numeral, value):
-                message = (
-                    f"{numeral.text} is written, {shown(value, numeral)} is computed now, "
-                    f"bound to {binding.brace}"
-                )
-                problems.append(Problem(numeral.line, message, numeral.column))
+        numeral, value, bound = found
+        now = numerals.restate(value, numeral) or f"{value:.6g}"  # as renumber would write it
+        message = f"{numeral.text} is written, {now} is computed now, bound to {bound.brace}"
+        problems.append(Problem(numeral.line, message, numeral.column))
     for worked in reading.sums:
         result = worked.result
         try:
             value = numerals.evaluate(worked.left)
         except (ArithmeticError, ValueError, SyntaxError) as error:
-            problems.append(
-                Problem(result.line, f"{worked.text} cannot be worked out: {error}", result.column)
-            )
-            continue
-        places = result.places or 0
-        slack = 10.0**-places * 1.000001 if worked.approximate else 0.0
-        if not (numerals.holds(result, value) or abs(value - result.value) <= slack):
+            message = f"{worked.text} cannot be worked out: {error}"
+        else:
+            places = result.places or 0
+            slack = 10.0**-places * 1.000001 if worked.approximate else 0.0
+            if numerals.holds(result, value) or abs(value - result.value) <= slack:
+                continue
             message = (
                 f"{worked.text} does not hold: the written operands give {value:.{places + 2}f}; "
                 "show more digits, or write ≈"
             )
-            problems.append(Problem(result.line, message, result.column))
+        problems.append(Problem(result.line, message, result.column))
     return sorted(problems, key=lambda p: (p.line, p.column or 0))

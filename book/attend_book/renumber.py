@@ -23,7 +23,7 @@ from mkdocs.exceptions import PluginError
 from attend_book import binding, notebooks, numerals, reading
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import TextError, read_text, write_atomic
-from attend_book.reading import Reading
+from attend_book.reading import Problem
 from attend_book.run import FenceError, Value
 
 
@@ -40,50 +40,31 @@ def renumber(
     found = reading.read(prose(markdown))
     if found.unclosed:
         raise RefusedError(f"{found.unclosed[0].render(page)}: nothing written, nothing past it can be read")
-    edits: dict[int, list[tuple[int, str, str]]] = {}  # line -> (column, old, new)
+    edits: list[tuple[int, int, str, str]] = []  # line, column, old, new
     left: list[str] = []
-    for bound in found.bindings:
-        if bound.expression is None:
+    for moved in binding.moved(found, values):
+        if isinstance(moved, Problem):
+            left.append(moved.render(page))
             continue
-        quoted = binding.values_of(bound, values.get(bound.expression, "it was never evaluated"))
-        if isinstance(quoted, str):
-            left.append(f"{page}:{bound.numerals[0].line}: {bound.written}{bound.brace} {quoted}")
-            continue
-        for numeral, value in zip(bound.numerals, quoted, strict=True):
-            if numerals.holds(numeral, value):
-                continue
-            new = numerals.restate(value, numeral)
-            if new is None or numeral.column is None:
-                why = "its form cannot show it" if new is None else "it is not on its line as written"
-                left.append(
-                    f"{page}:{numeral.line}: {numeral.text} should now read {value:.6g}, but {why}: edit it"
-                )
-            else:
-                edits.setdefault(numeral.line, []).append((numeral.column, numeral.text, new))
+        numeral, value, _ = moved
+        new = numerals.restate(value, numeral)
+        if new is None or numeral.column is None:
+            why = "its form cannot show it" if new is None else "it is not on its line as written"
+            left.append(
+                f"{page}:{numeral.line}: {numeral.text} should now read {value:.6g}, but {why}: edit it"
+            )
+        else:
+            edits.append((numeral.line, numeral.column, numeral.text, new))
     lines = markdown.split("\n")
-    changes = []
-    for number, on_line in sorted(edits.items()):
+    for number, column, old, new in sorted(edits, reverse=True):  # from the end: columns stay true
         text = lines[number - 1]
-        for column, old, new in sorted(on_line, reverse=True):  # right to left: columns stay true
-            if text[column : column + len(old)] != old:
-                raise RefusedError(f"{page}:{number}: {old} is not at column {column + 1}; nothing written")
-            text = text[:column] + new + text[column + len(old) :]
-            changes.append(f"{page}:{number}:{column + 1} {old} → {new}")
-        lines[number - 1] = text
+        if text[column : column + len(old)] != old:
+            raise RefusedError(f"{page}:{number}: {old} is not at column {column + 1}; nothing written")
+        lines[number - 1] = text[:column] + new + text[column + len(old) :]
     rewritten = "\n".join(lines)
     if len(reading.read(prose(rewritten)).bindings) != len(found.bindings):
         raise RefusedError(f"{page}: rewriting would change how many bindings the page has; nothing written")
-    return rewritten, sorted(changes, key=lambda c: [int(n) for n in c.split(" ")[0].split(":")[1:]]), left
-
-
-def bound(path: Path, text: str, cache: Cache) -> tuple[Callable[[str], str], Reading, Mapping[str, Value]]:
-    """How to see a file's prose (a page's Markdown, or the workbench's Markdown cells), what
-    it binds, and the values of its bindings, from the build's cache or run now."""
-    if path.suffix == ".py":
-        found = reading.read(notebooks.prose_of(text))
-        return notebooks.prose_of, found, notebooks.values_of(cache.notebook(path, notebooks.execute))
-    found = reading.read(text)
-    return str, found, cache.page(path.as_posix(), text, found.expressions).values
+    return rewritten, [f"{page}:{n}:{c + 1} {old} → {new}" for n, c, old, new in sorted(edits)], left
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -101,9 +82,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     for path in args.pages or [*sorted(args.docs.glob("*.md")), *args.docs.glob("workbench.py")]:
         try:
             text = read_text(path)
-            prose, found, values = bound(path, text, cache)
+            prose: Callable[[str], str] = notebooks.prose_of if path.suffix == ".py" else str
+            if path.suffix == ".py":  # the workbench: its values come from its kernel
+                values = notebooks.values_of(cache.notebook(path, notebooks.execute))
+            else:
+                values = cache.page(path.as_posix(), text, reading.read(text).expressions).values
             if args.check:
-                lines = [p.render(path.as_posix()) for p in binding.check(found, values)]
+                lines = [p.render(path.as_posix()) for p in binding.check(reading.read(prose(text)), values)]
                 failed = bool(lines)
             else:
                 new, changes, left = renumber(path.as_posix(), text, values, prose)
