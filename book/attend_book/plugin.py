@@ -37,21 +37,10 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from attend_book import binding, notebooks, reading, snippets
+from attend_book import binding, notebooks, reading, run, snippets
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import TextError, read_text, replace_folder
 from attend_book.reading import Reading
-from attend_book.run import (
-    LANGUAGES,
-    TIME_LIMIT,
-    Block,
-    FenceError,
-    PageRun,
-    Processes,
-    Value,
-    commands,
-    run_page,
-)
 
 log = get_plugin_logger(__name__)
 
@@ -61,7 +50,7 @@ REQUIRED_META = ("title", "description")
 class BookConfig(Config):
     cache_dir = c.Type(str, default=FOLDER)  # beside mkdocs.yml
     workbench = c.Type(str, default="workbench.py")  # the notebook page, under docs/
-    time_limit = c.Type((int, float), default=TIME_LIMIT)  # seconds one fence may run
+    time_limit = c.Type((int, float), default=run.TIME_LIMIT)  # seconds one fence may run
 
 
 class BookPlugin(BasePlugin[BookConfig]):
@@ -69,15 +58,14 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     def __init__(self) -> None:
         self.cache: Cache | None = None
-        self.blocks: dict[str, list[Block]] = {}  # src_uri -> the page's blocks, in page order
+        self.blocks: dict[str, list[run.Block]] = {}  # src_uri -> the page's blocks, in page order
         # src_uri -> (where in the site the page's notebook goes, the notebook if the plugin writes it)
         self.notebooks: dict[str, tuple[PurePosixPath, dict[str, Any] | None]] = {}
         self.workbench = ""  # the workbench page's src_uri, once it is executed
         self._page = ""  # the page being rendered, as errors name it
-        self._unshown: list[Block] | None = []  # its blocks not shown yet; None: its code failed
+        self._unshown: list[run.Block] | None = []  # its blocks not shown yet; None: its code failed
         # What every page's process starts with: the environment as the build found it.
         self.environment = dict(os.environ)
-        self.processes = Processes(self.environment)  # the build's, made in on_pre_build
         self.command = ""  # `build`, `serve`, ... as mkdocs was started
         self.site: Path | None = None  # where a `mkdocs build` puts the site once it is whole
         self.building: Path | None = None  # where it writes the site until then
@@ -92,7 +80,7 @@ class BookPlugin(BasePlugin[BookConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path).parent
         fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
-        for language, kind in LANGUAGES.items():
+        for language, kind in run.LANGUAGES.items():
             fence = {"name": language, "class": language, "validator": validator}
             fences.append({**fence, "format": functools.partial(self._format, kind)})
         if self.command == "build":
@@ -109,7 +97,9 @@ class BookPlugin(BasePlugin[BookConfig]):
         # SuperFences would hand it the fences and the build would run them a second time.
         fences = config.mdx_configs["pymdownx.superfences"]["custom_fences"]
         ours = [getattr(fence["format"], "func", None) == self._format for fence in fences]
-        taken = sorted({f["name"] for f, mine in zip(fences, ours, strict=True) if not mine} & set(LANGUAGES))
+        taken = sorted(
+            {f["name"] for f, mine in zip(fences, ours, strict=True) if not mine} & set(run.LANGUAGES)
+        )
         if taken:
             raise PluginError(
                 f"another plugin shows the {', '.join(taken)} fences, which attend-book runs and shows: "
@@ -117,7 +107,6 @@ class BookPlugin(BasePlugin[BookConfig]):
             )
         folder = self.root / self.config.cache_dir
         self.cache = Cache(folder, fingerprint(source_roots(), build_versions()))
-        self.processes = Processes(self.environment, str(self.root))
         self.blocks.clear()
         self.notebooks.clear()
         self._told = False
@@ -174,17 +163,17 @@ class BookPlugin(BasePlugin[BookConfig]):
         self._page = os.path.relpath(page.file.abs_src_path or src, self.root)
         found = reading.read(source)
         try:
-            run = self.cache.page(self._page, source, found.expressions, run=self._run)
-        except FenceError as error:
+            ran = self.cache.page(self._page, source, found.expressions, run=self._run)
+        except run.FenceError as error:
             # One build reports every problem of every page: a page whose code fails is logged
             # (which --strict counts), drawn without outputs, and the build goes on to the next.
             log.error(str(error))
             self.blocks.pop(src, None)
             self._unshown = None
         else:
-            self.blocks[src] = run.blocks
-            self._unshown = list(run.blocks)
-            for problem in self.check_numbers(self._page, source, found, run.values, page.meta):
+            self.blocks[src] = ran.blocks
+            self._unshown = list(ran.blocks)
+            for problem in self.check_numbers(self._page, source, found, ran.values, page.meta):
                 self._report(problem)
         for key in REQUIRED_META:  # the front matter's bindings go too: the theme shows both
             if isinstance(page.meta.get(key), str):
@@ -203,10 +192,11 @@ class BookPlugin(BasePlugin[BookConfig]):
             self._told = True
         log.warning(problem)
 
-    def _run(self, path: str, markdown: str, expressions: tuple[str, ...] = ()) -> PageRun:
+    def _run(self, path: str, markdown: str, expressions: tuple[str, ...] = ()) -> run.PageRun:
         """`run_page` with this build's processes and time limit."""
-        return run_page(
-            path, markdown, expressions, limit=float(self.config.time_limit), processes=self.processes
+        processes = run.Processes(self.environment, str(self.root))
+        return run.run_page(
+            path, markdown, expressions, limit=float(self.config.time_limit), processes=processes
         )
 
     def _format(
@@ -226,7 +216,9 @@ class BookPlugin(BasePlugin[BookConfig]):
         if self._unshown is None:
             text = "(not shown: this page's code failed)"
         elif shown is None:
-            raise FenceError(f"{self._page}: SuperFences met a fence the book's reader did not:\n{source}")
+            raise run.FenceError(
+                f"{self._page}: SuperFences met a fence the book's reader did not:\n{source}"
+            )
         else:
             self._unshown.remove(shown)
             text = shown.text
@@ -251,7 +243,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         return html
 
     def check_numbers(
-        self, path: str, source: str, found: Reading, values: Mapping[str, Value], meta: Mapping[str, Any]
+        self, path: str, source: str, found: Reading, values: Mapping[str, run.Value], meta: Mapping[str, Any]
     ) -> list[str]:
         """Every problem with the page's front matter, its numbers and its include lines, one line
         each; `path` is the page's file relative to mkdocs.yml's folder."""
@@ -281,26 +273,25 @@ class BookPlugin(BasePlugin[BookConfig]):
 
 def _prompted(code: str) -> tuple[str, str]:
     """A transcript's commands (what runs) and the same lines prompted (what is shown)."""
-    run = commands(code)
-    return "\n".join(run), "\n".join(f"$ {command}" for command in run)
+    lines = run.commands(code)
+    return "\n".join(lines), "\n".join(f"$ {command}" for command in lines)
 
 
 # pymdownx.arithmatex (generic mode) leaves TeX that needs a script to typeset it; MathML, made by
 # latex2mathml at build, is drawn by the browser itself, with no script and no font from anywhere.
-_INLINE_MATH = re.compile(r'<span class="arithmatex">\\\((?P<tex>.*?)\\\)</span>', re.DOTALL)
-_BLOCK_MATH = re.compile(r'<div class="arithmatex">\\\[(?P<tex>.*?)\\\]</div>', re.DOTALL)
+_MATH = re.compile(r'<(?P<tag>span|div) class="arithmatex">\\[(\[](?P<tex>.*?)\\[)\]]</(?P=tag)>', re.DOTALL)
 
 
 def _mathml(page: str) -> str:
-    """The page with every arithmatex span and div replaced by MathML."""
+    """The page with every arithmatex span (inline) and div (a block) replaced by MathML."""
 
-    def block(match: re.Match[str]) -> str:
-        return f'<div class="math-block">{_converted(unescape(match.group("tex")).strip(), "block")}</div>'
+    def mathml(match: re.Match[str]) -> str:
+        tex = unescape(match["tex"]).strip()
+        if match["tag"] == "span":
+            return _converted(tex, "inline")
+        return f'<div class="math-block">{_converted(tex, "block")}</div>'
 
-    def inline(match: re.Match[str]) -> str:
-        return _converted(unescape(match.group("tex")).strip(), "inline")
-
-    return _INLINE_MATH.sub(inline, _BLOCK_MATH.sub(block, page))
+    return _MATH.sub(mathml, page)
 
 
 @functools.lru_cache(maxsize=1024)  # the same formulas, rebuild after rebuild under `nox -s serve`
