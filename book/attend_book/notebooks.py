@@ -21,12 +21,12 @@ from typing import Any
 
 from markdown import Markdown
 from mkdocs.exceptions import PluginError
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from attend.cli import DISTRIBUTION
 from attend_book.markdown import FRONT, fences
 from attend_book.reading import read, strip
 from attend_book.run import Value, commands, executed
-from attend_book.worker import plain
 
 WORKBENCH_DESCRIPTION = (
     "The chapter's head as a notebook: change the typed table or the three matrices and rerun "
@@ -61,10 +61,8 @@ def cells_of(
     cells: list[Cell] = []
     prose: list[str] = []
 
-    def flush() -> None:
-        shown = strip(_admonitions("\n".join(prose))).strip(
-            "\n"
-        )  # bindings are the build's, not the reader's
+    def flush() -> None:  # bindings are the build's, not the reader's: stripped
+        shown = strip(_admonitions("\n".join(prose))).strip("\n")
         if shown.strip():
             cells.append(Cell("markdown", shown))
         prose.clear()
@@ -100,19 +98,12 @@ def _calls(transcript: str) -> str:
 def _shown(figure: str) -> str:
     """A figure fence as a cell whose value is the figure: the `print(...)` it ends with, of the
     figure's HTML, becomes `HTML(...)`, which the notebook draws."""
-    statements = ast.parse(figure).body
-    last = statements[-1] if statements else None
-    if not (
-        isinstance(last, ast.Expr)
-        and isinstance(last.value, ast.Call)
-        and isinstance(last.value.func, ast.Name)
-        and last.value.func.id == "print"
-        and len(last.value.args) == 1
-    ):
-        raise PluginError(f"a figure fence must end by printing the figure's HTML:\n{figure}")
-    before = "\n".join(figure.splitlines()[: last.lineno - 1]).strip("\n")
-    shown = ast.get_source_segment(figure, last.value.args[0])
-    return f"from IPython.display import HTML\n\n{before}\n\nHTML({shown})"
+    match ast.parse(figure).body:
+        case [*_, ast.Expr(value=ast.Call(func=ast.Name(id="print"), args=[html])) as last]:
+            before = "\n".join(figure.splitlines()[: last.lineno - 1]).strip("\n")
+            shown = ast.get_source_segment(figure, html)
+            return f"from IPython.display import HTML\n\n{before}\n\nHTML({shown})"
+    raise PluginError(f"a figure fence must end by printing the figure's HTML:\n{figure}")
 
 
 def requirement(cells: Iterable[Cell]) -> str:
@@ -126,14 +117,8 @@ def install_cell(cells: Iterable[Cell]) -> dict[str, Any]:
     """The notebook's first code cell: `%pip install` of `requirement(cells)`. Tagged so that the
     build, which runs the workbench where the package is already installed, skips it (nbclient
     skips `skip-execution`); Jupyter runs it like any other cell."""
-    return {
-        "cell_type": "code",
-        "id": "install",
-        "metadata": {"tags": ["skip-execution"]},
-        "source": f'%pip install "{requirement(cells)}"',
-        "execution_count": None,
-        "outputs": [],
-    }
+    source = f'%pip install "{requirement(cells)}"'
+    return new_code_cell(source, id="install", metadata={"tags": ["skip-execution"]})  # type: ignore[no-any-return]
 
 
 def _admonitions(text: str) -> str:
@@ -169,15 +154,14 @@ def notebook_of(cells: list[Cell], title: str, source: str) -> dict[str, Any]:
         f"`attend` package ([{DISTRIBUTION}]({RELEASE}) on PyPI) at the version the book was built "
         "with, and every number the notebook prints is one the page prints.",
     )
-    made: list[dict[str, Any]] = [
-        {"cell_type": c.kind, "id": f"cell-{n}", "metadata": {}, "source": c.source.splitlines(keepends=True)}
-        | ({"execution_count": None, "outputs": []} if c.kind == "code" else {})
-        for n, c in enumerate([intro, *cells])
+    new = {"code": new_code_cell, "markdown": new_markdown_cell}
+    made = [
+        new[c.kind](c.source.splitlines(keepends=True), id=f"cell-{n}") for n, c in enumerate([intro, *cells])
     ]
     made.insert(1, install_cell(cells))
     kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
     metadata = {"kernelspec": kernel, "language_info": {"name": "python"}}
-    return {"cells": made, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}
+    return new_notebook(cells=made, metadata=metadata)  # type: ignore[no-any-return]
 
 
 def prose_of(script: str) -> str:
@@ -190,21 +174,6 @@ def prose_of(script: str) -> str:
             "  " + line[2:] if markdown and line.startswith("# ") and not line.startswith("# %%") else ""
         )
     return "\n".join(out)
-
-
-# Run last in the workbench's kernel: each binding's value in the namespace the cells left.
-_VALUES = """
-def _attend_book_values(expressions):
-    import json
-    values = {}
-    for expression in expressions:
-        try:
-            value = eval(expression, globals())
-            values[expression] = {"value": value.tolist() if hasattr(value, "tolist") else value}
-        except Exception as error:
-            values[expression] = {"error": f"{type(error).__name__}: {error}"}
-    print(json.dumps(values, default=lambda value: f"a {type(value).__name__}"))
-"""
 
 
 def execute(source: Path, target: Path) -> None:
@@ -220,9 +189,12 @@ def execute(source: Path, target: Path) -> None:
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
             cell.source = strip(cell.source)
-    notebook.cells.append(nbformat.v4.new_code_cell(f"{_VALUES}\n_attend_book_values({expressions!r})"))
+    # Run last, in the kernel: each binding's value in the namespace the cells left, as a page's.
+    evaluate = "import json\nfrom attend_book.worker import evaluate\n"
+    evaluate += f"print(json.dumps(evaluate({expressions!r}, globals())))"
+    notebook.cells.append(new_code_cell(evaluate))
     code = [Cell("code", cell.source) for cell in notebook.cells if cell.cell_type == "code"]
-    notebook.cells.insert(1, nbformat.from_dict(install_cell(code)))  # under the title, as on a page
+    notebook.cells.insert(1, install_cell(code))  # under the title, as on a page
     folder = {"metadata": {"path": str(source.parent)}}  # where the notebook's cells run
     client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3", resources=folder)
     try:
@@ -235,9 +207,8 @@ def execute(source: Path, target: Path) -> None:
 
 
 def values_of(executed: Path) -> dict[str, Value]:
-    """The bindings' values `execute` kept in the notebook, each as the check takes it."""
-    kept = json.loads(executed.read_text(encoding="utf-8"))["metadata"].get("attend_book", {})
-    return {e: v["error"] if "error" in v else plain(v["value"]) for e, v in kept.get("values", {}).items()}
+    """The bindings' values `execute` kept in the notebook."""
+    return dict(json.loads(executed.read_text(encoding="utf-8"))["metadata"]["attend_book"]["values"])
 
 
 def download_button(name: str) -> str:
