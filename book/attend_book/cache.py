@@ -25,6 +25,7 @@ from mkdocs.plugins import get_plugin_logger
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from attend_book.files import beside
 from attend_book.markdown import fences
 from attend_book.run import PageRun, blocks_of, executed, run_page
 
@@ -173,7 +174,8 @@ class Cache:
         Where the cache cannot be written, the entry goes to a temporary folder instead; either
         way, where it now is."""
         try:
-            _made_beside(entry, make)
+            with beside(entry) as made:
+                make(made)
             return entry
         except OSError as error:
             if self._instead is None:
@@ -183,16 +185,6 @@ class Cache:
                     "building without it"
                 )
         instead = Path(self._instead.name) / entry.relative_to(self.root)
-        _made_beside(instead, make)
+        with beside(instead) as made:
+            make(made)
         return instead
-
-
-def _made_beside(entry: Path, make: Callable[[Path], object]) -> None:
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(dir=entry.parent, suffix=entry.suffix)
-    os.close(handle)
-    try:
-        make(Path(name))
-        os.replace(name, entry)
-    finally:
-        Path(name).unlink(missing_ok=True)

@@ -14,6 +14,7 @@ import os
 import shutil
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 ENCODING = "utf-8"
@@ -41,35 +42,35 @@ def read_text(path: Path, shown: str | None = None) -> str:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Put `text` (lines ending in `\\n`) into `path` whole, or leave `path` as it was.
+    """Put `text` (lines ending in `\\n`) into the file `path` whole, or leave it as it was.
 
-    An existing file keeps its line endings (`\\r\\n` if its first line ends so), its byte-order
-    mark and its permissions."""
-    old = path.read_bytes() if path.exists() else b""
-    first = old.split(b"\n", 1)[0]
+    The file keeps its line endings (`\\r\\n` if its first line ends so), its byte-order mark
+    and its permissions."""
+    old = path.read_bytes()
     data = text.encode(ENCODING)
-    if first.endswith(b"\r"):
+    if old.split(b"\n", 1)[0].endswith(b"\r"):
         data = data.replace(b"\n", b"\r\n")
     if old.startswith(BOM):
         data = BOM + data
+    with beside(path) as temporary, temporary.open("wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+        os.chmod(temporary, stat.S_IMODE(path.stat().st_mode))
+
+
+@contextlib.contextmanager
+def beside(path: Path) -> Iterator[Path]:
+    """A new temporary file beside `path` (its folder made if need be) for the block to write,
+    moved onto `path` in one rename if the block ends well, else deleted."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     handle, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(handle)
     try:
-        with os.fdopen(handle, "wb") as temporary:
-            temporary.write(data)
-            temporary.flush()
-            os.fsync(temporary.fileno())
-        os.chmod(name, stat.S_IMODE(path.stat().st_mode) if path.exists() else _default_mode())
+        yield Path(name)
         os.replace(name, path)
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(name)
-
-
-def _default_mode() -> int:
-    """The permissions a new file gets here (0o666 less the umask), which mkstemp does not give."""
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
+        Path(name).unlink(missing_ok=True)
 
 
 def replace_folder(target: Path, new: Path) -> None:
