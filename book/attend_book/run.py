@@ -86,6 +86,7 @@ def blocks_of(markdown: str, made: list[dict[str, Any]]) -> list[Block]:
     ]
 
 
+@dataclass(frozen=True)
 class Processes:
     """Starts the processes pages run in, each with `environment` (default: this process's) in
     `folder` (default: this one's working directory), one fresh process for every page.
@@ -94,22 +95,21 @@ class Processes:
     figures loaded while the page before it ran, saved no time the noise of a two-core machine
     did not hide, so a process starts when its page needs it."""
 
-    COMMAND = (sys.executable, "-P", "-m", "attend_book.worker")  # -P: its folder is not on sys.path
-
-    def __init__(self, environment: Mapping[str, str] | None = None, folder: str | None = None) -> None:
-        self.environment = dict(os.environ if environment is None else environment)
-        self.folder = folder
+    environment: Mapping[str, str] | None = None
+    folder: str | None = None
 
     def start(self) -> subprocess.Popen[str]:
-        """A process for one page, reading it from its standard input."""
+        """A process for one page, reading it from its standard input; in a session of its own,
+        so that Ctrl-C stops the build, which then ends the page's process and all it started."""
+        command = (sys.executable, "-P", "-m", "attend_book.worker")  # -P: its folder is not on sys.path
+        pipe = subprocess.PIPE
         return subprocess.Popen(
-            self.COMMAND,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
+            command,
+            stdin=pipe,
+            stdout=pipe,
             env=self.environment,
             cwd=self.folder,
-            start_new_session=True,  # Ctrl-C stops the build, which then ends the page's process
-            text=True,
+            start_new_session=True,
             encoding="utf-8",
         )
 
@@ -130,46 +130,36 @@ def run_page(
     that runs past `limit` seconds, or ends the process, is a `FenceError` naming its line.
     """
     request = json.dumps({"path": path, "markdown": markdown, "expressions": list(expressions)})
-    process = (processes or Processes()).start()
-    assert process.stdin is not None and process.stdout is not None
     events: queue.Queue[dict[str, Any] | None] = queue.Queue()
-    threading.Thread(target=_relay, args=(process.stdout, events), daemon=True).start()
     where = f"{path}:1: the page's process"
-    try:
-        with contextlib.suppress(BrokenPipeError):  # it died at start: told below
-            process.stdin.write(request)
-            process.stdin.close()
-        while True:
-            try:
-                event = events.get(timeout=limit)
-            except queue.Empty:
-                raise FenceError(
-                    f"{where} ran past the time limit of {limit:g} seconds "
-                    "(`time_limit` under attend-book in mkdocs.yml)"
-                ) from None
-            if event is None:
-                raise FenceError(f"{where} ended the page's process (exit status {process.wait()})")
-            if "fence" in event:
-                where = f"{path}:{event['fence']}: this fence"
-            elif "bindings" in event:
-                where = f"{path}:1: evaluating the prose's bindings"
-            elif "failed" in event:
-                raise FenceError(event["failed"])
-            else:
-                return PageRun(blocks_of(markdown, event["blocks"]), event["values"])
-    finally:
-        _end(process)
-
-
-def _end(process: subprocess.Popen[str]) -> None:
-    """End the process and whatever its fences started (its whole session)."""
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)
-    process.wait()
-    for stream in (process.stdin, process.stdout):
-        if stream is not None:
-            with contextlib.suppress(OSError):
-                stream.close()
+    with (processes or Processes()).start() as process:
+        assert process.stdin is not None and process.stdout is not None
+        threading.Thread(target=_relay, args=(process.stdout, events), daemon=True).start()
+        try:
+            with contextlib.suppress(BrokenPipeError):  # it died at start: told below
+                process.stdin.write(request)
+                process.stdin.close()
+            while True:
+                try:
+                    event = events.get(timeout=limit)
+                except queue.Empty:
+                    raise FenceError(
+                        f"{where} ran past the time limit of {limit:g} seconds "
+                        "(`time_limit` under attend-book in mkdocs.yml)"
+                    ) from None
+                if event is None:
+                    raise FenceError(f"{where} ended the page's process (exit status {process.wait()})")
+                if "fence" in event:
+                    where = f"{path}:{event['fence']}: this fence"
+                elif "bindings" in event:
+                    where = f"{path}:1: evaluating the prose's bindings"
+                elif "failed" in event:
+                    raise FenceError(event["failed"])
+                else:
+                    return PageRun(blocks_of(markdown, event["blocks"]), event["values"])
+        finally:  # the page's process and whatever its fences started (its whole session)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
 
 
 def _relay(reports: IO[str], events: queue.Queue[dict[str, Any] | None]) -> None:
