@@ -43,17 +43,15 @@ Report = Callable[[dict[str, object]], None]
 
 def plain(value: object) -> Value:
     """`value` as a number or nested list of numbers (numpy's included), or why it is not one."""
+    if callable(tolist := getattr(value, "tolist", None)):  # numpy's arrays and scalars
+        value = tolist()
     if isinstance(value, bool):
         return f"is a bool ({value}), not a number"
     if isinstance(value, int | float):
         return value
-    tolist = getattr(value, "tolist", None)
-    if callable(tolist):
-        return plain(tolist())
     if isinstance(value, list | tuple):
         items = [plain(item) for item in value]
-        bad = next((item for item in items if isinstance(item, str)), None)
-        return bad if bad is not None else items
+        return next((item for item in items if isinstance(item, str)), items)
     return f"is a {type(value).__name__}, not a number"
 
 
@@ -64,7 +62,7 @@ def evaluate(expressions: Iterable[str], namespace: dict[str, object]) -> dict[s
         try:
             values[expression] = plain(eval(compile(expression, "<binding>", "eval"), namespace))
         except Exception as error:  # a binding that cannot be worked out is reported, not raised
-            values[expression] = "".join(traceback.format_exception_only(error)).strip().splitlines()[-1]
+            values[expression] = _said(error).splitlines()[-1]
     return values
 
 
@@ -98,9 +96,6 @@ class NoInput(io.TextIOBase):
     """A page's standard input: any read fails at once, saying why, where a terminal would wait."""
 
     REASON = "a fence's standard input is closed: the build reads nothing from a terminal"
-
-    def readable(self) -> bool:
-        return True
 
     def read(self, size: int | None = -1) -> str:
         raise EOFError(self.REASON)
