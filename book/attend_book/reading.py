@@ -56,7 +56,7 @@ LABELS = ("token", "slot", "row", "column", "position", "line", "layer", "step")
 _JOIN = r"(?:\s*,\s*|\s+and\s+|\s+or\s+|\s+to\s+|\s*[–-]\s*)"
 _LABELLED = re.compile(rf"(?i)\b(?:{'|'.join(LABELS)})s?\s+(?P<run>\d+(?:{_JOIN}\d+)*)(?!\w|[.,]\d)")
 _TERM = rf"(?:√\s*)?{NUMBER}[{SUPERSCRIPTS}]*"
-_OP = r"(?:\s*[×*·/÷+−-]\s*|\s+x\s+|(?<=\d)x(?=\d))"
+_OP = r"(?:\s*[×*·/÷+−-]\s*|\s+x\s+|(?<=\d)\s*x(?=\d))"  # "2x3", or "2{= a}x3" read as "2      x3"
 _SUM = re.compile(
     rf"(?<![\w.])(?P<left>{_TERM}(?:{_OP}{_TERM})+)\s*(?P<relation>[=≈])\s*(?P<right>{NUMBER})(?![\w]|\.\d)"
 )
@@ -219,27 +219,21 @@ def _passages(markdown: str) -> Iterator[_Passage]:
 
 
 def _read_passage(passage: _Passage, reading: Reading) -> None:
-    """The passage's bindings, sums and problems into `reading`. Numbers are found in the text
-    with its bindings taken out; `index` maps an offset there back to one in `passage.scan`."""
-    text, index, last = "", list[int](), 0
-    removed: dict[int, re.Match[str]] = {}
-    for brace in BRACE.finditer(passage.scan):
-        text += passage.scan[last : brace.start()]
-        index += range(last, brace.start())
-        removed[len(text)] = brace
-        last = brace.end()
-    text += passage.scan[last:]
-    index += [*range(last, len(passage.scan)), len(passage.scan)]
+    """The passage's bindings, sums and problems into `reading`. Numbers are read in its text
+    with the bindings blanked, so every offset is the passage's own: a binding starts where
+    the number it binds ends."""
+    text = BRACE.sub(_blank, passage.scan)
+    braces = {brace.start(): brace for brace in BRACE.finditer(passage.scan)}  # taken as bound
 
     def numeral(start: int, end: int) -> Numeral:
-        return Numeral(*passage.where(index[start]), text[start:end])
+        return Numeral(*passage.where(start), text[start:end])
 
-    def problem(start: int, message: str, offset: int | None = None) -> None:
-        """A problem at `start` in the text read, or at `offset` in the passage."""
-        line, column = passage.where(index[start] if offset is None else offset)
+    def problem(start: int, message: str) -> None:
+        line, column = passage.where(start)
         reading.problems.append(Problem(line, message, column))
 
-    def bind(numerals: tuple[Numeral, ...], brace: re.Match[str], group: bool, start: int) -> None:
+    def bind(numerals: tuple[Numeral, ...], start: int, end: int, group: bool) -> None:
+        brace = braces.pop(end)
         expression, reason = brace["expression"], brace["reason"]
         if expression is not None and not expression.strip():
             problem(start, f"{brace.group(0)} binds {numerals[0].text} to nothing: write an expression")
@@ -249,13 +243,13 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
             said = " ".join(expression.split()) if expression is not None else None
             reading.bindings.append(Binding(numerals, said, " ".join((reason or "").split()), group))
 
-    used: set[int] = set()
     grouped: set[int] = set()
     for group in _GROUP.finditer(text):
-        if (after := removed.get(group.end())) is not None:
+        if group.end() in braces:
             members = [m for m in _NUMERAL.finditer(text, group.start(), group.end()) if m["digits"]]
-            bind(tuple(numeral(m.start(), m.end("digits")) for m in members), after, True, group.start())
-            used.add(group.end())
+            bind(
+                tuple(numeral(m.start(), m.end("digits")) for m in members), group.start(), group.end(), True
+            )
             grouped.update(m.start() for m in members)
     labels = {
         run.start("run") + m.start()
@@ -263,42 +257,34 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
         for m in re.finditer(r"\d+", run["run"])
     }
     for found in _NUMERAL.finditer(text):
+        end = found.end("digits") if found["digits"] else found.end()
+        written = numeral(found.start(), end)
         if found.start() in grouped:
             continue
-        kind = "digits" if found["digits"] else "power" if found["power"] else "word"
-        end = found.end(kind) if kind == "digits" else found.end()
-        written = numeral(found.start(), end)
-        if (after := removed.get(end)) is not None:
-            bind((written,), after, False, found.start())
-            used.add(end)
-        elif kind == "word" and written.text.lower() in ORDINARY:
+        if end in braces:
+            bind((written,), found.start(), end, False)
             continue
-        elif passage.kind == "html":
-            problem(
-                found.start(),
-                f"{written.text} is in raw HTML, which the check cannot read: write it in Markdown",
-            )
+        if found["word"] and written.text.lower() in ORDINARY:
+            continue
+        if passage.kind == "html":
+            message = "is in raw HTML, which the check cannot read: write it in Markdown"
         elif found.start() in labels or _table_label(passage, text, found):
-            if written.value < 1 or written.value != round(written.value):
-                problem(
-                    found.start(), f"{written.text} follows a label, but a label is a position counted from 1"
-                )
+            if written.value >= 1 and written.value == round(written.value):
+                continue
+            message = "follows a label, but a label is a position counted from 1"
         else:
-            problem(
-                found.start(),
-                f"{written.text} is not bound: bind it {{= …}}, give it {{given: …}} or make it a label",
-            )
-    for end, brace in removed.items():
-        if end not in used:
-            message = f"{brace.group(0)} follows no number: a binding goes right after what it binds"
-            problem(end, message, brace.start())
+            message = "is not bound: bind it {= …}, give it {given: …} or make it a label"
+        problem(found.start(), f"{written.text} {message}")
+    for brace in braces.values():
+        problem(
+            brace.start(), f"{brace.group(0)} follows no number: a binding goes right after what it binds"
+        )
     for stray in re.finditer(r"\{(?:=|given:)", text):
         problem(stray.start(), "a binding with no closing } in its paragraph (or a brace inside it)")
     for worked in _SUM.finditer(text):
         result = numeral(worked.start("right"), worked.end("right"))
-        reading.sums.append(
-            Sum(" ".join(worked.group(0).split()), worked["left"], result, worked["relation"] == "≈")
-        )
+        written_sum = " ".join(BRACE.sub("", passage.scan[worked.start() : worked.end()]).split())
+        reading.sums.append(Sum(written_sum, worked["left"], result, worked["relation"] == "≈"))
 
 
 def _table_label(passage: _Passage, text: str, found: re.Match[str]) -> bool:
