@@ -157,13 +157,11 @@ def _inline(
             passage.add(" " * len(child.content), line, None)
             html.append(_Passage("html", _TAG.sub(_blank, child.content), [(0, line, None)]))
         elif child.type in ("code_inline", "math_inline", "image"):  # one mark either side of the content
-            content, column = child.content, find(line, child.content)
-            scan = {
-                "code_inline": " " * (len(content) + 2),
-                "math_inline": f" {_tex(content)} ",
-                "image": f" {content} ",  # alt text, set apart from the words beside it
-            }[child.type]
-            passage.add(scan, line, None if column is None else column - 1)
+            content = child.content  # an image's is its alt text, set apart from the words beside it
+            if child.type != "image":
+                content = _tex(content) if child.type == "math_inline" else " " * len(content)
+            column = find(line, child.content)
+            passage.add(f" {content} ", line, None if column is None else column - 1)
 
 
 def _passages(markdown: str) -> Iterator[_Passage]:
@@ -180,12 +178,8 @@ def _passages(markdown: str) -> Iterator[_Passage]:
 
     if front := FRONT.match(markdown):
         for key in _FRONT_KEYS.finditer(front.group(0)):
-            line = front.group(0).count("\n", 0, key.start()) + 1
-            yield _Passage(
-                "front matter",
-                lines[line - 1][key.end() - key.start() :],
-                [(0, line, key.end() - key.start())],
-            )
+            line, at = front.group(0).count("\n", 0, key.start()) + 1, key.end() - key.start()
+            yield _Passage("front matter", lines[line - 1][at:], [(0, line, at)])
     row: _Passage | None = None
     headers: list[str] = []
     html: list[_Passage] = []
