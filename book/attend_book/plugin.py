@@ -15,7 +15,6 @@ bindings evaluated in its kernel, for mkdocs-jupyter to show.
 from __future__ import annotations
 
 import functools
-import json
 import os
 import re
 import shutil
@@ -25,6 +24,7 @@ from html import unescape
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+import nbformat
 from jinja2 import Environment, FileSystemBytecodeCache
 from latex2mathml.converter import convert
 from markdown import Markdown
@@ -216,9 +216,8 @@ class BookPlugin(BasePlugin[BookConfig]):
         if self._unshown is None:
             text = "(not shown: this page's code failed)"
         elif shown is None:
-            raise run.FenceError(
-                f"{self._page}: SuperFences met a fence the book's reader did not:\n{source}"
-            )
+            unread = f"{self._page}: SuperFences met a fence the book's reader did not:\n{source}"
+            raise run.FenceError(unread)
         else:
             self._unshown.remove(shown)
             text = shown.text
@@ -257,9 +256,8 @@ class BookPlugin(BasePlugin[BookConfig]):
         site = Path(config.site_dir)
         for where, notebook in self.notebooks.values():
             if notebook is not None:
-                target = site / where
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+                (site / where).parent.mkdir(parents=True, exist_ok=True)
+                nbformat.write(notebook, site / where)
         if self.cache is not None:
             self.cache.prune()
         if self.site is not None and self.building is not None:
