@@ -69,21 +69,12 @@ def value_of(text: str) -> float:
     return number ** int(power) if power else number
 
 
-def _small(word: str) -> int:
-    tens, _, unit = word.partition("-")
-    if tens in _TENS:
-        return (_TENS.index(tens) + 2) * 10 + (_UNITS.index(unit) if unit else 0)
-    return _UNITS.index(word)
-
-
 def _word_value(text: str) -> float:
     if text in _MULTIPLES:
         return _MULTIPLES[text]
-    head, _, rest = text.partition(" ")
-    if not rest:
-        return _small(head)
+    head, _, rest = text.partition(" ")  # "twenty-five", or "a thousand and six"
     scale, _, tail = rest.partition(" and ")
-    return (1 if head == "a" else _small(head)) * _SCALES[scale] + (_small(tail) if tail else 0)
+    return _BELOW_100[head] * _SCALES.get(scale, 1) + _BELOW_100.get(tail, 0)
 
 
 def _spelt(n: int, like: str) -> str:
@@ -95,6 +86,9 @@ def _spelt(n: int, like: str) -> str:
     count, rest = divmod(n, size)
     head = "a" if count == 1 and like.lower().startswith("a ") else _spelt(count, "")
     return f"{head} {scale}" + (f" and {_spelt(rest, '')}" if rest else "")
+
+
+_BELOW_100 = {"a": 1} | {_spelt(n, ""): n for n in range(100)}  # "a" as in "a thousand"
 
 
 def holds(numeral: Numeral, value: float) -> bool:
