@@ -169,10 +169,9 @@ def prose_of(script: str) -> str:
     and `# ` turned to two spaces so columns agree; code blank. What the number check reads."""
     out, markdown = [], False
     for line in script.split("\n"):
-        markdown = ("[markdown]" in line) if line.startswith("# %%") else markdown
-        out.append(
-            "  " + line[2:] if markdown and line.startswith("# ") and not line.startswith("# %%") else ""
-        )
+        if line.startswith("# %%"):
+            markdown, line = "[markdown]" in line, ""
+        out.append("  " + line[2:] if markdown and line.startswith("# ") else "")
     return "\n".join(out)
 
 

@@ -8,7 +8,6 @@ reports both, naming the file and the section. An escaped line, `;--8<-- …`, i
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from attend_book.markdown import INCLUDE
@@ -26,15 +25,11 @@ def check(markdown: str, root: Path) -> list[Problem]:
             problems.append(Problem(number, f"the include names {path}, which is not there"))
         elif part:
             text = source.read_text(encoding="utf-8")
-            at = {
-                kind: [m.start() for m in re.finditer(rf"--8<-- \[{kind}:{re.escape(part)}\]", text)]
-                for kind in ("start", "end")
-            }
-            problems += [
-                Problem(number, f"{path} has {len(places)} `[{kind}:{part}]` markers where one belongs")
-                for kind, places in at.items()
-                if len(places) != 1
-            ]
-            if at["start"] and at["end"] and at["end"][0] < at["start"][0]:
+            markers = {kind: f"--8<-- [{kind}:{part}]" for kind in ("start", "end")}
+            for marker in markers.values():
+                if (count := text.count(marker)) != 1:
+                    said = f"{path} has {count} `{marker[7:]}` markers where one belongs"
+                    problems.append(Problem(number, said))
+            if -1 < text.find(markers["end"]) < text.find(markers["start"]):
                 problems.append(Problem(number, f"{path} ends section {part} before it starts it"))
     return problems
