@@ -96,11 +96,8 @@ class BookPlugin(BasePlugin[BookConfig]):
         # Every plugin's on_config has run: had another registered the same fences after ours,
         # SuperFences would hand it the fences and the build would run them a second time.
         fences = config.mdx_configs["pymdownx.superfences"]["custom_fences"]
-        ours = [getattr(fence["format"], "func", None) == self._format for fence in fences]
-        taken = sorted(
-            {f["name"] for f, mine in zip(fences, ours, strict=True) if not mine} & set(run.LANGUAGES)
-        )
-        if taken:
+        others = {fence["name"] for fence in fences if getattr(fence["format"], "func", None) != self._format}
+        if taken := sorted(others & set(run.LANGUAGES)):
             raise PluginError(
                 f"another plugin shows the {', '.join(taken)} fences, which attend-book runs and shows: "
                 "set `languages: []` under markdown-exec in mkdocs.yml"
