@@ -134,11 +134,7 @@ class Cache:
             log.info(f"{path}: its cache entry {entry} cannot be read ({reason}); running it again")
         self.runs += 1
         done = run(path, markdown, wanted)
-        kept = {  # the rest is the fence's, in the key
-            "blocks": [{"text": b.text, "data": b.data} for b in done.blocks],
-            "values": done.values,
-        }
-        self._write(entry, lambda target: target.write_text(json.dumps(kept), encoding="utf-8"))
+        self._write(entry, lambda target: target.write_text(json.dumps(done.kept()), encoding="utf-8"))
         return done
 
     def notebook(self, source: Path, execute: Callable[[Path, Path], object]) -> Path:

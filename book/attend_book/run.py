@@ -66,6 +66,11 @@ class PageRun:
     blocks: list[Block]
     values: dict[str, Value]
 
+    def kept(self) -> dict[str, Any]:
+        """What a page's process reports and the cache keeps: what each fence printed and the
+        values; the rest is the page's own (`blocks_of`)."""
+        return {"blocks": [{"text": b.text, "data": b.data} for b in self.blocks], "values": self.values}
+
 
 def executed(fence: Fence) -> bool:
     """Whether the build runs this fence: marked to execute, in a language the book runs."""

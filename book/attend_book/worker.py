@@ -196,15 +196,14 @@ def main() -> None:
     sys.stdin = NoInput()
 
     def report(event: dict[str, object]) -> None:
-        reports.write(json.dumps(event) + "\n")
-        reports.flush()
+        print(json.dumps(event), file=reports, flush=True)
 
     try:
         done = run_here(request["path"], request["markdown"], request["expressions"], report)
     except FenceError as error:
         report({"failed": str(error)})
     else:
-        report({"blocks": [{"text": b.text, "data": b.data} for b in done.blocks], "values": done.values})
+        report(done.kept())
 
 
 if __name__ == "__main__":
