@@ -19,6 +19,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+import nbformat
 from markdown import Markdown
 from mkdocs.exceptions import PluginError
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
@@ -180,7 +181,6 @@ def execute(source: Path, target: Path) -> None:
     Markdown without bindings and their values in its metadata (`attend_book.values`)."""
     import jupytext  # type: ignore[import-untyped]
     import nbclient
-    import nbformat
 
     notebook = jupytext.read(source)
     notebook.metadata.pop("jupytext", None)

@@ -14,6 +14,7 @@ bindings evaluated in its kernel, for mkdocs-jupyter to show.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -126,11 +127,10 @@ class BookPlugin(BasePlugin[BookConfig]):
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
         # The theme's templates, compiled once and kept: compiling them is a third of a warm build.
         if self.cache is not None:
-            try:
-                (self.cache.root / "templates").mkdir(parents=True, exist_ok=True)
-            except OSError:  # a cache that cannot be written: the templates are compiled afresh
-                return env
-            env.bytecode_cache = FileSystemBytecodeCache(str(self.cache.root / "templates"))
+            templates = self.cache.root / "templates"
+            with contextlib.suppress(OSError):  # a cache that cannot be written: compiled afresh
+                templates.mkdir(parents=True, exist_ok=True)
+                env.bytecode_cache = FileSystemBytecodeCache(str(templates))
         return env
 
     def on_page_read_source(self, *, page: Page, config: MkDocsConfig) -> str | None:
