@@ -30,7 +30,10 @@ def causal_mask(queries: int, keys: int) -> npt.NDArray[np.bool_]:
     return np.arange(keys)[None, :] <= asking
 
 
-def hide(scores: npt.NDArray[np.float64], seen: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
+def hide(
+    scores: npt.NDArray[np.float64],
+    seen: npt.NDArray[np.bool_],
+) -> npt.NDArray[np.float64]:
     """The scores with every one the mask hides made -inf."""
     return np.where(seen, scores, -np.inf)
 

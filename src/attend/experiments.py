@@ -47,7 +47,8 @@ class Measurement:
 
 
 # --8<-- [start:scale]
-KEYS_A_ROW = 4  # keys a drawn row holds by default: as many as the chapter's tokens
+# keys a drawn row holds by default: as many as the chapter's tokens
+KEYS_A_ROW = 4
 
 
 def scale_experiment(
@@ -68,7 +69,8 @@ def scale_experiment(
     seed, length = whole(seed, "seed", 0), whole(length, "length", 1)
     widths = whole_numbers(widths, "widths", 1)
     work = sum(draw_work(count, width, length) for width in widths)
-    within_work(work, "the experiment", "ask for fewer draws or fewer or narrower widths")
+    too_much = "ask for fewer draws or fewer or narrower widths"
+    within_work(work, "the experiment", too_much)
     measured = []
     for width in widths:
         rng = np.random.default_rng(seed)
@@ -122,7 +124,8 @@ def cost_sweep(
     another is given."""
     count = chapter_cost if head is None else partial(counted, _head(head))
     lengths = whole_numbers(lengths, "lengths", 1)
-    within_work(sum(map(row_work, lengths)), "the sweep", "ask for shorter or fewer rows")
+    work = sum(map(row_work, lengths))
+    within_work(work, "the sweep", "ask for shorter or fewer rows")
     return [count(n) for n in lengths]
 
 

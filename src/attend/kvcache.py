@@ -76,7 +76,13 @@ def _layer(layer: object) -> MultiHead:
 
 
 # --8<-- [start:bytes]
-def cache_bytes(layers: int, kv_heads: int, dk: int, tokens: int, dtype_bytes: int) -> int:
+def cache_bytes(
+    layers: int,
+    kv_heads: int,
+    dk: int,
+    tokens: int,
+    dtype_bytes: int,
+) -> int:
     """The bytes a cache holds for `tokens` tokens of one text: a
     key and a value of dk numbers per token, per kept head, per
     layer. `kv_heads` is the number of heads that keep their own

@@ -35,7 +35,8 @@ class Looped:
 
 # --8<-- [start:looped]
 def looped(head: Head, x: npt.ArrayLike) -> Looped:
-    """Run `head` over the row `x` in plain loops, counting each multiply-add."""
+    """Run `head` over the row `x` in plain loops, counting each
+    multiply-add."""
     row = np.asarray(x, dtype=np.float64)
     if row.ndim != 2 or not len(row) or row.shape[1] != head.d:
         raise ValueError(f"the row is one or more tokens of {head.d} numbers each, as the head reads")
@@ -56,7 +57,8 @@ def looped(head: Head, x: npt.ArrayLike) -> Looped:
     raw = [[weighted_sum(query, key, "score") for key in k] for query in q]
     divide = np.sqrt(head.dk) if head.divide else 1.0
     shares = softmax(np.array(raw) / divide).tolist()
-    columns = [list(slot) for slot in zip(*v, strict=True)]  # slot c of every value
+    # slot c of every value
+    columns = [list(slot) for slot in zip(*v, strict=True)]
     out = [[weighted_sum(row, column, "mix") for column in columns] for row in shares]
     cost = Cost(len(rows), done["project"], done["score"], done["mix"])
     return Looped(np.array(out), cost)

@@ -59,7 +59,12 @@ class Parting:
 
 
 # --8<-- [start:parting]
-def parting(head: Head, x: Matrix, scheme: str, rows: tuple[int, int] = (2, 4)) -> Parting:
+def parting(
+    head: Head,
+    x: Matrix,
+    scheme: str,
+    rows: tuple[int, int] = (2, 4),
+) -> Parting:
     """Run `head` on the row `x` with positions of the kind `scheme`
     names, and keep what it did to `rows`."""
     x, rows = _checked(head, x, scheme, rows)

@@ -203,7 +203,7 @@ def scale(table: ScaleTable) -> str:
 def cost(table: CostTable) -> str:
     d, dk = table.d, table.dk
     lines = [
-        "attend: one head at several row lengths, multiply-adds counted where they happen",
+        "attend: one head at several row lengths, multiply-adds counted as they happen",
         "",
         f"  {d} numbers a token, keys {dk} wide, each row cut from the front of the chronicle",
         "",
@@ -230,12 +230,13 @@ def cost(table: CostTable) -> str:
 
 def positions(table: PositionsTable) -> str:
     lines = [
-        "attend: the chapter's head told where each token stands, and what that does to rows 2 and 4",
+        "attend: the chapter's head told where each token stands,",
+        "        and what that does to rows 2 and 4",
         "",
         *block(
             table.tokens,
             table.table,
-            "sinusoidal positions, added to each token's numbers (sin in slots 1 and 3, cos in 2 and 4)",
+            "the sinusoidal positions added: sin in slots 1 and 3, cos in 2 and 4",
             "position \\ slot",
         ),
     ]
@@ -250,7 +251,7 @@ def positions(table: PositionsTable) -> str:
             f"    {f'row {a} leaves as':<24}{numbers(out[a - 1])}",
             f"    {f'row {b} leaves as':<24}{numbers(out[b - 1])}",
             f"    {'largest share apart':<24}{part.share_gap:9.4f}",
-            f"    {'outputs apart':<24}{part.out_gap:9.4f}   (root of the summed squared differences)",
+            f"    {'outputs apart':<24}{part.out_gap:9.4f}   (root of summed squared differences)",
         ]
     lines += [
         "",
@@ -304,8 +305,8 @@ def heads(table: HeadsTable) -> str:
     run, one = table.run, table.one
     h, n, dk = run.attended.shares.shape[0], run.out.shape[0], run.q.shape[-1]
     lines = [
-        f"attend: the chapter's matrices cut into {amount(h, 'head')} of {amount(dk, 'slot')}, "
-        "joined and mixed by Wo",
+        f"attend: the chapter's matrices cut into {amount(h, 'head')} of {amount(dk, 'slot')},",
+        "        joined and mixed by Wo",
     ]
     for i, shares in enumerate(run.attended.shares, start=1):
         lines += ["", *block(table.tokens, shares, f"head {i}'s shares, its scores divided by {dk**0.5:.4f}")]
@@ -336,8 +337,8 @@ def kvcache(table: CacheTable) -> str:
     again, kept = table.again, table.kept
     n = len(kept.work)
     lines = [
-        f"attend: generating the chronicle's first {amount(n, 'token')} one at a time, "
-        f"{amount(table.h, 'head')} of {amount(table.dk, 'slot')}",
+        f"attend: generating the chronicle's first {amount(n, 'token')} one at a time,",
+        f"        {amount(table.h, 'head')} of {amount(table.dk, 'slot')}",
         "",
         "  multiply-adds for each new token",
         "     token   run again   kept keys and values",

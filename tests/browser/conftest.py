@@ -64,6 +64,8 @@ class Visit:
     images: list[dict[str, Any]] = field(default_factory=list)
     listings: int = 0  # code blocks in the article
     sideways: list[dict[str, Any]] = field(default_factory=list)  # those wider than their box
+    transcripts: int = 0  # of the listings, those that show what a command or a block printed
+    misset: list[dict[str, Any]] = field(default_factory=list)  # code that keeps, transcripts that wrap
     fences: list[dict[str, Any]] = field(default_factory=list)  # display formulas with a fraction
     axe: AxeVerdict | None = None  # in the light palette; the dark one is test_accessibility's
     screenshot: Path | None = None
@@ -214,6 +216,11 @@ INSPECT = """() => {
     return {over: Math.max(pre.scrollWidth - pre.clientWidth, code.scrollWidth - code.clientWidth),
             chars: longest.length, line: longest.slice(0, 90)};
   }).filter((listing) => listing.over > 1);
+  // The rule those widths rest on: code wraps, a transcript keeps its lines as printed.
+  const transcript = (pre) => Boolean(pre.closest('.language-console, .language-text'));
+  const wraps = (pre) => getComputedStyle(pre.querySelector('code') || pre).whiteSpace !== 'pre';
+  const misset = listings.filter((pre) => transcript(pre) === wraps(pre))
+    .map((pre) => ({transcript: transcript(pre), line: pre.textContent.split('\\n')[0].slice(0, 60)}));
   // Each stretchy fence of each display formula that holds a fraction, against its letters.
   const height = (el) => el.getBoundingClientRect().height;
   const fences = [...document.querySelectorAll('article .math-block math')]
@@ -227,6 +234,7 @@ INSPECT = """() => {
       fraction: height(formula.querySelector('mfrac')),
     }));
   return {title: document.title, math, figures, images, raw, listings: listings.length, sideways,
+          transcripts: listings.filter(transcript).length, misset,
           fences, notebook: notebook ? notebook.href : null};
 }"""
 
@@ -302,6 +310,7 @@ def visits(site: Site, book_context: Any, screenshots: Path) -> dict[str, Visit]
         visit.images, visit.raw_tex = found["images"], found["raw"]
         visit.notebook = found["notebook"]
         visit.listings, visit.sideways, visit.fences = found["listings"], found["sideways"], found["fences"]
+        visit.transcripts, visit.misset = found["transcripts"], found["misset"]
         visit.axe = axe_verdict(page)
         visit.screenshot = screenshots / f"{shot_name(path)}.png"
         page.screenshot(path=str(visit.screenshot), full_page=True)
