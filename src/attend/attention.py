@@ -16,14 +16,13 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from attend.arrays import Matrix
 from attend.causal import hide
 from attend.checks import a_thing, finite, real_array, switch
 from attend.cost import product
 from attend.softmax import softmax
 
 __all__ = ["Attention", "attention"]
-
-Matrix = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)

@@ -15,13 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from attend.arrays import Matrix
 from attend.checks import LARGEST, a_thing, amount, finite, real_array, row_work, switch, whole, within_work
 from attend.cost import Cost
 from attend.softmax import softmax
 
 __all__ = ["Head", "Workings"]
-
-Matrix = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from attend.arrays import Matrix
 from attend.attention import Attention, attention
 from attend.causal import causal_mask
 from attend.checks import finite, real_array, switch, whole
@@ -25,8 +26,6 @@ from attend.cost import Cost, product
 from attend.head import _matrix
 
 __all__ = ["HeadsCost", "HeadsRun", "MultiHead"]
-
-Matrix = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)

@@ -17,13 +17,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from attend.arrays import Matrix
 from attend.attention import attention
 from attend.checks import a_thing, switch, whole
 from attend.heads import MultiHead
 
 __all__ = ["Generation", "cache_bytes", "generate"]
-
-Matrix = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)

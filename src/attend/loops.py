@@ -16,13 +16,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from attend.arrays import Matrix
 from attend.cost import Cost
 from attend.head import Head
 from attend.softmax import softmax
 
 __all__ = ["Looped", "looped"]
-
-Matrix = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)

@@ -98,21 +98,69 @@ def llama_mlp_width(d: int, multiple_of: int, multiplier: float = 1.0) -> int:
     return multiple_of * math.ceil(width / multiple_of)
 
 
-GPT2_SMALL = Model(
+def gpt2(name: str, d: int, heads: int, layers: int, source: str) -> Model:
+    """A GPT-2 of one size: the sizes share everything but their width, heads and depth.
+
+    Each head keeps its own keys and values, the MLP is four times
+    the width, and the vocabulary, context, dtype, biases, norm,
+    learned positions and tied output table are the family's.
+    """
+    return Model(
+        name=name,
+        d=d,
+        heads=heads,
+        kv_heads=heads,
+        layers=layers,
+        mlp=4 * d,
+        gated=False,
+        context=1024,
+        vocab=50257,
+        dtype="float32",
+        biases=True,
+        norm="LayerNorm",
+        learned_positions=True,
+        tied_output=True,
+        source=source,
+    )
+
+
+def llama(
+    name: str,
+    d: int,
+    heads: int,
+    kv_heads: int,
+    layers: int,
+    mlp: int,
+    context: int,
+    vocab: int,
+    dtype: str,
+    source: str,
+) -> Model:
+    """A Llama: a gated MLP, no biases, RMSNorm, rotated positions and an output table of its own."""
+    return Model(
+        name=name,
+        d=d,
+        heads=heads,
+        kv_heads=kv_heads,
+        layers=layers,
+        mlp=mlp,
+        gated=True,
+        context=context,
+        vocab=vocab,
+        dtype=dtype,
+        biases=False,
+        norm="RMSNorm",
+        learned_positions=False,
+        tied_output=False,
+        source=source,
+    )
+
+
+GPT2_SMALL = gpt2(
     name="GPT-2 small",
     d=768,
     heads=12,
-    kv_heads=12,
     layers=12,
-    mlp=4 * 768,
-    gated=False,
-    context=1024,
-    vocab=50257,
-    dtype="float32",
-    biases=True,
-    norm="LayerNorm",
-    learned_positions=True,
-    tied_output=True,
     source=(
         "Radford et al. 2019, 'Language Models are Unsupervised Multitask Learners'; "
         "openai/gpt-2 src/model.py: default_hparams n_ctx=1024, n_embd=768, n_head=12, n_layer=12, "
@@ -121,21 +169,11 @@ GPT2_SMALL = Model(
     ),
 )
 
-GPT2_XL = Model(
+GPT2_XL = gpt2(
     name="GPT-2 XL",
     d=1600,
     heads=25,
-    kv_heads=25,
     layers=48,
-    mlp=4 * 1600,
-    gated=False,
-    context=1024,
-    vocab=50257,
-    dtype="float32",
-    biases=True,
-    norm="LayerNorm",
-    learned_positions=True,
-    tied_output=True,
     source=(
         "Radford et al. 2019; karpathy/nanoGPT model.py from_pretrained: gpt2-xl n_layer=48, "
         "n_head=25, n_embd=1600 ('1558M params'), vocab_size=50257, block_size=1024; "
@@ -143,21 +181,16 @@ GPT2_XL = Model(
     ),
 )
 
-LLAMA2_7B = Model(
+LLAMA2_7B = llama(
     name="Llama-2-7B",
     d=4096,
     heads=32,
     kv_heads=32,
     layers=32,
     mlp=llama_mlp_width(4096, multiple_of=256),
-    gated=True,
     context=4096,
     vocab=32000,
     dtype="float16",
-    biases=False,
-    norm="RMSNorm",
-    learned_positions=False,
-    tied_output=False,
     source=(
         "Touvron et al. 2023, 'Llama 2'; params.json of llama-2-7b: dim=4096, multiple_of=256, "
         "n_heads=32, n_layers=32; meta-llama/llama llama/model.py FeedForward (width 11008); "
@@ -167,21 +200,16 @@ LLAMA2_7B = Model(
     ),
 )
 
-LLAMA3_8B = Model(
+LLAMA3_8B = llama(
     name="Llama-3-8B",
     d=4096,
     heads=32,
     kv_heads=8,
     layers=32,
     mlp=llama_mlp_width(4096, multiple_of=1024, multiplier=1.3),
-    gated=True,
     context=8192,
     vocab=128256,
     dtype="bfloat16",
-    biases=False,
-    norm="RMSNorm",
-    learned_positions=False,
-    tied_output=False,
     source=(
         "Meta 2024, Llama 3 model card (meta-llama/llama3 MODEL_CARD.md: 8B, context length 8k, GQA); "
         "meta-llama/llama3 Meta-Llama-3-8B params.json: dim=4096, n_layers=32, n_heads=32, "

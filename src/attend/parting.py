@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
+from attend.arrays import Matrix
 from attend.attention import Attention, attention
 from attend.checks import a_thing, finite, real_array, whole
 from attend.cost import Cost, product
@@ -23,7 +23,6 @@ from attend.positions import rotary, sinusoidal
 
 __all__ = ["SCHEMES", "Parting", "parting"]
 
-Matrix = npt.NDArray[np.float64]
 
 SCHEMES = ("none", "sinusoidal", "rotary")
 

@@ -19,13 +19,12 @@ Positions are counted from 0, as both papers count them.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
+from attend.arrays import Matrix
 from attend.checks import finite, real_array, whole
 
 __all__ = ["BASE", "angles", "rotary", "sinusoidal"]
 
-Matrix = npt.NDArray[np.float64]
 
 BASE = 10000.0  # both papers' choice: the slowest pair turns once in 2π·10000 positions
 # The last position either scheme is asked for: there an angle of about 2·10⁹ radians is still

@@ -58,13 +58,18 @@ def numbers(values: Iterable[float], width: int = 9) -> str:
     return "".join(f"{value:{width}.4f}" for value in values)
 
 
+def named(name: str, values: Iterable[float], width: int = LABEL) -> str:
+    """One row of numbers behind its name, indented under a caption as every table's rows are."""
+    return f"    {name:<{width}}{numbers(values)}"
+
+
 def block(
     tokens: tuple[Token, ...], matrix: npt.NDArray[np.float64], caption: str, corner: str = ASKING
 ) -> list[str]:
     """A matrix with a token's label on each row and its columns numbered from 1."""
     header = "".join(f"{j:9d}" for j in range(1, matrix.shape[1] + 1))
     lines = [f"  {caption}", f"    {corner:<24}{header}"]
-    lines += [f"    {label(t):<24}{numbers(r)}" for t, r in zip(tokens, matrix, strict=True)]
+    lines += [named(label(t), r) for t, r in zip(tokens, matrix, strict=True)]
     return lines
 
 
@@ -125,8 +130,8 @@ def project(table: Project) -> str:
         lines.append("")
     lines += [
         "  token 2's query, worked out two ways",
-        f"    {'attend.Head, projecting':<30}{numbers(table.by_head)}",
-        f"    {'attend.layer.Layer, no biases':<30}{numbers(table.by_layer)}",
+        named("attend.Head, projecting", table.by_head, 30),
+        named("attend.layer.Layer, no biases", table.by_layer, 30),
         f"    {'the same numbers':<30}{str(table.same).lower():>9}",
     ]
     return "\n".join(lines)
@@ -169,8 +174,8 @@ def scores(table: Scores) -> str:
         *block(table.tokens, run.out, "the values, mixed in those shares", MIXED),
         "",
         "  token 2, before and after",
-        f"    {'arrives as':<24}{numbers(run.x[1])}",
-        f"    {'leaves as':<24}{numbers(run.out[1])}",
+        named("arrives as", run.x[1]),
+        named("leaves as", run.out[1]),
         "",
         "  the multiply-adds it took",
         f"    {'queries, keys and values':<34}{cost.project:9d}",
@@ -246,10 +251,10 @@ def positions(table: PositionsTable) -> str:
         lines += [
             "",
             f"  {SCHEME_WORDS[part.scheme]}",
-            f"    {f'row {a} shares':<24}{numbers(shares[a - 1])}",
-            f"    {f'row {b} shares':<24}{numbers(shares[b - 1])}",
-            f"    {f'row {a} leaves as':<24}{numbers(out[a - 1])}",
-            f"    {f'row {b} leaves as':<24}{numbers(out[b - 1])}",
+            named(f"row {a} shares", shares[a - 1]),
+            named(f"row {b} shares", shares[b - 1]),
+            named(f"row {a} leaves as", out[a - 1]),
+            named(f"row {b} leaves as", out[b - 1]),
             f"    {'largest share apart':<24}{part.share_gap:9.4f}",
             f"    {'outputs apart':<24}{part.out_gap:9.4f}   (root of summed squared differences)",
         ]
@@ -294,9 +299,9 @@ def mask(table: MaskTable) -> str:
         *block(table.tokens, masked.out, "the values, mixed in those shares", MIXED),
         "",
         "  rows 2 and 4, which the chapter gives the same shares",
-        f"    {'row 2 masked':<24}{numbers(masked.shares[1])}",
-        f"    {'row 4 masked':<24}{numbers(masked.shares[3])}",
-        f"    {'either, unmasked':<24}{numbers(run.attn[1])}",
+        named("row 2 masked", masked.shares[1]),
+        named("row 4 masked", masked.shares[3]),
+        named("either, unmasked", run.attn[1]),
     ]
     return "\n".join(lines)
 

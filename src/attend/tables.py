@@ -15,6 +15,7 @@ from itertools import pairwise
 import numpy as np
 import numpy.typing as npt
 
+from attend.arrays import Matrix
 from attend.attention import Attention, attention
 from attend.causal import causal_mask
 from attend.chapter import DK, WQ, D, chapter_head, chapter_heads, chapter_row, chapter_tokens
@@ -56,8 +57,6 @@ __all__ = [
     "square",
     "weights",
 ]
-
-Matrix = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)

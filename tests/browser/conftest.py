@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +26,8 @@ from typing import Any
 import pytest
 
 # One server, one Chromium command line and one notion of "local" for the tests and the PDF.
+from book_build import properdocs_build
+
 from scripts.print_book import CHROMIUM_ARGS, chromium_path, refuse_outside, served
 
 HERE = Path(__file__).resolve().parent
@@ -103,18 +103,7 @@ def given_site() -> Path | None:
 
 def build_site(into: Path) -> Path:
     """`mkdocs build --strict` of the repository's book into `into`."""
-    mkdocs = [
-        sys.executable,
-        "-m",
-        "properdocs",
-        "build",
-        "-f",
-        "mkdocs.yml",
-        "--strict",
-        "--site-dir",
-        str(into),
-    ]
-    done = subprocess.run(mkdocs, cwd=ROOT, capture_output=True, text=True, check=False)
+    done = properdocs_build(ROOT, into)
     artifacts().mkdir(parents=True, exist_ok=True)
     (artifacts() / "mkdocs-build.log").write_text(done.stdout + done.stderr, encoding="utf-8")
     if done.returncode != 0:

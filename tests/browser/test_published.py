@@ -9,12 +9,11 @@ source.html is what stops it, and this holds it to that.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from book_build import properdocs_build
 
 from scripts.print_book import served
 
@@ -32,19 +31,8 @@ FORK = {
 def test_a_forks_build_links_to_the_fork_and_asks_github_for_nothing(
     tmp_path: Path, open_context: Any, site: Any
 ) -> None:
-    build = [
-        sys.executable,
-        "-m",
-        "properdocs",
-        "build",
-        "-f",
-        "mkdocs.yml",
-        "--strict",
-        "--site-dir",
-        str(tmp_path),
-    ]
     env = {**os.environ, **FORK, "NO_MKDOCS_2_WARNING": "1"}
-    done = subprocess.run(build, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    done = properdocs_build(ROOT, tmp_path, env)
     assert done.returncode == 0, done.stderr[-3000:]
     before = len(site.outside)
     page = open_context().new_page()

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import logging
 import os
-import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from book_build import MINIMAL
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
@@ -24,21 +24,6 @@ def build_site(config_file: Path, site: Path) -> None:
         build(load_config(str(config_file), site_dir=str(site)))
     finally:
         os.chdir(here)
-
-
-MINIMAL = textwrap.dedent(
-    """\
-    site_name: check
-    strict: true
-    plugins:
-      - attend-book
-      - markdown-exec:
-          languages: []
-    markdown_extensions:
-      - pymdownx.superfences:
-          relaxed_headers: true
-    """
-)
 
 
 @pytest.fixture

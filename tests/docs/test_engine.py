@@ -8,30 +8,15 @@ plugins' `mkdocs.*` imports to its own modules only when its command starts).
 from __future__ import annotations
 
 import subprocess
-import sys
-import textwrap
 from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
+from book_build import MINIMAL, properdocs_build
 
 from attend_book.plugin import BookPlugin
 
-CONFIG = textwrap.dedent(
-    """\
-    site_name: check
-    strict: true
-    theme:
-      name: material
-    plugins:
-      - attend-book
-      - markdown-exec:
-          languages: []
-    markdown_extensions:
-      - pymdownx.superfences:
-          relaxed_headers: true
-    """
-)
+CONFIG = MINIMAL + "theme:\n  name: material\n"
 
 
 @pytest.mark.parametrize("group", ["properdocs.plugins", "mkdocs.plugins"])
@@ -46,18 +31,7 @@ def _properdocs(project: Path, page: str) -> subprocess.CompletedProcess[str]:
     (project / "docs" / "index.md").write_text(
         f"---\ntitle: t\ndescription: d\n---\n\n{page}", encoding="utf-8"
     )
-    build = [
-        sys.executable,
-        "-m",
-        "properdocs",
-        "build",
-        "-f",
-        "mkdocs.yml",
-        "--strict",
-        "--site-dir",
-        "site",
-    ]
-    return subprocess.run(build, cwd=project, capture_output=True, text=True, check=False)
+    return properdocs_build(project, project / "site")
 
 
 def test_properdocs_builds_a_page_through_the_plugin(tmp_path: Path) -> None:

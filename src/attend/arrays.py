@@ -1,0 +1,14 @@
+"""The one array type the package hands between its parts.
+
+Every query, key, value, score and share is a float64 matrix: float64 is the arithmetic the
+chapter's numbers are printed from, so one name for it keeps every signature saying the same.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["Matrix"]
+
+Matrix = npt.NDArray[np.float64]

@@ -1,0 +1,38 @@
+"""Building a book as the nox sessions and CI do, for the tests that build one.
+
+The `properdocs` command runs as a separate process (ProperDocs redirects the plugins'
+`mkdocs.*` imports to its own modules only when its command starts), so each test that
+needs the real engine calls it the same way. MINIMAL is the smallest project the plugin
+builds: strict, the plugin, markdown-exec running no fences of its own, and superfences.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from collections.abc import Mapping
+from pathlib import Path
+
+MINIMAL = textwrap.dedent(
+    """\
+    site_name: check
+    strict: true
+    plugins:
+      - attend-book
+      - markdown-exec:
+          languages: []
+    markdown_extensions:
+      - pymdownx.superfences:
+          relaxed_headers: true
+    """
+)
+
+
+def properdocs_build(
+    project: Path, site: Path, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`properdocs build --strict` of `project`'s mkdocs.yml into `site`, its output kept for the test."""
+    command = [sys.executable, "-m", "properdocs", "build", "-f", "mkdocs.yml", "--strict"]
+    command += ["--site-dir", str(site)]
+    return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, check=False)
