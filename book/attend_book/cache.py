@@ -34,8 +34,9 @@ log = get_plugin_logger(__name__)
 
 def build_versions(roots: tuple[str, ...] = ("attend-book",)) -> dict[str, str]:
     """The version of every distribution the build can import, by name: the plugin's
-    requirements (the package and its figures among them), followed to the end. What else is installed beside them (a browser
-    driver, a linter) prints nothing on a page, so installing it does not empty the cache."""
+    requirements (the package and its figures among them), followed to the end. What else is
+    installed beside them (a browser driver, a linter) prints nothing on a page, so installing
+    it does not empty the cache."""
     # Following the requirements reads every one's metadata, a tenth of a rebuild under `nox -s
     # serve`; the names of the installed `*.dist-info` folders carry every version, so while
     # they stay the same, so does the answer.
