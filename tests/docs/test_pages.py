@@ -1,4 +1,9 @@
-"""Every page, held to the book's rules without building the site."""
+"""Every page, held to the book's rules without building the site.
+
+Each page's outputs come from the build's own execution cache (`.cache/attend-book`), as a build
+takes them: a page whose code, package and versions did not change since a build or a test
+ran it is not run again, and a page run here is not run again by the next build.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +13,13 @@ import pytest
 from mkdocs.utils.meta import get_data
 from tree import DOCS, pages
 
+from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.markdown import fences
 from attend_book.plugin import BookPlugin
 from attend_book.reading import read
-from attend_book.run import run_page
 
 PAGES = pages()
+CACHE = Cache(DOCS.parent / FOLDER, fingerprint(source_roots(), build_versions()))
 
 
 def name(page: Path) -> str:
@@ -24,7 +30,7 @@ def name(page: Path) -> str:
 def test_every_page_passes_the_builds_own_check_of_its_front_matter_numbers_and_includes(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     reading = read(text)
-    values = run_page(name(page), text, reading.expressions).values
+    values = CACHE.page(name(page), text, reading.expressions).values
     plugin = BookPlugin()
     plugin.root = DOCS.parent
     assert plugin.check_numbers(name(page), text, reading, values, get_data(text)[1]) == []
