@@ -19,7 +19,7 @@ import pytest
 
 import attend_figures
 from attend import tables
-from attend_book.run import run_page
+from attend_book.run import Block, run_page
 from attend_figures import lacking, pictures
 from attend_figures.controls import DRIVES, cost_drive, driven
 
@@ -191,12 +191,23 @@ def test_a_figures_data_text_holds_every_number_it_plotted_at_four_places(draw: 
 SHOWN = [f"{draw.__name__}()" for draw in ALL] + [f"driven({n}_figure())" for n in DRIVES]
 
 
+@pytest.fixture(scope="module")
+def shown_page() -> list[Block]:
+    """One page that prints every figure of SHOWN, a fence each, run once as the build runs it."""
+    fences = []
+    for shown in SHOWN:
+        names = re.findall(r"(\w+)\(", shown)
+        code = f"from attend_figures import {', '.join(names)}\n\nprint({shown}.html())"
+        fences.append(f'```python exec="1" html="1"\n{code}\n```\n')
+    return run_page("docs/p.md", "\n".join(fences)).blocks
+
+
 @pytest.mark.parametrize("shown", SHOWN)
-def test_a_page_shows_the_figure_and_the_number_check_gets_what_it_plotted(shown: str) -> None:
-    names = re.findall(r"(\w+)\(", shown)
-    code = f"from attend_figures import {', '.join(names)}\n\nprint({shown}.html())"
-    [block] = run_page("docs/p.md", f'```python exec="1" html="1"\n{code}\n```\n').blocks
-    figure = getattr(attend_figures, names[-1])()
+def test_a_page_shows_the_figure_and_the_number_check_gets_what_it_plotted(
+    shown: str, shown_page: list[Block]
+) -> None:
+    block = shown_page[SHOWN.index(shown)]
+    figure = getattr(attend_figures, re.findall(r"(\w+)\(", shown)[-1])()
     assert block.text.startswith(f'<figure class="attend-figure" id="figure-{figure.name}">')
     assert block.text.endswith("</figure>\n") and "attend-figure-data" not in block.text
     assert block.data == figure.data_text()
