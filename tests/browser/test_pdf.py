@@ -38,11 +38,10 @@ def pdf(site: Any, browser: Any) -> Path:
 
 
 @pytest.fixture(scope="module")
-def sheets(pdf: Path) -> list[str]:
-    """The text of each sheet of the PDF (pypdf reads a long PDF slowly: once is enough)."""
-    from pypdf import PdfReader
-
-    return [page.extract_text() for page in PdfReader(pdf).pages]
+def sheets(laid_out: list[Sheet]) -> list[str]:
+    """The text of each sheet of the PDF, as pypdf extracts it (in the one reading `laid_out`
+    makes: pypdf reads a long PDF slowly, and its text is the same with the visitors or without)."""
+    return [sheet.text for sheet in laid_out]
 
 
 @pytest.fixture(scope="module")
@@ -65,10 +64,12 @@ class Line:
 
 @dataclass
 class Sheet:
-    """A sheet's lines from top to bottom, the spans images cover, and its printable band."""
+    """A sheet's lines from top to bottom, the spans images cover, its printable band, and its
+    text as pypdf extracts it."""
 
     number: int
     lines: list[Line]
+    text: str = ""
     images: list[tuple[float, float]] = field(default_factory=list)  # (bottom, top) in points
     foot: float = 0.0  # the lowest point the book's text may sit at
     head: float = 0.0  # the highest
@@ -107,14 +108,14 @@ def _sheet(number: int, page: Any) -> Sheet:
         if op == b"Do":  # an image is drawn into the unit square the matrix maps
             images.append((cm[5], cm[5] + cm[3]))
 
-    page.extract_text(visitor_text=text, visitor_operand_before=operator)
+    extracted = page.extract_text(visitor_text=text, visitor_operand_before=operator)
     lines: dict[float, Line] = {}
     for run in runs:  # runs on one baseline make one line
         key = next((y for y in lines if abs(y - run.y) < 1.5), run.y)
         line = lines.setdefault(key, Line(run.y, 0.0, ""))
         line.size, line.text = max(line.size, run.size), f"{line.text} {run.text}".strip()
     ordered = sorted(lines.values(), key=lambda line: -line.y)
-    return Sheet(number, ordered, images, foot, head)
+    return Sheet(number, ordered, extracted, images, foot, head)
 
 
 @pytest.fixture(scope="module")
