@@ -40,7 +40,8 @@ def measured(
     out: dict[int, dict[str, Any]] = {LAPTOP: {}, PHONE: {}}
     for path in pages:
         out[LAPTOP][path] = visits[path].figure_text
-        shutil.copyfile(visits[path].screenshot, folder / f"{_name(path)}-{LAPTOP}.png")
+        shot = visits[path].screenshot
+        shutil.copyfile(shot, folder / f"{shot.stem}-{LAPTOP}.png")
     context = browser.new_context(viewport={"width": PHONE, "height": 900}, service_workers="block")
     try:
         page = context.new_page()
@@ -52,10 +53,6 @@ def measured(
     finally:
         context.close()
     return out
-
-
-def _name(path: str) -> str:
-    return path.strip("/").replace("/", "__") or "index"
 
 
 @pytest.mark.parametrize("width", WIDTHS)
