@@ -202,8 +202,9 @@ def pdf(session: nox.Session) -> None:
     """The whole book as one PDF: print print_page/ to site/attend.pdf, then check the PDF.
 
     The site is the one BOOK_SITE names (CI builds it once, in `docs`), else site/ is built
-    here. scripts/print_book.py prints it with Debian's headless Chromium and fails if the
-    page asked for anything outside 127.0.0.1; tests/browser/test_pdf.py reads the PDF back.
+    here. tests/browser/test_pdf.py prints it with Debian's headless Chromium (through
+    scripts/print_book.py), fails if the page asked for anything outside 127.0.0.1, and reads
+    the PDF back: in one process and one browser, where running the script first started two.
     """
     session.run("bash", "scripts/install-browser.sh", external=True)
     session.install(*LOCK, *BOOK, "-e", ".[browser]")
@@ -211,7 +212,6 @@ def pdf(session: nox.Session) -> None:
     if not site:
         site = "site"
         session.run("properdocs", "build", "-f", "mkdocs.yml", "--strict", "--site-dir", site, env=QUIET)
-    session.run("python", "scripts/print_book.py", site)
     session.run(
         "pytest",
         "tests/browser/test_pdf.py",
@@ -220,7 +220,7 @@ def pdf(session: nox.Session) -> None:
         "-o",
         "addopts=-ra",
         *session.posargs,
-        env={**QUIET, "ATTEND_BROWSER": "1", "BOOK_SITE": site, "ATTEND_PDF": str(Path(site) / "attend.pdf")},
+        env={**QUIET, "ATTEND_BROWSER": "1", "BOOK_SITE": site},
     )
 
 

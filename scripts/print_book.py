@@ -1,10 +1,14 @@
-"""Print the whole book to one PDF with Debian's headless Chromium: `nox -s pdf` runs this.
+"""Print the whole book to one PDF with Debian's headless Chromium.
 
 The site's print_page/ (mkdocs-print-site-plugin) holds every page of the book, one after
 another, each starting on a new sheet. This serves the built site on 127.0.0.1, opens that
 page in the same Chromium the browser tests drive, refuses every request that would leave
 the machine (and fails if there was one), and saves the PDF into the site, where the home
 page links to it.
+
+`nox -s pdf` prints with these same functions from its tests (tests/browser/test_pdf.py), in
+the Chromium they drive: one browser and one load of the print page, for the print and for
+the checks of that page, where a run of this script beside them started a second of each.
 
     python scripts/print_book.py site            # writes site/attend.pdf
     python scripts/print_book.py site --out book.pdf
@@ -99,6 +103,29 @@ def refuse_outside(context: Any, outside: list[str]) -> Any:
     return context
 
 
+def open_print_page(context: Any, url: str) -> Any:
+    """The print page of the site at `url`, loaded in a new tab of `context` with its fonts."""
+    page = context.new_page()
+    page.goto(url + "print_page/", wait_until="networkidle")
+    page.evaluate("document.fonts.ready")
+    return page
+
+
+def save_pdf(page: Any, out: Path) -> None:
+    """The page as a printer gets it (print media) saved to `out`: A4 sheets with MARGIN_MM, an
+    outline of its headings, tagged. print-site's stylesheet numbers the pages."""
+    page.emulate_media(media="print")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    page.pdf(
+        path=str(out),
+        format="A4",
+        print_background=True,
+        margin={side: f"{mm}mm" for side, mm in MARGIN_MM.items()},
+        outline=True,
+        tagged=True,
+    )
+
+
 def print_pdf(browser: Any, url: str, out: Path) -> list[str]:
     """Print the print page of the site at `url` to `out` with `browser` (a Playwright Browser).
 
@@ -107,19 +134,7 @@ def print_pdf(browser: Any, url: str, out: Path) -> list[str]:
     outside: list[str] = []
     context = refuse_outside(browser.new_context(service_workers="block"), outside)
     try:
-        page = context.new_page()
-        page.goto(url + "print_page/", wait_until="networkidle")
-        page.evaluate("document.fonts.ready")
-        page.emulate_media(media="print")
-        out.parent.mkdir(parents=True, exist_ok=True)
-        page.pdf(
-            path=str(out),
-            format="A4",
-            print_background=True,
-            margin={side: f"{mm}mm" for side, mm in MARGIN_MM.items()},
-            outline=True,
-            tagged=True,
-        )  # print-site's stylesheet numbers the pages
+        save_pdf(open_print_page(context, url), out)
     finally:
         context.close()
     return outside

@@ -5,9 +5,11 @@ browser. `nox -s browser` runs them (it sets ATTEND_BROWSER=1); naming this fold
 command line runs them too. pytest-playwright provides the browser and the `page` and
 `context` fixtures; this file points them at Debian's chromium, refuses every request that
 would leave 127.0.0.1 (and records it, so a test can fail on it), and serves the book.
-Every page is visited once, by the session fixture `visits`, and most tests read what that
-visit recorded (axe-core's light-palette verdict among it: a page load is most of a check's
-cost). Screenshots land in artifacts/screenshots/.
+Every page is visited once in each palette, by the session fixtures `visits` (light) and
+`dark_visits`, and most tests read what those visits recorded: axe-core's verdicts, the size of
+figure text on a laptop, the keyboard's walk. A page load is most of a check's cost, and a new
+tab more than the load (it starts a renderer), so each pass opens every page in one tab.
+Screenshots land in artifacts/screenshots/.
 
 Settings, all optional: BOOK_SITE or ATTEND_SITE (a site already built, as CI passes it;
 otherwise `mkdocs build --strict` runs into a temporary folder), ATTEND_CHROMIUM (default
@@ -29,6 +31,8 @@ import pytest
 from book_build import properdocs_build
 
 from scripts.print_book import CHROMIUM_ARGS, chromium_path, refuse_outside, served
+from tests.browser.figures import MEASURE, measured_page, shoot_figures
+from tests.browser.keyboard_walk import KeyboardWalk, walk_by_tab
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -67,8 +71,10 @@ class Visit:
     transcripts: int = 0  # of the listings, those that show what a command or a block printed
     misset: list[dict[str, Any]] = field(default_factory=list)  # code that keeps, transcripts that wrap
     fences: list[dict[str, Any]] = field(default_factory=list)  # display formulas with a fraction
-    axe: AxeVerdict | None = None  # in the light palette; the dark one is test_accessibility's
+    axe: AxeVerdict | None = None  # in the light palette; the dark one is DarkVisit's
     screenshot: Path | None = None
+    figure_text: dict[str, Any] | None = None  # figures.MEASURE's reading, on measured pages
+    keyboard: KeyboardWalk | None = None
 
 
 @dataclass
@@ -77,6 +83,17 @@ class AxeVerdict:
 
     rules: int
     violations: list[str]
+
+
+@dataclass
+class DarkVisit:
+    """One page opened in the dark palette: the palette it took, axe-core's verdict on it, and on
+    a page with figures the ground each figure's drawing is shown on and a screenshot of each."""
+
+    palette: str
+    axe: AxeVerdict
+    grounds: list[str] = field(default_factory=list)
+    screenshots: list[Path] = field(default_factory=list)
 
 
 @dataclass
@@ -253,12 +270,6 @@ def axe_verdict(page: Any) -> AxeVerdict:
 
 
 @pytest.fixture(scope="session")
-def axe() -> Callable[[Any], AxeVerdict]:
-    """axe-core's verdict on a page, for a test that opens pages of its own."""
-    return axe_verdict
-
-
-@pytest.fixture(scope="session")
 def screenshots() -> Path:
     """artifacts/screenshots/, emptied at the start of the session."""
     shots = artifacts() / "screenshots"
@@ -272,24 +283,36 @@ def shot_name(path: str) -> str:
     return (path.strip("/").replace("/", "__") or "index").removesuffix(".html")
 
 
-@pytest.fixture(scope="session")
-def visits(site: Site, book_context: Any, screenshots: Path) -> dict[str, Visit]:
-    """Every page of the site, opened once: what it logged, fetched, drew, and looked like."""
-    seen: dict[str, Visit] = {}
-    for path in site.pages:
-        visit = Visit(path)
-        page = book_context.new_page()
-        page.on("console", lambda m, v=visit: v.console_errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e, v=visit: v.page_errors.append(str(e)))
-        page.on("requestfailed", lambda r, v=visit: v.failed_requests.append(f"{r.url} ({r.failure})"))
+class Recorder:
+    """Notes what a tab does into the visit under way: its console errors, failed requests and
+    answers over 400. Between visits `visit` is None and the tab goes to about:blank, so what a
+    page does as it is left goes unnoted, as when each page had a tab of its own, closed after."""
+
+    def __init__(self, page: Any) -> None:
+        self.visit: Visit | None = None
+        page.on("console", lambda m: self._note("console_errors", m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self._note("page_errors", str(e)))
+        page.on("requestfailed", lambda r: self._note("failed_requests", f"{r.url} ({r.failure})"))
         page.on(
             "response",
-            lambda r, v=visit, p=path: (
-                v.bad_responses.append(f"{r.status} {r.url}")
-                if r.status >= 400 and not p.endswith("404.html")
-                else None
-            ),
+            lambda r: self._note("bad_responses", f"{r.status} {r.url}") if r.status >= 400 else None,
         )
+
+    def _note(self, what: str, line: str) -> None:
+        if self.visit is None or (what == "bad_responses" and self.visit.path.endswith("404.html")):
+            return
+        getattr(self.visit, what).append(line)
+
+
+@pytest.fixture(scope="session")
+def visits(site: Site, book_context: Any, screenshots: Path) -> dict[str, Visit]:
+    """Every page of the site, opened once: what it logged, fetched, drew, and looked like; last,
+    its walk by keyboard."""
+    seen: dict[str, Visit] = {}
+    page = book_context.new_page()
+    recorder = Recorder(page)
+    for path in site.pages:
+        visit = recorder.visit = seen[path] = Visit(path)
         response = page.goto(site.url + path, wait_until="networkidle")
         visit.status = response.status if response else 0
         page.evaluate("document.fonts.ready")
@@ -300,9 +323,48 @@ def visits(site: Site, book_context: Any, screenshots: Path) -> dict[str, Visit]
         visit.notebook = found["notebook"]
         visit.listings, visit.sideways, visit.fences = found["listings"], found["sideways"], found["fences"]
         visit.transcripts, visit.misset = found["transcripts"], found["misset"]
+        if measured_page(path):
+            visit.figure_text = page.evaluate(MEASURE)
         visit.axe = axe_verdict(page)
         visit.screenshot = screenshots / f"{shot_name(path)}.png"
         page.screenshot(path=str(visit.screenshot), full_page=True)
-        page.close()
-        seen[path] = visit
+        visit.keyboard = walk_by_tab(page)
+        recorder.visit = None
+        page.goto("about:blank")
+    page.close()
     return seen
+
+
+# The colour each figure's drawing is shown on: white in both palettes, or its lines are lost.
+GROUNDS = """() => [...document.querySelectorAll('figure.attend-figure svg')]
+  .map((svg) => getComputedStyle(svg).backgroundColor)"""
+
+
+@pytest.fixture(scope="session")
+def dark_visits(
+    site: Site,
+    browser: Any,
+    browser_context_args: dict[str, Any],
+    visits: dict[str, Visit],
+    screenshots: Path,
+) -> Iterator[dict[str, DarkVisit]]:
+    """Every page opened once in the dark palette, as a reader whose system asks for it sees it.
+
+    Each load forgets the palette the one before stored, so that every page takes it from the
+    reader's preference alone.
+    """
+    context = refuse_outside(browser.new_context(**browser_context_args, color_scheme="dark"), site.outside)
+    context.add_init_script("localStorage.clear()")
+    page = context.new_page()
+    seen: dict[str, DarkVisit] = {}
+    try:
+        for path in site.pages:
+            page.goto(site.url + path, wait_until="load")
+            palette = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+            visit = seen[path] = DarkVisit(palette, axe_verdict(page))
+            if visits[path].figures:
+                visit.grounds = page.evaluate(GROUNDS)
+                visit.screenshots = shoot_figures(page, screenshots, "dark-{}.png")
+        yield seen
+    finally:
+        context.close()

@@ -2,80 +2,56 @@
 
 Each page that holds a figure is opened at 390 px wide (a phone) and at 1280 px (a laptop),
 its controls running; every piece of text inside a figure (SVG text scaled by its drawing's
-transform, HTML text at its computed size) is measured as the browser rendered it. The same
-visit checks that no figure and no listing but a transcript is wider than the screen.
-Screenshots of each page at each width land in artifacts/screenshots/widths/.
+transform, HTML text at its computed size) is measured as the browser rendered it
+(figures.MEASURE). The same reading checks that no figure and no listing but a transcript
+is wider than the screen. The laptop's reading is taken by the session's visit of each page
+(conftest.py), which opens it at 1280 px; the phone's here. In artifacts/screenshots/widths/:
+each page at 1280 px (the visit's full-page screenshot) and each figure at 390 px.
 """
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.browser.figures import MEASURE, measured_page, shoot_figures
+
 pytestmark = pytest.mark.browser
 
 SMALLEST = 11.0  # CSS px
-WIDTHS = (390, 1280)
-
-# Each visible run of text in a figure with its rendered size: SVG text by its font size times
-# the scale its drawing is shown at, HTML text by its computed font size.
-MEASURE = """() => {
-  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
-  const found = [];
-  document.querySelectorAll('article figure').forEach((fig) => {
-    fig.querySelectorAll('svg text').forEach((t) => {
-      if (!shown(t) || !t.textContent.trim()) return;
-      const m = t.getScreenCTM();
-      const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
-      found.push({figure: fig.id, text: t.textContent.trim().slice(0, 30), px});
-    });
-    const walker = document.createTreeWalker(fig, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const el = node.parentElement;
-      if (el.closest('svg') || !node.textContent.trim() || !shown(el)) continue;
-      found.push({figure: fig.id, text: node.textContent.trim().slice(0, 30),
-                  px: parseFloat(getComputedStyle(el).fontSize)});
-    }
-  });
-  const wide = (el) => el.scrollWidth - el.clientWidth > 1;
-  const column = document.querySelector('article').clientWidth;
-  const overflowing = [...document.querySelectorAll('article figure')]
-    .filter((fig) => fig.scrollWidth > column + 1).map((fig) => fig.id);
-  const listings = [...document.querySelectorAll('article pre')]
-    .filter((pre) => !pre.closest('.jupyter-wrapper, .language-console, .language-text'))
-    .filter((pre) => wide(pre) || wide(pre.querySelector('code') || pre))
-    .map((pre) => (pre.textContent.split('\\n').find((line) => line.length > 40) || '').slice(0, 60));
-  const tables = [...document.querySelectorAll('article table')]
-    .filter((t) => !t.closest('.jupyter-wrapper'))
-    .filter((t) => t.getBoundingClientRect().right > document.documentElement.clientWidth + 1
-                   || wide(t.closest('.md-typeset__table') || t))
-    .map((t) => t.textContent.trim().slice(0, 40));
-  return {found, overflowing, listings, tables};
-}"""
+PHONE, LAPTOP = 390, 1280
+WIDTHS = (PHONE, LAPTOP)
 
 
 @pytest.fixture(scope="module")
-def measured(site: Any, browser: Any, screenshots: Path) -> dict[int, dict[str, Any]]:
-    """Every page but the whole-book one (its copies are the pages), measured at each width."""
+def measured(
+    site: Any, browser: Any, visits: dict[str, Any], browser_context_args: dict[str, Any], screenshots: Path
+) -> dict[int, dict[str, Any]]:
+    """Every page but the whole-book one (its copies are the pages), measured at each width: on
+    the laptop by the session's visits, whose full-page screenshots are the laptop's; on the
+    phone here, with a screenshot of each figure."""
+    assert browser_context_args["viewport"] == {"width": LAPTOP, "height": 900}  # the visits' viewport
     folder = screenshots / "widths"
     folder.mkdir(parents=True, exist_ok=True)
-    pages = [p for p in site.pages if p != "print_page/" and not p.endswith("404.html")]
-    out: dict[int, dict[str, Any]] = {}
-    for width in WIDTHS:
-        context = browser.new_context(viewport={"width": width, "height": 900}, service_workers="block")
-        try:
-            page = context.new_page()
-            out[width] = {}
-            for path in pages:
-                page.goto(site.url + path, wait_until="load")
-                page.evaluate("document.fonts.ready")
-                out[width][path] = page.evaluate(MEASURE)
-                name = path.strip("/").replace("/", "__") or "index"
-                page.screenshot(path=str(folder / f"{name}-{width}.png"), full_page=True)
-        finally:
-            context.close()
+    pages = [p for p in site.pages if measured_page(p)]
+    out: dict[int, dict[str, Any]] = {LAPTOP: {}, PHONE: {}}
+    for path in pages:
+        out[LAPTOP][path] = visits[path].figure_text
+        shot = visits[path].screenshot
+        shutil.copyfile(shot, folder / f"{shot.stem}-{LAPTOP}.png")
+    context = browser.new_context(viewport={"width": PHONE, "height": 900}, service_workers="block")
+    try:
+        page = context.new_page()
+        for path in pages:
+            page.goto(site.url + path, wait_until="load")
+            page.evaluate("document.fonts.ready")
+            out[PHONE][path] = page.evaluate(MEASURE)
+            shoot_figures(page, folder, f"{{}}-{PHONE}.png")
+    finally:
+        context.close()
     return out
 
 
@@ -98,7 +74,7 @@ def test_every_figure_fits_the_column(width: int, measured: dict[int, dict[str, 
 
 
 def test_on_a_phone_only_transcripts_scroll_sideways(measured: dict[int, dict[str, Any]]) -> None:
-    phone = measured[min(WIDTHS)]
+    phone = measured[PHONE]
     listings = {path: page["listings"] for path, page in phone.items() if page["listings"]}
     tables = {path: page["tables"] for path, page in phone.items() if page["tables"]}
     assert not listings, f"code that scrolls sideways on a phone: {listings}"

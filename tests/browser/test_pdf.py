@@ -1,8 +1,8 @@
 """The whole book as one PDF, printed from print_page/ by the same headless Chromium.
 
-`nox -s pdf` prints it (scripts/print_book.py) into the built site and runs these tests on it
-with ATTEND_PDF naming the file; without ATTEND_PDF the book is printed here, into the site
-under test, where the home page's link expects it.
+`nox -s pdf` runs these tests: they print the book (with scripts/print_book.py's functions)
+into the site under test, where the home page's link expects it, reading the print page on
+the way, and then read the PDF back.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from scripts.print_book import MARGIN_MM, PDF_NAME, print_pdf
+from scripts.print_book import MARGIN_MM, PDF_NAME, open_print_page, refuse_outside, save_pdf
 
 POINTS_PER_MM = 72 / 25.4
 HEADING_PT = 12.0  # the body is printed at about 10 pt, code at 9: anything from 12 up is a heading
@@ -26,23 +26,46 @@ TITLE_PT = 20.0  # a chapter's title (h1)
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def pdf(site: Any, browser: Any) -> Path:
-    given = os.environ.get("ATTEND_PDF")
-    if given:
-        return Path(given)
-    out = Path(site.root) / PDF_NAME
-    outside = print_pdf(browser, site.url, out)
-    assert not outside, f"printing asked for {outside}"
-    return out
+@dataclass
+class Printed:
+    """The book printed to `pdf`, and what its print page was while it printed: how many of the
+    book's pages it holds, the web fonts it declares, and the requests that would have left
+    127.0.0.1 (each refused)."""
+
+    pdf: Path
+    sections: int
+    fonts: list[str]
+    outside: list[str]
 
 
 @pytest.fixture(scope="module")
-def sheets(pdf: Path) -> list[str]:
-    """The text of each sheet of the PDF (pypdf reads a long PDF slowly: once is enough)."""
-    from pypdf import PdfReader
+def printed(site: Any, browser: Any) -> Printed:
+    """The book printed into the site under test from one load of its print page, which is read
+    before it goes to the printer: a load of that page is most of a print's cost."""
+    outside: list[str] = []
+    context = refuse_outside(browser.new_context(service_workers="block"), outside)
+    try:
+        page = open_print_page(context, site.url)
+        sections = page.locator("section.print-page").count()
+        fonts = page.evaluate("() => [...document.fonts].map((f) => f.family)")
+        out = Path(site.root) / PDF_NAME
+        save_pdf(page, out)
+    finally:
+        context.close()
+    return Printed(out, sections, fonts, outside)
 
-    return [page.extract_text() for page in PdfReader(pdf).pages]
+
+@pytest.fixture(scope="module")
+def pdf(printed: Printed) -> Path:
+    assert not printed.outside, f"printing asked for {printed.outside}"
+    return printed.pdf
+
+
+@pytest.fixture(scope="module")
+def sheets(laid_out: list[Sheet]) -> list[str]:
+    """The text of each sheet of the PDF, as pypdf extracts it (in the one reading `laid_out`
+    makes: pypdf reads a long PDF slowly, and its text is the same with the visitors or without)."""
+    return [sheet.text for sheet in laid_out]
 
 
 @pytest.fixture(scope="module")
@@ -65,10 +88,12 @@ class Line:
 
 @dataclass
 class Sheet:
-    """A sheet's lines from top to bottom, the spans images cover, and its printable band."""
+    """A sheet's lines from top to bottom, the spans images cover, its printable band, and its
+    text as pypdf extracts it."""
 
     number: int
     lines: list[Line]
+    text: str = ""
     images: list[tuple[float, float]] = field(default_factory=list)  # (bottom, top) in points
     foot: float = 0.0  # the lowest point the book's text may sit at
     head: float = 0.0  # the highest
@@ -107,14 +132,14 @@ def _sheet(number: int, page: Any) -> Sheet:
         if op == b"Do":  # an image is drawn into the unit square the matrix maps
             images.append((cm[5], cm[5] + cm[3]))
 
-    page.extract_text(visitor_text=text, visitor_operand_before=operator)
+    extracted = page.extract_text(visitor_text=text, visitor_operand_before=operator)
     lines: dict[float, Line] = {}
     for run in runs:  # runs on one baseline make one line
         key = next((y for y in lines if abs(y - run.y) < 1.5), run.y)
         line = lines.setdefault(key, Line(run.y, 0.0, ""))
         line.size, line.text = max(line.size, run.size), f"{line.text} {run.text}".strip()
     ordered = sorted(lines.values(), key=lambda line: -line.y)
-    return Sheet(number, ordered, images, foot, head)
+    return Sheet(number, ordered, extracted, images, foot, head)
 
 
 @pytest.fixture(scope="module")
@@ -223,13 +248,10 @@ def test_the_pdf_carries_every_figure_caption_and_its_math(text: str, site: Any)
     assert "softmax" in text and "√" in text, "the attention formula did not print as text"
 
 
-def test_the_print_page_fetches_nothing_from_outside(site: Any, page: Any) -> None:
-    before = len(site.outside)
-    page.goto(site.url + "print_page/", wait_until="networkidle")
-    assert page.locator("section.print-page").count() >= 7
-    assert site.outside[before:] == [], f"the print page asked for {site.outside[before:]}"
-    fonts = page.evaluate("() => [...document.fonts].map((f) => f.family)")
-    assert not fonts, f"web fonts declared on the print page: {fonts}"
+def test_the_print_page_fetches_nothing_from_outside(printed: Printed) -> None:
+    assert printed.sections >= 7
+    assert printed.outside == [], f"the print page asked for {printed.outside}"
+    assert not printed.fonts, f"web fonts declared on the print page: {printed.fonts}"
 
 
 def test_the_home_page_links_to_the_pdf_and_the_link_answers(site: Any, page: Any, pdf: Path) -> None:

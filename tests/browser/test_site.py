@@ -130,18 +130,12 @@ def test_search_finds_the_term(term: str, site: Any, page: Any, screenshots: Pat
 
 
 def test_figures_stay_legible_in_the_dark_palette(
-    site: Any, page: Any, visits: dict[str, Any], screenshots: Path
+    visits: dict[str, Any], dark_visits: dict[str, Any]
 ) -> None:
     with_figures = [p for p, v in visits.items() if v.figures]
     assert with_figures
-    page.emulate_media(color_scheme="dark")
-    page.add_init_script("localStorage.clear()")  # forget the palette the light visits stored
     for path in with_figures:
-        page.goto(site.url + path, wait_until="load")
-        scheme = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
-        assert scheme == "slate", f"{path}: the dark palette did not apply ({scheme})"
-        grounds = page.evaluate("""() => [...document.querySelectorAll('figure.attend-figure svg')]
-            .map((svg) => getComputedStyle(svg).backgroundColor)""")
-        assert grounds and all(g == "rgb(255, 255, 255)" for g in grounds), (path, grounds)
-        name = path.strip("/").replace("/", "__") or "index"
-        page.screenshot(path=str(screenshots / f"dark-{name}.png"), full_page=True)
+        dark = dark_visits[path]
+        assert dark.palette == "slate", f"{path}: the dark palette did not apply ({dark.palette})"
+        assert dark.grounds and all(g == "rgb(255, 255, 255)" for g in dark.grounds), (path, dark.grounds)
+        assert len(dark.screenshots) == len(visits[path].figures), path

@@ -1,0 +1,72 @@
+"""The figures of a page as the tests read them: the size every piece of their text is rendered
+at (and what is wider than the screen), and a screenshot of each.
+
+The text is measured on the laptop by the session's visit of each page (conftest.py, `visits`,
+whose viewport is 1280 px wide) and on the phone by test_figure_text.py, which holds the rule
+they are held to.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+# Each visible run of text in a figure with its rendered size: SVG text by its font size times
+# the scale its drawing is shown at, HTML text by its computed font size.
+MEASURE = """() => {
+  const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const found = [];
+  document.querySelectorAll('article figure').forEach((fig) => {
+    fig.querySelectorAll('svg text').forEach((t) => {
+      if (!shown(t) || !t.textContent.trim()) return;
+      const m = t.getScreenCTM();
+      const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+      found.push({figure: fig.id, text: t.textContent.trim().slice(0, 30), px});
+    });
+    const walker = document.createTreeWalker(fig, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement;
+      if (el.closest('svg') || !node.textContent.trim() || !shown(el)) continue;
+      found.push({figure: fig.id, text: node.textContent.trim().slice(0, 30),
+                  px: parseFloat(getComputedStyle(el).fontSize)});
+    }
+  });
+  const wide = (el) => el.scrollWidth - el.clientWidth > 1;
+  const column = document.querySelector('article').clientWidth;
+  const overflowing = [...document.querySelectorAll('article figure')]
+    .filter((fig) => fig.scrollWidth > column + 1).map((fig) => fig.id);
+  const listings = [...document.querySelectorAll('article pre')]
+    .filter((pre) => !pre.closest('.jupyter-wrapper, .language-console, .language-text'))
+    .filter((pre) => wide(pre) || wide(pre.querySelector('code') || pre))
+    .map((pre) => (pre.textContent.split('\\n').find((line) => line.length > 40) || '').slice(0, 60));
+  const tables = [...document.querySelectorAll('article table')]
+    .filter((t) => !t.closest('.jupyter-wrapper'))
+    .filter((t) => t.getBoundingClientRect().right > document.documentElement.clientWidth + 1
+                   || wide(t.closest('.md-typeset__table') || t))
+    .map((t) => t.textContent.trim().slice(0, 40));
+  return {found, overflowing, listings, tables};
+}"""
+
+
+def measured_page(path: str) -> bool:
+    """Every page but the whole-book one (its copies are the pages) and the 404 page."""
+    return path != "print_page/" and not path.endswith("404.html")
+
+
+# The page's header stays at the top of the window, over whatever is scrolled beneath it: the top of
+# a figure, once the figure is scrolled into view for its screenshot.
+UNDER_THE_HEADER = ".md-header { visibility: hidden; }"
+
+
+def shoot_figures(page: Any, folder: Path, name: str) -> list[Path]:
+    """A screenshot of each figure on the page, with its caption, into `folder`: `name` with the
+    figure's id for {}. What a reader checking the figures looks at, for a fraction of the cost of
+    the whole page, which is longest on a phone."""
+    shots = []
+    figures = page.locator("article figure")
+    for i in range(figures.count()):
+        figure = figures.nth(i)
+        shot = folder / name.format(figure.get_attribute("id") or i)
+        figure.screenshot(path=str(shot), style=UNDER_THE_HEADER)
+        shots.append(shot)
+    return shots
