@@ -108,6 +108,42 @@ def _fresh_kernel(where: Path) -> tuple[str, Path]:
     return "fresh", python
 
 
+class _KernelBytecode:
+    """The bytecode Python compiled for the kernel's own files, lent from one fresh environment
+    to the next, so that ipykernel, IPython and pip are compiled once per run and not once per
+    notebook (a CPU-second each time, a fifth of a notebook's).
+
+    uv installs a file into an environment as a hard link to its cache, so the kernel's files
+    and pip in every fresh environment are one and the same file on disk. A .pyc is checked
+    against its source's modification time and size, and its code is given the path it is
+    loaded from, so a .pyc compiled from that file in one environment is the very .pyc the next
+    would compile. It is lent only where the source is that same file (`samefile`): whatever the
+    notebook's pip installs (the package, numpy, matplotlib) pip writes afresh into each
+    environment, is never the same file, and compiles in its kernel as on a reader's machine.
+    A reader whose pip installed ipykernel has its bytecode too: pip compiles at install.
+    """
+
+    def __init__(self) -> None:
+        self.compiled: Path | None = None  # the environment the last kernel ran in
+
+    def lend(self, venv: Path) -> None:
+        """Link into `venv` the .pyc of every file it shares with the last environment."""
+        if self.compiled is not None:
+            for cache in self.compiled.rglob("__pycache__"):
+                folder = venv / cache.parent.relative_to(self.compiled)
+                for pyc in cache.glob("*.pyc"):
+                    source = folder / f"{pyc.name.partition('.')[0]}.py"
+                    if source.exists() and source.samefile(cache.parent / source.name):
+                        (folder / "__pycache__").mkdir(exist_ok=True)
+                        os.link(pyc, folder / "__pycache__" / pyc.name)
+        self.compiled = venv
+
+
+@pytest.fixture(scope="module")
+def kernel_bytecode() -> _KernelBytecode:
+    return _KernelBytecode()
+
+
 def _reader_environment(python: Path, index: str) -> dict[str, str]:
     """The kernel's whole environment: its own bin/ first, pip told to read no configuration
     file and to ask `index` alone, and nothing else (no PYTHONPATH, no PIP_* of this machine)."""
@@ -140,9 +176,14 @@ def test_the_site_offers_every_chapters_notebook_and_the_workbench() -> None:
 
 @pytest.mark.parametrize("downloaded", OFFERED, ids=lambda p: p.name)
 def test_a_downloaded_notebook_runs_top_to_bottom_in_a_fresh_environment(
-    downloaded: Path, index: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    downloaded: Path,
+    index: str,
+    kernel_bytecode: _KernelBytecode,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     kernel, python = _fresh_kernel(tmp_path)
+    kernel_bytecode.lend(python.parent.parent)
     monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
     reader = tmp_path / "reader"  # an empty folder: the notebook's working directory
     reader.mkdir()
