@@ -5,7 +5,8 @@ into a wheel and an sdist as the release workflow builds them, put with its depe
 package index of its own (PEP 503, served on 127.0.0.1), and each downloaded notebook is run
 top to bottom by nbclient in a kernel of a fresh virtual environment that has nothing but the
 kernel: its first cell installs the package, and pip reads no configuration and no index but
-that one. The kernel starts in an empty folder with no PYTHONPATH, so no checkout is on its path.
+that one. The kernel starts in an empty folder with no PYTHONPATH, so no checkout is on its path;
+once the notebook has run, that same kernel is asked where it imported the package from.
 """
 
 from __future__ import annotations
@@ -38,10 +39,9 @@ pytestmark = pytest.mark.skipif(
 OFFERED = sorted((ROOT / SITE).glob("**/*.ipynb")) if os.environ.get("ATTEND_DOWNLOADS") == "1" else []
 
 
-def _run(*command: str | Path, cwd: Path | None = None) -> str:
-    done = subprocess.run(list(map(str, command)), capture_output=True, text=True, cwd=cwd, check=False)
+def _run(*command: str | Path) -> None:
+    done = subprocess.run(list(map(str, command)), capture_output=True, text=True, check=False)
     assert done.returncode == 0, f"{command} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    return done.stdout
 
 
 def _sha256(file: Path) -> str:
@@ -108,6 +108,42 @@ def _fresh_kernel(where: Path) -> tuple[str, Path]:
     return "fresh", python
 
 
+class _KernelBytecode:
+    """The bytecode Python compiled for the kernel's own files, lent from one fresh environment
+    to the next, so that ipykernel, IPython and pip are compiled once per run and not once per
+    notebook (a CPU-second each time, a fifth of a notebook's).
+
+    uv installs a file into an environment as a hard link to its cache, so the kernel's files
+    and pip in every fresh environment are one and the same file on disk. A .pyc is checked
+    against its source's modification time and size, and its code is given the path it is
+    loaded from, so a .pyc compiled from that file in one environment is the very .pyc the next
+    would compile. It is lent only where the source is that same file (`samefile`): whatever the
+    notebook's pip installs (the package, numpy, matplotlib) pip writes afresh into each
+    environment, is never the same file, and compiles in its kernel as on a reader's machine.
+    A reader whose pip installed ipykernel has its bytecode too: pip compiles at install.
+    """
+
+    def __init__(self) -> None:
+        self.compiled: Path | None = None  # the environment the last kernel ran in
+
+    def lend(self, venv: Path) -> None:
+        """Link into `venv` the .pyc of every file it shares with the last environment."""
+        if self.compiled is not None:
+            for cache in self.compiled.rglob("__pycache__"):
+                folder = venv / cache.parent.relative_to(self.compiled)
+                for pyc in cache.glob("*.pyc"):
+                    source = folder / f"{pyc.name.partition('.')[0]}.py"
+                    if source.exists() and source.samefile(cache.parent / source.name):
+                        (folder / "__pycache__").mkdir(exist_ok=True)
+                        os.link(pyc, folder / "__pycache__" / pyc.name)
+        self.compiled = venv
+
+
+@pytest.fixture(scope="module")
+def kernel_bytecode() -> _KernelBytecode:
+    return _KernelBytecode()
+
+
 def _reader_environment(python: Path, index: str) -> dict[str, str]:
     """The kernel's whole environment: its own bin/ first, pip told to read no configuration
     file and to ask `index` alone, and nothing else (no PYTHONPATH, no PIP_* of this machine)."""
@@ -140,13 +176,28 @@ def test_the_site_offers_every_chapters_notebook_and_the_workbench() -> None:
 
 @pytest.mark.parametrize("downloaded", OFFERED, ids=lambda p: p.name)
 def test_a_downloaded_notebook_runs_top_to_bottom_in_a_fresh_environment(
-    downloaded: Path, index: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    downloaded: Path,
+    index: str,
+    kernel_bytecode: _KernelBytecode,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     kernel, python = _fresh_kernel(tmp_path)
+    kernel_bytecode.lend(python.parent.parent)
     monkeypatch.setenv("JUPYTER_PATH", str(tmp_path / "jupyter"))
     reader = tmp_path / "reader"  # an empty folder: the notebook's working directory
     reader.mkdir()
     notebook = nbformat.read(downloaded, as_version=4)  # type: ignore[no-untyped-call]
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    install = code[0]
+    # Asked of the notebook's own kernel once its cells have run: where `attend` came from and,
+    # installed without the figures extra, what importing the pictures says.
+    where = nbformat.v4.new_code_cell("import attend\nprint(attend.__file__)")  # type: ignore[no-untyped-call]
+    refused = nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
+        "import attend_figures", metadata={"tags": ["raises-exception"]}
+    )
+    figures_installed = "[figures]" in install.source
+    notebook.cells += [where] if figures_installed else [where, refused]
     client = nbclient.NotebookClient(
         notebook,
         timeout=300,
@@ -156,17 +207,13 @@ def test_a_downloaded_notebook_runs_top_to_bottom_in_a_fresh_environment(
     )
     client.execute(env=_reader_environment(python, index))
 
-    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
-    install = code[0]
     assert install.source.startswith("%pip install"), install.source
     assert f"Looking in indexes: {index}" in _outputs(install), _outputs(install)
     figures = [cell for cell in code if "HTML(" in cell.source]
     assert all("<svg" in _outputs(cell) for cell in figures), "a figure cell drew nothing"
     assert any(_outputs(cell).strip() for cell in code[1:]), "the notebook printed nothing"
-    where = _run(python, "-c", "import attend; print(attend.__file__)", cwd=reader).strip()
-    assert Path(where).is_relative_to(python.parent.parent), f"attend imported from {where}"
-    if "[figures]" not in install.source:  # installed without matplotlib, the pictures say so
-        refused = subprocess.run(
-            [python, "-c", "import attend_figures"], capture_output=True, text=True, cwd=reader
-        )
-        assert 'pip install "attend-head[figures]"' in refused.stderr, refused.stderr
+    imported = _outputs(where).strip()
+    assert Path(imported).is_relative_to(python.parent.parent), f"attend imported from {imported}"
+    if not figures_installed:  # installed without matplotlib, the pictures say so
+        [error] = refused.outputs
+        assert 'pip install "attend-head[figures]"' in error.get("evalue", ""), error
