@@ -11,6 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+SMALLEST = 11.0  # CSS px: no letter or digit inside a figure is drawn smaller, at either width
+PHONE, LAPTOP = 390, 1280
+WIDTHS = (PHONE, LAPTOP)
+
 # Each visible run of text in a figure with its rendered size: SVG text by its font size times
 # the scale its drawing is shown at, HTML text by its computed font size.
 MEASURE = """() => {

@@ -17,13 +17,9 @@ from typing import Any
 
 import pytest
 
-from tests.browser.figures import MEASURE, measured_page, shoot_figures
+from tests.browser.figures import LAPTOP, MEASURE, PHONE, SMALLEST, WIDTHS, measured_page, shoot_figures
 
 pytestmark = pytest.mark.browser
-
-SMALLEST = 11.0  # CSS px
-PHONE, LAPTOP = 390, 1280
-WIDTHS = (PHONE, LAPTOP)
 
 
 @pytest.fixture(scope="module")
