@@ -26,15 +26,18 @@ import functools
 import importlib
 import inspect
 import math
+import pkgutil
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 import attend
+import attend_figures
 from attend_book import binding, numerals, reading
 from attend_book.numerals import Numeral
 from attend_book.reading import Reading
@@ -54,6 +57,7 @@ class Page:
     markdown: str
     reading: Reading
     values: dict[str, Value]
+    weighed: bool = True  # whether its run used Wq, Wk or Wv at all (`Watched`)
 
     def problems(self, markdown: str | None = None, values: dict[str, Value] | None = None) -> list[str]:
         found = self.reading if markdown is None else reading.read(markdown)
@@ -76,14 +80,19 @@ def calls() -> Iterator[Calls]:
 
 @pytest.fixture(scope="module")
 def book(calls: Calls) -> dict[str, Page]:
-    """Every page run once in this process, with the book's own weights (the calls it makes heard)."""
+    """Every page run once in this process, with the book's own weights (the calls it makes heard),
+    each run from caches emptied: what it used of the weights, it used itself (`Watched`)."""
     pages = {}
-    with calls.heard_as("own"):
+    watched = {name: Watched(getattr(attend, name)) for name in MATRICES}
+    with calls.heard_as("own"), weights(watched):
         for path in PAGES:
             name = path.relative_to(ROOT).as_posix()
             markdown = path.read_text(encoding="utf-8")
             page = Page(name, markdown, reading.read(markdown), {})
-            pages[name] = dataclasses.replace(page, values=calls.run(page))
+            _forget(("attend.", "attend_figures."))
+            Watched.uses = 0
+            values = calls.run(page)
+            pages[name] = dataclasses.replace(page, values=values, weighed=Watched.uses > 0)
     # A mutant is only a mutant of a book that passes (tests/docs/test_pages.py holds that).
     assert [problem for page in pages.values() for problem in page.problems()] == []
     return pages
@@ -175,6 +184,48 @@ CALLED: dict[str, tuple[str, ...]] = {
     "attend_figures.controls": (),
     "attend_book.worker": ("run_transcript",),
 }
+
+
+# Every module of the package and of its figures loaded now, so that each module that holds a
+# weight matrix or a called function is found before anything is replaced.
+for _module in [
+    *pkgutil.walk_packages(attend.__path__, "attend."),
+    *pkgutil.walk_packages(attend_figures.__path__, "attend_figures."),
+]:
+    if not _module.name.endswith("__main__"):  # `python -m attend` runs the command
+        importlib.import_module(_module.name)
+
+
+class Watched(tuple[float, ...]):
+    """A weight matrix equal to the package's in every use, that counts each use made of it:
+    iterating, indexing, its length, comparing, hashing, printing, copying, numpy's reading.
+    A page whose run, from empty caches, used none of the three matrices cannot depend on
+    them, whatever they are: the probe need not run it, nor any mutant. (Only `%`-formatting
+    with the matrix as its tuple of arguments reads it past these methods.)"""
+
+    uses = 0
+
+    def __array__(
+        self, dtype: npt.DTypeLike | None = None, copy: bool | None = None
+    ) -> npt.NDArray[np.float64]:
+        Watched.uses += 1
+        return np.array(list(tuple.__iter__(self)), dtype=dtype)
+
+
+def _counted(method: Callable[..., object]) -> Callable[..., object]:
+    def counted(self: Watched, *args: object, **kwargs: object) -> object:
+        Watched.uses += 1
+        return method(self, *args, **kwargs)
+
+    return counted
+
+
+for _use in (
+    *("__iter__", "__getitem__", "__len__", "__contains__", "count", "index", "__hash__"),
+    *("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__mul__", "__rmul__"),
+    *("__repr__", "__format__", "__reduce_ex__", "__getnewargs__"),
+):
+    setattr(Watched, _use, _counted(getattr(tuple, _use)))
 
 
 class Calls:
@@ -359,7 +410,7 @@ def _same(one: object, other: object) -> bool:
 
 
 @contextlib.contextmanager
-def weights(replacement: dict[str, tuple[float, ...]]) -> Iterator[None]:
+def weights(replacement: Mapping[str, tuple[float, ...]]) -> Iterator[None]:
     """The matrices replaced in every module that holds them, every figure's cache forgotten on
     the way in and out: what is drawn inside is drawn under these weights."""
     originals = {name: getattr(attend, name) for name in replacement}
@@ -384,8 +435,9 @@ def with_weights(
         return {page.name: calls.run(page) for page in pages}
 
 
-def _forget() -> None:
-    for module in [m for name, m in list(sys.modules.items()) if name.startswith("attend_figures.")]:
+def _forget(modules: tuple[str, ...] = ("attend_figures.",)) -> None:
+    """Every cache in the modules named so (by default the figures') emptied."""
+    for module in [m for name, m in list(sys.modules.items()) if name.startswith(modules)]:
         for value in vars(module).values():
             if callable(clear := getattr(value, "cache_clear", None)):
                 clear()
@@ -423,14 +475,14 @@ def reported(page: Page, after: dict[str, Value]) -> set[str]:
 def test_each_weight_mutant_fails_the_check_exactly_where_a_quoted_output_moved(
     book: dict[str, Page], calls: Calls
 ) -> None:
-    # One probe with every weight changed at once finds the pages the weights reach, and each
-    # call to the package whose answer `Calls` can remember; each single weight is then run
-    # over those pages.
+    # One probe with every weight changed at once, over the pages whose run used the weights at
+    # all, finds the pages the weights reach and each call to the package whose answer `Calls`
+    # can remember; each single weight is then run over those pages.
     own = {name: getattr(attend, name) for name in MATRICES}
     everything = {name: tuple(w + 0.37 * (i + 1) for i, w in enumerate(own[name])) for name in MATRICES}
     with calls.heard_as("probe"):
-        probe = with_weights(calls, everything, list(book.values()))
-    reached = [page for name, page in book.items() if probe[name] != page.values]
+        probe = with_weights(calls, everything, [page for page in book.values() if page.weighed])
+    reached = [book[name] for name, values in probe.items() if values != book[name].values]
     assert reached, "changing every weight changed no page: the mutants are not reaching the package"
     remembered = calls.unmoved()
     for page in reached:
@@ -459,6 +511,7 @@ def test_each_weight_mutant_fails_the_check_exactly_where_a_quoted_output_moved(
             else:
                 unmoved.append(f"{name}[{index}]")
     print(f"\nweight mutants: {failing} of 48 move a bound number; none moved by {', '.join(unmoved)}")
+    print(f"pages: {len(probe)} of {len(book)} use the weights, {len(reached)} moved by the probe")
     print(f"calls answered from memory: {len(remembered)} of {len(calls.heard['own'])}")
     print("\n".join(mismatches))
     assert mismatches == []
