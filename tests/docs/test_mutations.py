@@ -12,7 +12,8 @@ name each of them. Which values moved is worked out here from the two runs, neve
 check's own verdict.
 
 Everything runs in this process: the pages are run once each, and again for each weight only if
-changing every weight at once changes what they print. A call a page makes for its heavy work
+changing every weight at once changes what they print; a page whose run never used the weights
+(`Watched`) is not run again at all. A call a page makes for its heavy work
 (an experiment, a table, a figure, a transcript) is made again for a weight only where `Calls`
 cannot show that its answer leaves the page's values as they are.
 """
@@ -76,6 +77,7 @@ class Page:
 def calls() -> Iterator[Calls]:
     with Calls().installed() as heard:
         yield heard
+    _forget(("attend.", "attend_figures."))  # nothing worked out under another weight outlives the suite
 
 
 @pytest.fixture(scope="module")
@@ -230,16 +232,17 @@ for _use in (
 
 class Calls:
     """The calls the pages make to the functions of `CALLED`, heard while the book runs with its
-    own weights and with the probe's, then answered from memory for the single-weight mutants
-    where the answer cannot matter:
+    own weights and with the probe's, and answered from memory where the answer cannot matter:
 
+    * an answer of which no value of the page reads anything: the values stay as they are with
+      it changed in every part (`_scrambled`). Not asked again even by the probe: a figure the
+      page only prints, a transcript's text.
     * an answer that is the same under both weights (seeded draws, counted sweeps), wherever it
       is asked for;
-    * an answer that moves, but that a page's own code asked for and that none of the page's
-      values reads: the page's values stay what they are with that answer replaced by each of
-      two stand-ins, the probe's answer and the book's own with every number that moved made
-      NaN (`_poisoned`). A figure the page only prints, say, or the counts of a long generation
-      whose outputs the page never quotes.
+    * an answer that moves, of which no value of the page reads what moved: the values stay as
+      they are with the probe's answer in its place, and with the book's own with every number
+      that moved made NaN (`_poisoned`). The counts of a long generation whose outputs the page
+      never quotes, say.
 
     Every other call is made again under each mutant's weights."""
 
@@ -256,10 +259,9 @@ class Calls:
                 return function(*args, **kwargs)
             call = repr((name, args, sorted(kwargs.items())))
             where = "" if self.depth else self.page
-            if self.hearing is None:
-                for known in ((where, call), ("", call)):
-                    if known in self.memory:
-                        return copy.deepcopy(self.memory[known])  # what a fence changes stays in its run
+            for known in ((where, call), ("", call)):
+                if known in self.memory:
+                    return copy.deepcopy(self.memory[known])  # what a fence changes stays in its run
             self.depth += 1
             try:
                 result = function(*args, **kwargs)
@@ -323,22 +325,36 @@ class Calls:
         """The book's own answer to each call that gave one answer every time it was made."""
         return {key: heard[0] for key, heard in self.heard["own"].items() if _one(heard)}
 
-    def unread(self, page: Page, known: dict[Call, object]) -> dict[Call, object]:
-        """Each call the page's own code made whose answer moved under the probe but whose
-        stand-ins (`Calls`) leave every value of the page as it is, with the book's own answer."""
+    def unread(
+        self, page: Page, known: dict[Call, object], stand_ins: Callable[[Call, object], tuple[object, ...]]
+    ) -> dict[Call, object]:
+        """Each call the page's own code made, not `known` yet, whose every stand-in in place of
+        the book's own answer leaves each value of the page as it is: that answer, for the page."""
         own = self.own()
         found: dict[Call, object] = {}
         for key, mine in own.items():
-            theirs = self.heard["probe"].get(key, [])
-            if key[0] != page.name or not _one(theirs) or ("", key[1]) in known:
+            if key[0] != page.name or key in known or ("", key[1]) in known:
                 continue
-            self.memory = {**own, key: theirs[0]}
-            unmoved = self.run(page) == page.values
-            self.memory = {**own, key: _poisoned(mine, theirs[0])}
-            if unmoved and self.run(page) == page.values:
+            others = stand_ins(key, mine)
+            if others and all(self._run_with(page, {**own, key: other}) == page.values for other in others):
                 found[key] = mine
-        self.memory = {}
         return found
+
+    def moved(self, key: Call, mine: object) -> tuple[object, ...]:
+        """The stand-ins for an answer the probe moved: the probe's, and the own with what moved
+        poisoned; none where the probe did not give one answer."""
+        theirs = self.heard["probe"].get(key, [])
+        return (theirs[0], _poisoned(mine, theirs[0])) if _one(theirs) else ()
+
+    def _run_with(self, page: Page, memory: dict[Call, object]) -> dict[str, Value]:
+        """The page's values with calls answered from `memory`, the figures' caches emptied on
+        the way in and out: nothing drawn from a stand-in outlives the run."""
+        self.memory = memory
+        try:
+            with weights({}):
+                return self.run(page)
+        finally:
+            self.memory = {}
 
 
 def _public(value: object, module: str, name: str) -> bool:
@@ -358,6 +374,34 @@ def _swap(replaced: Mapping[int, tuple[object, object]]) -> None:
 def _one(answers: list[object]) -> bool:
     """Whether a call was heard and gave the same answer every time."""
     return bool(answers) and all(_same(answer, answers[0]) for answer in answers[1:])
+
+
+def _scrambled(own: object) -> object:
+    """`own` with every part changed: each number (a float to NaN), string and key, one more
+    item in each sequence, anything else an object no code can use. A page whose values stay
+    as they are with this in place of `own` reads nothing of it, whatever the weights."""
+    if dataclasses.is_dataclass(own) and not isinstance(own, type):
+        made = copy.copy(own)
+        for name in (field.name for field in dataclasses.fields(own)):
+            object.__setattr__(made, name, _scrambled(getattr(own, name)))
+        return made
+    if isinstance(own, np.ndarray) and own.dtype.kind in "fiu":
+        return np.full(own.shape, np.nan) if own.dtype.kind == "f" else own + 1
+    if isinstance(own, bool):
+        return not own
+    if isinstance(own, int):
+        return own + 1
+    if isinstance(own, float):
+        return math.nan
+    if isinstance(own, str):
+        return own + "\N{REPLACEMENT CHARACTER}"
+    if isinstance(own, list | tuple):
+        items = [_scrambled(item) for item in own]
+        items += items[-1:]
+        return items if isinstance(own, list) else tuple(items)
+    if isinstance(own, dict):
+        return {_scrambled(key): _scrambled(value) for key, value in own.items()}
+    return object()
 
 
 def _poisoned(own: object, probe: object) -> object:
@@ -480,13 +524,18 @@ def test_each_weight_mutant_fails_the_check_exactly_where_a_quoted_output_moved(
     # can remember; each single weight is then run over those pages.
     own = {name: getattr(attend, name) for name in MATRICES}
     everything = {name: tuple(w + 0.37 * (i + 1) for i, w in enumerate(own[name])) for name in MATRICES}
+    weighed = [page for page in book.values() if page.weighed]
+    remembered: dict[Call, object] = {}
+    for page in weighed:  # what no value of a page reads, whatever it is, the probe need not ask
+        remembered |= calls.unread(page, remembered, lambda key, mine: (_scrambled(mine),))
+    calls.memory = remembered
     with calls.heard_as("probe"):
-        probe = with_weights(calls, everything, [page for page in book.values() if page.weighed])
+        probe = with_weights(calls, everything, weighed)
     reached = [book[name] for name, values in probe.items() if values != book[name].values]
     assert reached, "changing every weight changed no page: the mutants are not reaching the package"
-    remembered = calls.unmoved()
+    remembered |= calls.unmoved()
     for page in reached:
-        remembered |= calls.unread(page, remembered)
+        remembered |= calls.unread(page, remembered, calls.moved)
     calls.memory = remembered
     try:
         runs = {
