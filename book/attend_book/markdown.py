@@ -26,9 +26,10 @@ INCLUDE = re.compile(r"""^[ \t]*-+8<-+[ \t]+["'](?P<path>[^"':]+):?(?P<part>[^"'
 _PARSER = MarkdownIt("commonmark", {"html": True}).enable("table").use(admon_plugin).use(dollarmath_plugin)
 
 
-def parse(text: str) -> list[Token]:
+@functools.lru_cache(maxsize=1)  # `reading.read` asks for a page's fences, then for all its tokens
+def parse(text: str) -> tuple[Token, ...]:
     """The page's block tokens; each `token.map` is `[first line, line after]`, 0-based."""
-    return _PARSER.parse(FRONT.sub(lambda m: "\n" * m.group(0).count("\n"), text, count=1))
+    return tuple(_PARSER.parse(FRONT.sub(lambda m: "\n" * m.group(0).count("\n"), text, count=1)))
 
 
 @dataclass(frozen=True)
