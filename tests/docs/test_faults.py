@@ -83,11 +83,16 @@ POISONS = {
 }
 
 
+@pytest.fixture(scope="module")
+def before() -> PageRun:
+    """What the observing page prints run alone, in a process of its own: once for every poison."""
+    return run_page("docs/later.md", OBSERVED)
+
+
 @pytest.mark.parametrize("poison", POISONS.values(), ids=POISONS.keys())
 def test_a_page_that_changes_the_package_environment_or_folder_changes_nothing_after_it(
-    poison: str, tmp_path: Path
+    poison: str, before: PageRun, tmp_path: Path
 ) -> None:
-    before = run_page("docs/later.md", OBSERVED)
     cache = Cache(tmp_path, "env")
     cache.page("docs/poison.md", page_of(poison))
     after = cache.page("docs/later.md", OBSERVED)
@@ -337,7 +342,8 @@ def test_a_rebuild_after_a_fence_stopped_or_hung_the_last_one_recovers_in_the_sa
 ) -> None:
     monkeypatch.chdir(project)
     (project / "docs" / "a.md").write_text(page_of("exit()"), encoding="utf-8")
-    (project / "docs" / "b.md").write_text(page_of("while True:\n    pass"), encoding="utf-8")
+    # hung asleep, not spinning: the same kill at the limit, without burning a core until then
+    (project / "docs" / "b.md").write_text(page_of("import time\ntime.sleep(600)"), encoding="utf-8")
     (project / "docs" / "c.md").write_bytes(page_of("print(1)").replace("Prose", "Caf\xe9").encode("latin-1"))
     config = load_config(str(project / "mkdocs.yml"), site_dir=str(project / "site"))
     with caplog.at_level(logging.ERROR), pytest.raises(Abort, match="3 errors"):
