@@ -35,10 +35,10 @@ WORD = re.compile(rf"(?i:{WORDS})")
 
 @dataclass(frozen=True)
 class Numeral:
-    """A number as written, and where: `column` is None where its text is not on the line verbatim."""
+    """A number as written, and where (`column` counts from 0)."""
 
     line: int
-    column: int | None
+    column: int
     text: str
 
     @property
@@ -125,19 +125,9 @@ def restate(value: float, numeral: Numeral) -> str | None:
     return text if holds(fresh, value) else None
 
 
-# What a worked sum may hold besides numbers: + − × ÷ and powers (a square root is a power ½).
-_ARITHMETIC = (
-    ast.Expression,
-    ast.BinOp,
-    ast.UnaryOp,
-    ast.Add,
-    ast.Sub,
-    ast.Mult,
-    ast.Div,
-    ast.Pow,
-    ast.USub,
-    ast.Load,
-)
+# What a worked sum may hold besides numbers: operators (a sum's pattern admits + − × ÷ and
+# powers, a square root being a power ½), never a name, a call or an attribute.
+_ARITHMETIC = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop, ast.Load)
 
 
 def evaluate(expression: str) -> float:

@@ -14,11 +14,9 @@ reader.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import groupby
-
-from markdown_it.token import Token
 
 from attend_book.markdown import FRONT, INCLUDE, fences, parse
 from attend_book.numerals import FRACTIONS, NUMBER, SUPERSCRIPTS, WORDS, Numeral
@@ -26,7 +24,7 @@ from attend_book.numerals import FRACTIONS, NUMBER, SUPERSCRIPTS, WORDS, Numeral
 
 @dataclass(frozen=True)
 class Problem:
-    """One line of the report; `column` counts from 0, None where the text is not verbatim."""
+    """One line of the report; `column` counts from 0, None where a whole line is meant."""
 
     line: int
     message: str
@@ -60,11 +58,18 @@ _OP = r"(?:\s*[×*·/÷+−-]\s*|\s+x\s+|(?<=\d)\s*x(?=\d))"  # "2x3", or "2{= a
 _SUM = re.compile(
     rf"(?<![\w.])(?P<left>{_TERM}(?:{_OP}{_TERM})+)\s*(?P<relation>[=≈])\s*(?P<right>{NUMBER})(?![\w]|\.\d)"
 )
-_ATTR_LIST = re.compile(r"\{\s*[:#.][^}]*\}")
+# What of reader text is not read, blanked to spaces so that every offset stays a column of
+# the file: code spans, tags and comments, link targets, attribute lists (`{: .class}`) and
+# include lines; inline math is read as TeX (`_tex`).
+CODE = r"(?P<ticks>`+).+?(?P=ticks)"
+_HIDDEN = re.compile(
+    rf"{CODE}|<(?:!--.*?--|/?[A-Za-z][^>]*)>|(?<=\])\([^()\s]*(?:\s+\"[^\"]*\")?\)|\{{\s*[:#.][^}}]*\}}"
+    rf"|(?m:{INCLUDE.pattern})|(?<!\\)\$(?P<tex>[^$]+?)(?<!\\)\$",
+    re.DOTALL,
+)
 _TEX = re.compile(rf"{BRACE.pattern}|\\(?P<command>[A-Za-z]+)|[\^_{{}}]")
 _SYMBOLS = {"times": "×", "cdot": "·", "div": "÷", "sqrt": "√"}
 _FRONT_KEYS = re.compile(r"^(?:title|description):[ \t]*['\"]?", re.MULTILINE)
-_TAG = re.compile(r"<[^>]*>")
 
 
 @dataclass(frozen=True)
@@ -109,7 +114,7 @@ class Reading:
 
 
 def _blank(match: re.Match[str]) -> str:
-    return " " * len(match.group(0))
+    return re.sub(r"[^\n]", " ", match.group(0))
 
 
 def _tex(tex: str) -> str:
@@ -123,101 +128,63 @@ def _tex(tex: str) -> str:
     return _TEX.sub(plain, tex)
 
 
-@dataclass
-class _Passage:
-    """One run of reader text (a paragraph, a heading, a table row), flattened with code blanked;
-    `spans` say where each piece sits in the file. `headers`: a table row's column heads."""
+def _read_as_text(text: str) -> str:
+    return _HIDDEN.sub(lambda m: f" {_tex(m['tex'])} " if m["tex"] else _blank(m), text)
 
-    kind: str
-    scan: str = ""
-    spans: list[tuple[int, int, int | None]] = field(default_factory=list)  # (start, line, column)
+
+def _unmarked(line: str, content: str) -> str:
+    """The file's `line` with what comes before the parser's `content` of it (an indent, a list
+    or quote marker) blanked."""
+    ends = line.rstrip().endswith(content.rstrip())
+    at = len(line.rstrip()) - len(content.rstrip()) if ends else max(line.find(content), 0)
+    return " " * at + line[at:]
+
+
+@dataclass(frozen=True)
+class _Passage:
+    """Lines of reader text (a paragraph, a heading, a table row, a math or an HTML block) as the
+    file has them from `line` on, with what is not read blanked. `headers`: a row's column heads."""
+
+    line: int
+    text: str
+    kind: str = "prose"
     headers: tuple[str, ...] = ()
 
-    def add(self, scan: str, line: int, column: int | None) -> None:
-        self.spans.append((len(self.scan), line, column))
-        self.scan += scan
-
-    def where(self, offset: int) -> tuple[int, int | None]:
-        start, line, column = next(span for span in reversed(self.spans) if span[0] <= offset)
-        return line, None if column is None else column + offset - start
-
-
-def _inline(
-    token: Token, passage: _Passage, find: Callable[[int, str], int | None], html: list[_Passage]
-) -> None:
-    """The token's text into `passage`; raw HTML in it, read apart, into `html`."""
-    line = (token.map[0] if token.map else 0) + 1
-    for child in token.children or []:
-        if child.type in ("softbreak", "hardbreak"):
-            line += 1
-            passage.add(" ", line, None)
-        elif child.type == "text" and not INCLUDE.match(child.content):
-            passage.add(_ATTR_LIST.sub(_blank, child.content), line, find(line, child.content))
-        elif child.type == "html_inline":
-            passage.add(" " * len(child.content), line, None)
-            html.append(_Passage("html", _TAG.sub(_blank, child.content), [(0, line, None)]))
-        elif child.type in ("code_inline", "math_inline", "image"):  # one mark either side of the content
-            content = child.content  # an image's is its alt text, set apart from the words beside it
-            if child.type != "image":
-                content = _tex(content) if child.type == "math_inline" else " " * len(content)
-            column = find(line, child.content)
-            passage.add(f" {content} ", line, None if column is None else column - 1)
+    def where(self, offset: int) -> tuple[int, int]:
+        return self.line + self.text.count("\n", 0, offset), offset - self.text.rfind("\n", 0, offset) - 1
 
 
 def _passages(markdown: str) -> Iterator[_Passage]:
-    lines = markdown.splitlines()
-    cursor: dict[int, int] = {}  # per line, where the text found on it so far ends
-
-    def find(line: int, text: str) -> int | None:
-        """Where `text` is on `line`, after what was found there already: repeats in reading order."""
-        at = lines[line - 1].find(text, cursor.get(line, 0)) if line <= len(lines) else -1
-        if not text or at < 0:
-            return None
-        cursor[line] = at + len(text)
-        return at
-
+    """markdown-it-py says which lines a reader sees as text; they are read where they are."""
+    lines = markdown.split("\n")
     if front := FRONT.match(markdown):
         for key in _FRONT_KEYS.finditer(front.group(0)):
-            line, at = front.group(0).count("\n", 0, key.start()) + 1, key.end() - key.start()
-            yield _Passage("front matter", lines[line - 1][at:], [(0, line, at)])
-    row: _Passage | None = None
-    headers: list[str] = []
-    html: list[_Passage] = []
+            line, at = front.group(0).count("\n", 0, key.start()), key.end() - key.start()
+            yield _Passage(line + 1, " " * at + lines[line][at:])
+    headers: tuple[str, ...] | None = None  # inside a table: its column heads
     for token in parse(markdown):
-        if token.type == "thead_open":
-            headers = []
-        elif token.type == "tr_open":
-            row = _Passage("table", headers=tuple(headers))
-        elif token.type == "tr_close" and row is not None:
-            yield row
-            row = None
-        elif token.type == "inline" and row is not None:
-            if not row.headers:
-                headers.append(token.content.strip().lower())
-            if row.scan:
-                row.add(" | ", (token.map[0] if token.map else 0) + 1, None)
-            _inline(token, row, find, html)
-        elif token.type == "inline":
-            passage = _Passage("prose")
-            _inline(token, passage, find, html)
-            yield passage
-        elif token.type == "html_block" and token.map:
-            yield _Passage("html", _TAG.sub(_blank, token.content), [(0, token.map[0] + 1, None)])
-        elif token.type == "math_block" and token.map:
-            first, last = token.map[0] + 1, token.map[1]
-            for offset, tex in enumerate(token.content.splitlines()):
-                if tex.strip():
-                    line = next((n for n in range(first, last + 1) if tex in lines[n - 1]), first + offset)
-                    yield _Passage("math", _tex(tex), [(0, line, find(line, tex))])
-    yield from html
+        first, end = token.map or (0, 0)
+        if token.type == "table_open":
+            headers = tuple(cell.strip().lower() for cell in _read_as_text(lines[first]).split("|"))
+        elif token.type == "table_close":
+            headers = None
+        elif token.type == "tr_open" and headers is not None:
+            yield _Passage(first + 1, _read_as_text(lines[first]), "table", headers)
+        elif token.type == "inline" and headers is None and token.map:
+            said = token.content.split("\n")
+            yield _Passage(first + 1, _read_as_text("\n".join(map(_unmarked, lines[first:end], said))))
+        elif token.type == "math_block":
+            yield _Passage(first + 1, _tex("\n".join(lines[first:end])))
+        elif token.type == "html_block":
+            yield _Passage(first + 1, _read_as_text("\n".join(lines[first:end])), "html")
 
 
 def _read_passage(passage: _Passage, reading: Reading) -> None:
     """The passage's bindings, sums and problems into `reading`. Numbers are read in its text
     with the bindings blanked, so every offset is the passage's own: a binding starts where
     the number it binds ends."""
-    text = BRACE.sub(_blank, passage.scan)
-    braces = {brace.start(): brace for brace in BRACE.finditer(passage.scan)}  # taken as bound
+    text = BRACE.sub(_blank, passage.text)
+    braces = {brace.start(): brace for brace in BRACE.finditer(passage.text)}  # taken as bound
 
     def numeral(start: int, end: int) -> Numeral:
         return Numeral(*passage.where(start), text[start:end])
@@ -277,16 +244,16 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
         problem(stray.start(), "a binding with no closing } in its paragraph (or a brace inside it)")
     for worked in _SUM.finditer(text):
         result = numeral(worked.start("right"), worked.end("right"))
-        written_sum = " ".join(BRACE.sub("", passage.scan[worked.start() : worked.end()]).split())
-        reading.sums.append(Sum(written_sum, worked["left"], result, worked["relation"] == "≈"))
+        written = passage.text[worked.start() : worked.end()]
+        written_sum, left = (" ".join(BRACE.sub("", s).split()) for s in (written, worked["left"]))
+        reading.sums.append(Sum(written_sum, left, result, worked["relation"] == "≈"))
 
 
 def _table_label(passage: _Passage, text: str, found: re.Match[str]) -> bool:
     """Whether the number is alone in a table cell under a label's head ("slot")."""
-    cells = text.split(" | ")
-    column = text.count(" | ", 0, found.start())
+    column = text.count("|", 0, found.start())
     head = passage.headers[column].rstrip("s") if column < len(passage.headers) else ""
-    return head in LABELS and cells[column].strip() == found.group(0)
+    return head in LABELS and text.split("|")[column].strip() == found.group(0)
 
 
 def read(markdown: str) -> Reading:
@@ -302,7 +269,7 @@ def read(markdown: str) -> Reading:
     return reading
 
 
-_CODE_OR_BRACE = re.compile(rf"(?P<code>(?P<ticks>`+).+?(?P=ticks))|{BRACE.pattern}", re.DOTALL)
+_CODE_OR_BRACE = re.compile(rf"(?P<code>{CODE})|{BRACE.pattern}", re.DOTALL)
 
 
 def strip(markdown: str) -> str:

@@ -48,11 +48,9 @@ def renumber(
             continue
         numeral, value, _ = moved
         new = numerals.restate(value, numeral)
-        if new is None or numeral.column is None:
-            why = "its form cannot show it" if new is None else "it is not on its line as written"
-            left.append(
-                f"{page}:{numeral.line}: {numeral.text} should now read {value:.6g}, but {why}: edit it"
-            )
+        if new is None:
+            why = f"{numeral.text} should now read {value:.6g}, but its form cannot show it: edit it"
+            left.append(f"{page}:{numeral.line}: {why}")
         else:
             edits.append((numeral.line, numeral.column, numeral.text, new))
     lines = markdown.split("\n")

@@ -92,12 +92,19 @@ def test_code_is_not_read_and_every_place_a_reader_sees_is() -> None:
     assert bound(page) == [("Four", "n")]
 
 
+def test_list_and_quote_markers_are_not_numbers_and_each_column_is_the_files() -> None:
+    page = "1. First 3{= a} rows.\n2. Then\n   7 more.\n\n> 1. quoted 8\n"
+    unbound = "is not bound: bind it {= …}, give it {given: …} or make it a label"
+    assert problems(page) == [f"p.md:3:4: 7 {unbound}", f"p.md:5:13: 8 {unbound}"]
+    assert read(page).bindings[0].numerals == (Numeral(1, 9, "3"),)
+
+
 def test_superscripts_and_fractions_are_read_and_raw_html_is_reported_unreadable() -> None:
     reading = read("10⁴{= n} and n²{given: squared}, ½{= s}.\n")
     assert [n.text for b in reading.bindings for n in b.numerals] == ["10⁴", "²", "½"]
     assert value_of("10⁴") == 10_000 and value_of("½") == 0.5
     assert problems('<div class="x" width="7">8 rows, one page</div>\n') == [
-        "p.md:1: 8 is in raw HTML, which the check cannot read: write it in Markdown"
+        "p.md:1:26: 8 is in raw HTML, which the check cannot read: write it in Markdown"
     ]
 
 
