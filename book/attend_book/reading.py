@@ -244,8 +244,8 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
         problem(stray.start(), "a binding with no closing } in its paragraph (or a brace inside it)")
     for worked in _SUM.finditer(text):
         result = numeral(worked.start("right"), worked.end("right"))
-        written = passage.text[worked.start() : worked.end()]
-        written_sum, left = (" ".join(BRACE.sub("", s).split()) for s in (written, worked["left"]))
+        shown = passage.text[worked.start() : worked.end()]
+        written_sum, left = (" ".join(BRACE.sub("", part).split()) for part in (shown, worked["left"]))
         reading.sums.append(Sum(written_sum, left, result, worked["relation"] == "≈"))
 
 
