@@ -41,8 +41,7 @@ import time
 import traceback
 import types
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
@@ -54,10 +53,10 @@ LANGUAGES = {"python": "python", "py": "python", "console": "console"}
 # attend-book). The slowest fence today takes under 2.5 s on a busy two-core machine.
 TIME_LIMIT = 30.0
 FIGURE_DATA = re.compile(r"\n<!-- attend-figure-data\n(.*?)\n-->", re.DOTALL)  # as attend_figures prints it
-# What a fence may not do to the build, said in the words of what it did.
+# What a fence may not do to the build, said in the words of what it did, under what it raised.
 STOPPED: dict[type[BaseException], str] = {
-    SystemExit: "a page's code may not end the build (exit() or sys.exit())",
-    KeyboardInterrupt: "a page's code may not raise KeyboardInterrupt",
+    SystemExit: "\n(a page's code may not end the build (exit() or sys.exit()))",
+    KeyboardInterrupt: "\n(a page's code may not raise KeyboardInterrupt)",
 }
 Report = Callable[[dict[str, Any]], None]
 # What a binding's expression evaluated to, kept as JSON keeps it: a number, a (nested) list of
@@ -70,8 +69,7 @@ class FenceError(SuperFencesException, PluginError):  # type: ignore[misc]
     `SuperFencesException`, because SuperFences renders any other error as plain text."""
 
 
-@dataclass(frozen=True)
-class Block:
+class Block(NamedTuple):
     """One executed fence, as the page now writes it, and what the reader sees under it."""
 
     fence: Fence
@@ -79,8 +77,7 @@ class Block:
     data: str | None = None  # a figure's plotted numbers, as text
 
 
-@dataclass(frozen=True)
-class PageRun:
+class PageRun(NamedTuple):
     """A page's executed fences, and the value of each expression its prose binds a number to."""
 
     blocks: list[Block]
@@ -219,8 +216,7 @@ def _run_python(fence: Fence, namespace: dict[str, object], path: str) -> Block:
             inside, said = (frames or [1])[-1] or 1, _said(error)
         if isinstance(error, AssertionError):
             said += _compared(fence.body, inside, namespace)
-        if why := STOPPED.get(type(error)):
-            said += f"\n({why})"
+        said += STOPPED.get(type(error), "")
         failing = fence.body.splitlines()[inside - 1].strip()
         raise FenceError(
             f"{path}:{fence.line + inside}: a python fence failed at `{failing}`:\n{said}"
