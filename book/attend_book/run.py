@@ -124,7 +124,6 @@ def run_page(
     its modules loaded while the page before it ran, saved no time the noise of a two-core
     machine did not hide.)
     """
-    request = json.dumps({"path": path, "markdown": markdown, "expressions": list(expressions)})
     where = f"{path}:1: the page's process"
     with subprocess.Popen(
         (sys.executable, "-P", "-m", "attend_book.run"),  # -P: its folder is not on sys.path
@@ -137,7 +136,7 @@ def run_page(
         assert process.stdin is not None and process.stdout is not None
         try:
             with contextlib.suppress(BrokenPipeError):  # it died at start: told below
-                process.stdin.write(request.encode())
+                process.stdin.write(json.dumps([path, markdown, [*expressions]]).encode())
                 process.stdin.close()
             unread = b""  # the start of a report line still being written
             while select.select([process.stdout], [], [], limit)[0]:  # a report within the limit
@@ -278,11 +277,11 @@ def _end_with(build: int) -> None:
 
 
 def main() -> None:
-    """A page's own process: read the request, close standard input, keep a descriptor for
+    """A page's own process: read the page, close standard input, keep a descriptor for
     reports, run the page."""
     threading.Thread(target=_end_with, args=(os.getppid(),), daemon=True).start()
-    request = json.load(sys.stdin)
-    sys.stdin.close()  # its descriptor stays, at its end: what a child process reads is nothing
+    path, markdown, expressions = json.load(sys.stdin)
+    sys.stdin.close()  # Python's reads fail; the descriptor, at its end, gives a child process nothing
     reports = os.fdopen(os.dup(sys.stdout.fileno()), "w")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # what a fence writes past Python: the log
 
@@ -290,7 +289,7 @@ def main() -> None:
         print(json.dumps(event), file=reports, flush=True)
 
     try:
-        report(run_here(request["path"], request["markdown"], request["expressions"], report).kept())
+        report(run_here(path, markdown, expressions, report).kept())
     except FenceError as error:
         report({"failed": str(error)})
 

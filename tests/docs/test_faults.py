@@ -108,10 +108,13 @@ def unexpected(path: str, markdown: str, expressions: tuple[str, ...] = ()) -> P
     raise AssertionError(f"{path} ran again")
 
 
-def test_a_page_runs_in_the_folder_and_environment_it_is_given(tmp_path: Path) -> None:
-    seen = page_of("import os\nprint(os.getcwd(), os.environ.get('GIVEN'), os.environ.get('HOME'))")
+def test_a_page_runs_in_the_folder_and_environment_it_is_given_with_nothing_to_read(tmp_path: Path) -> None:
+    seen = page_of(
+        "import os, subprocess\nprint(os.getcwd(), os.environ.get('GIVEN'), os.environ.get('HOME'))\n"
+        "print(os.read(0, 1), subprocess.run(['cat'], stdout=subprocess.PIPE).stdout)"  # at once, not waiting
+    )
     [block] = run_page("docs/p.md", seen, environment={"GIVEN": "yes"}, folder=str(tmp_path)).blocks
-    assert block.text.split() == [str(tmp_path), "yes", "None"]
+    assert block.text.split() == [str(tmp_path), "yes", "None", "b''", "b''"]
 
 
 # --- a fence that misbehaves fails its page, naming page:line -------------------------------
