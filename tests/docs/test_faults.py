@@ -11,6 +11,7 @@ once as processes.
 |   cwd, PYTEST_ADDOPTS, sys.modules                 |   and the cache holds what it printed alone   |
 | exit(), sys.exit(3), raise KeyboardInterrupt       | page:line, the line, why; build fails, strict |
 | input(), sys.stdin.read()                          | page:line: I/O operation on closed file       |
+| os.read(0, 1), a child process reading stdin       | nothing to read, at once                      |
 | while True, time.sleep(600), a child left running  | page:line ran past the time limit; all killed |
 | os._exit(0)                                        | page:line ended the page's process (status 0) |
 | a SyntaxError                                      | page:line of the bad line, not the fence's    |
