@@ -49,5 +49,6 @@ def test_a_figure_fence_keeps_its_html_and_hands_over_the_data_it_plots() -> Non
 
 
 def test_a_block_is_plain_data_equal_by_value() -> None:
-    [fence] = fences(f'{F}python exec="1"\nprint(1)\n{F}\n')
-    assert Block(fence, "1\n") == Block(fence, "1\n")
+    page = f'{F}python exec="1"\nprint(1)\n{F}\n'
+    [fence], [moved] = fences(page), fences(f"Prose.\n\n{page}")  # the same fence, two lines down
+    assert Block(fence, "1\n") == Block(moved, "1\n")
