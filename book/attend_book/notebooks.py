@@ -189,7 +189,7 @@ def execute(source: Path, target: Path) -> None:
         if cell.cell_type == "markdown":
             cell.source = strip(cell.source)
     # Run last, in the kernel: each binding's value in the namespace the cells left, as a page's.
-    evaluate = "import json\nfrom attend_book.worker import evaluate\n"
+    evaluate = "import json\nfrom attend_book.run import evaluate\n"
     evaluate += f"print(json.dumps(evaluate({expressions!r}, globals())))"
     notebook.cells.append(new_code_cell(evaluate))
     code = [Cell("code", cell.source) for cell in notebook.cells if cell.cell_type == "code"]

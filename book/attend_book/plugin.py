@@ -190,10 +190,10 @@ class BookPlugin(BasePlugin[BookConfig]):
         log.warning(problem)
 
     def _run(self, path: str, markdown: str, expressions: tuple[str, ...] = ()) -> run.PageRun:
-        """`run_page` with this build's processes and time limit."""
-        processes = run.Processes(self.environment, str(self.root))
+        """`run_page` with this build's environment, folder and time limit."""
+        limit = float(self.config.time_limit)
         return run.run_page(
-            path, markdown, expressions, limit=float(self.config.time_limit), processes=processes
+            path, markdown, expressions, limit=limit, environment=self.environment, folder=str(self.root)
         )
 
     def _format(
@@ -209,7 +209,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         """SuperFences' formatter for an executed fence of `kind`: the block the page's run made
         for the first fence not shown yet with this source, shown by markdown-exec's `base_format`."""
         code = source.rstrip("\n")
-        shown = next((b for b in self._unshown or [] if b.code.rstrip("\n") == code), None)
+        shown = next((b for b in self._unshown or [] if b.fence.body.rstrip("\n") == code), None)
         if self._unshown is None:
             text = "(not shown: this page's code failed)"
         elif shown is None:
@@ -230,7 +230,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         src = page.file.src_uri
         if src in self.blocks:
             if self._unshown:
-                log.warning(f"{self._page}:{self._unshown[0].line}: markdown-exec never ran this fence")
+                log.warning(f"{self._page}:{self._unshown[0].fence.line}: markdown-exec never ran this fence")
             html = _mathml(html)
         if src == self.workbench:
             html = notebooks.without_remote_scripts(html)

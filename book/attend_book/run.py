@@ -1,30 +1,47 @@
 """The runner: a page's executed fences run in order, each one's printed text kept as a `Block`.
 
 One runner serves the build (the plugin hands its blocks to markdown-exec to show), the number
-check, the tests and any tool that needs a page's outputs without mkdocs: `run_page`.
+check, the tests and any tool that needs a page's outputs without mkdocs: `run_page`. It runs
+each page in a process of its own, this module started afresh (`main`) with the build's
+environment and working directory: a fence that changes a module, `os.environ` or the working
+directory changes nothing for the pages after it, and the cache can trust that a page's outputs
+follow from its code.
 
-Each page runs in a process of its own (`attend_book.worker`, which says how each kind of fence
-runs), started afresh with the build's environment and working directory and no standard
-input: a fence that changes a module, `os.environ` or the working directory changes nothing
-for the pages after it, and the cache can trust that a page's outputs follow from its code.
-A fence that raises, ends its process or runs past the time limit stops its page with a
-`FenceError` naming the page and the fence's line. After the last fence, each expression the
-prose binds a number to is evaluated in the page's namespace: its value, or why it has none.
+That process reads the page from its standard input, then closes it, so a fence that reads from
+it (`input()`) fails at once instead of waiting on a terminal. It reports to its parent on a
+descriptor of its own, one JSON line per event, so nothing a fence prints can be taken for a
+report: `{"at": WHERE}` as each fence starts and as the prose's bindings are evaluated (the
+parent's clock for the time limit, and what it names if the process dies or hangs there), then
+`PageRun.kept()` when all is done, or `{"failed": MESSAGE}`.
+
+A `python` fence runs with `exec`, its standard output captured; a `console` fence is a
+transcript whose `$ attend …` lines call `attend.cli.main`, the function the installed command
+calls. A figure fence's plotted numbers (an `attend-figure-data` comment) are taken out of its
+text and kept as the block's `data`. Whatever a fence raises, `exit()` and KeyboardInterrupt
+included, is a `FenceError` naming the page, the fence's line and its own failing line; so is a
+fence that ends its process or runs past the time limit. After the last fence, each expression
+the prose binds a number to is evaluated in the page's namespace: its value, or why it has none.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
+import io
 import json
 import os
-import queue
+import re
+import select
+import shlex
 import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import IO, Any
+import time
+import traceback
+import types
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, NamedTuple
 
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
@@ -35,6 +52,16 @@ LANGUAGES = {"python": "python", "py": "python", "console": "console"}
 # How long one fence may run, in seconds, unless mkdocs.yml says otherwise (`time_limit` under
 # attend-book). The slowest fence today takes under 2.5 s on a busy two-core machine.
 TIME_LIMIT = 30.0
+FIGURE_DATA = re.compile(r"\n<!-- attend-figure-data\n(.*?)\n-->", re.DOTALL)  # as attend_figures prints it
+# What a fence may not do to the build, said in the words of what it did, under what it raised.
+STOPPED: dict[type[BaseException], str] = {
+    SystemExit: "\n(a page's code may not end the build (exit() or sys.exit()))",
+    KeyboardInterrupt: "\n(a page's code may not raise KeyboardInterrupt)",
+}
+Report = Callable[[dict[str, Any]], None]
+# What a binding's expression evaluated to, kept as JSON keeps it: a number, a (nested) list of
+# numbers, or the one-line reason it has no value (a string).
+Value = float | int | list["Value"] | str
 
 
 class FenceError(SuperFencesException, PluginError):  # type: ignore[misc]
@@ -42,25 +69,15 @@ class FenceError(SuperFencesException, PluginError):  # type: ignore[misc]
     `SuperFencesException`, because SuperFences renders any other error as plain text."""
 
 
-@dataclass(frozen=True)
-class Block:
-    """One executed fence: its kind, the line it opens on, and what the reader sees under it."""
+class Block(NamedTuple):
+    """One executed fence, as the page now writes it, and what the reader sees under it."""
 
-    kind: str  # "python" or "console"
-    line: int  # 1-based line of the opening mark in the .md file
+    fence: Fence
     text: str  # what it printed (for a transcript, the commands' output without the prompts)
-    code: str = ""  # the fence's body, as the page writes it
-    html: bool = False  # printed straight into the page (a figure), not shown as text
     data: str | None = None  # a figure's plotted numbers, as text
 
 
-# What a binding's expression evaluated to, kept as JSON keeps it: a number, a (nested) list of
-# numbers, or the one-line reason it has no value (a string).
-Value = float | int | list["Value"] | str
-
-
-@dataclass(frozen=True)
-class PageRun:
+class PageRun(NamedTuple):
     """A page's executed fences, and the value of each expression its prose binds a number to."""
 
     blocks: list[Block]
@@ -68,7 +85,7 @@ class PageRun:
 
     def kept(self) -> dict[str, Any]:
         """What a page's process reports and the cache keeps: what each fence printed and the
-        values; the rest is the page's own (`blocks_of`)."""
+        values; the fences are the page's own (`blocks_of`)."""
         return {"blocks": [{"text": b.text, "data": b.data} for b in self.blocks], "values": self.values}
 
 
@@ -84,39 +101,7 @@ def commands(transcript: str) -> list[str]:
 
 def blocks_of(markdown: str, made: list[dict[str, Any]]) -> list[Block]:
     """The page's blocks from what each executed fence printed (`text`, `data`), in page order."""
-    ran = [f for f in fences(markdown) if executed(f)]
-    return [
-        Block(LANGUAGES[f.language], f.line, m["text"], f.body, f.switched_on("html"), m["data"])
-        for f, m in zip(ran, made, strict=True)
-    ]
-
-
-@dataclass(frozen=True)
-class Processes:
-    """Starts the processes pages run in, each with `environment` (default: this process's) in
-    `folder` (default: this one's working directory), one fresh process for every page.
-
-    Measured: starting each page's process one page ahead, with numpy, the package and the
-    figures loaded while the page before it ran, saved no time the noise of a two-core machine
-    did not hide, so a process starts when its page needs it."""
-
-    environment: Mapping[str, str] | None = None
-    folder: str | None = None
-
-    def start(self) -> subprocess.Popen[str]:
-        """A process for one page, reading it from its standard input; in a session of its own,
-        so that Ctrl-C stops the build, which then ends the page's process and all it started."""
-        command = (sys.executable, "-P", "-m", "attend_book.worker")  # -P: its folder is not on sys.path
-        pipe = subprocess.PIPE
-        return subprocess.Popen(
-            command,
-            stdin=pipe,
-            stdout=pipe,
-            env=self.environment,
-            cwd=self.folder,
-            start_new_session=True,
-            encoding="utf-8",
-        )
+    return [Block(f, **m) for f, m in zip(filter(executed, fences(markdown)), made, strict=True)]
 
 
 def run_page(
@@ -125,50 +110,189 @@ def run_page(
     expressions: Iterable[str] = (),
     *,
     limit: float = TIME_LIMIT,
-    processes: Processes | None = None,
+    environment: Mapping[str, str] | None = None,
+    folder: str | None = None,
 ) -> PageRun:
-    """Every executed fence of a page, run in page order in a fresh process of its own
-    (`attend_book.worker`, from `processes`), then each of `expressions` evaluated in the
-    namespace they left.
+    """Every executed fence of a page, run in page order in a fresh process of its own, with
+    `environment` (default: this process's) in `folder` (default: this working directory); then
+    each of `expressions` evaluated in the namespace they left.
 
     Nothing another page did can reach that process; `path` names the page in errors. A fence
-    that runs past `limit` seconds, or ends the process, is a `FenceError` naming its line.
+    that runs past `limit` seconds, or ends the process, is a `FenceError` naming its line. The
+    process is in a session of its own, so that Ctrl-C stops the build, which then ends the
+    page's process and all it started. (Measured: starting each page's process one page ahead,
+    its modules loaded while the page before it ran, saved no time the noise of a two-core
+    machine did not hide.)
     """
-    request = json.dumps({"path": path, "markdown": markdown, "expressions": list(expressions)})
-    events: queue.Queue[dict[str, Any] | None] = queue.Queue()
     where = f"{path}:1: the page's process"
-    with (processes or Processes()).start() as process:
+    with subprocess.Popen(
+        (sys.executable, "-P", "-m", "attend_book.run"),  # -P: its folder is not on sys.path
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env=environment,
+        cwd=folder,
+        start_new_session=True,
+    ) as process:
         assert process.stdin is not None and process.stdout is not None
-        threading.Thread(target=_relay, args=(process.stdout, events), daemon=True).start()
         try:
             with contextlib.suppress(BrokenPipeError):  # it died at start: told below
-                process.stdin.write(request)
+                process.stdin.write(json.dumps([path, markdown, [*expressions]]).encode())
                 process.stdin.close()
-            while True:
-                try:
-                    event = events.get(timeout=limit)
-                except queue.Empty:
-                    raise FenceError(
-                        f"{where} ran past the time limit of {limit:g} seconds "
-                        "(`time_limit` under attend-book in mkdocs.yml)"
-                    ) from None
-                if event is None:
+            unread = b""  # the start of a report line still being written
+            while select.select([process.stdout], [], [], limit)[0]:  # a report within the limit
+                if not (chunk := os.read(process.stdout.fileno(), 1 << 16)):
                     raise FenceError(f"{where} ended the page's process (exit status {process.wait()})")
-                if "fence" in event:
-                    where = f"{path}:{event['fence']}: this fence"
-                elif "bindings" in event:
-                    where = f"{path}:1: evaluating the prose's bindings"
-                elif "failed" in event:
-                    raise FenceError(event["failed"])
-                else:
-                    return PageRun(blocks_of(markdown, event["blocks"]), event["values"])
+                *lines, unread = (unread + chunk).split(b"\n")
+                for event in map(json.loads, lines):
+                    if "failed" in event:
+                        raise FenceError(event["failed"])
+                    if "values" in event:
+                        return PageRun(blocks_of(markdown, event["blocks"]), event["values"])
+                    where = event["at"]
+            raise FenceError(
+                f"{where} ran past the time limit of {limit:g} seconds "
+                "(`time_limit` under attend-book in mkdocs.yml)"
+            )
         finally:  # the page's process and whatever its fences started (its whole session)
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
 
 
-def _relay(reports: IO[str], events: queue.Queue[dict[str, Any] | None]) -> None:
-    """Each report line of a page's process as an event, then None when it ends."""
-    for line in reports:
-        events.put(json.loads(line))
-    events.put(None)
+def run_here(
+    path: str, markdown: str, expressions: Iterable[str] = (), report: Report = lambda event: None
+) -> PageRun:
+    """Every executed fence of the page, in page order, in this process; then `expressions`,
+    evaluated in the namespace the fences left. Each step is `report`ed as it starts.
+
+    The build runs it only in a page's own process (`main`); a test that changes the package
+    in its own process on purpose (the mutation suite's weights) runs it there."""
+    module = types.ModuleType("attend_book_page")
+    sys.modules[module.__name__] = module  # so classes a fence defines know their module
+    blocks = []
+    try:
+        for fence in filter(executed, fences(markdown)):
+            report({"at": f"{path}:{fence.line}: this fence"})
+            if LANGUAGES[fence.language] == "console":
+                blocks.append(Block(fence, run_transcript(fence.body, f"{path}:{fence.line}")))
+            else:
+                blocks.append(_run_python(fence, module.__dict__, path))
+        report({"at": f"{path}:1: evaluating the prose's bindings"})
+        return PageRun(blocks, evaluate(expressions, module.__dict__))
+    finally:
+        del sys.modules[module.__name__]
+
+
+def run_transcript(transcript: str, where: str = "a page") -> str:
+    """What each `$ attend …` line of a transcript prints, run in this process, in order."""
+    from attend.cli import main
+
+    printed = io.StringIO()
+    for line in commands(transcript):
+        argv = shlex.split(line)
+        if argv[:1] != ["attend"]:
+            raise FenceError(f"{where}: a transcript may only run `attend`, not {line!r}")
+        with contextlib.redirect_stdout(printed):
+            try:
+                status = main(argv[1:])
+            except SystemExit as stop:  # argparse refusing a flag: a status, not a crash
+                status = stop.code if isinstance(stop.code, int) else 1
+        if status != 0:
+            raise FenceError(f"{where}: `{line}` exited with status {status}")
+    return printed.getvalue()
+
+
+def _run_python(fence: Fence, namespace: dict[str, object], path: str) -> Block:
+    name = f"<{path}:{fence.line}>"
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(printed):
+            exec(compile(fence.body, name, "exec"), namespace)
+    except BaseException as error:  # exit() and Ctrl-C too: the page failed, not the build
+        if isinstance(error, SyntaxError) and error.filename == name:
+            inside, said = error.lineno or 1, f"SyntaxError: {error.msg}"
+        else:
+            frames = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == name]
+            inside, said = (frames or [1])[-1] or 1, _said(error)
+        if isinstance(error, AssertionError):
+            said += _compared(fence.body, inside, namespace)
+        said += STOPPED.get(type(error), "")
+        failing = fence.body.splitlines()[inside - 1].strip()
+        raise FenceError(
+            f"{path}:{fence.line + inside}: a python fence failed at `{failing}`:\n{said}"
+        ) from None
+    data = FIGURE_DATA.findall(printed.getvalue())
+    return Block(fence, FIGURE_DATA.sub("", printed.getvalue()), "\n".join(data) if data else None)
+
+
+def _said(error: BaseException) -> str:
+    return "".join(traceback.format_exception_only(error)).rstrip()
+
+
+def _compared(body: str, line: int, namespace: dict[str, object]) -> str:
+    """What the parts of the assertion that failed on `line` evaluate to, one per line."""
+    tests = [n.test for n in ast.walk(ast.parse(body)) if isinstance(n, ast.Assert) and n.lineno == line]
+    [test] = tests[:1] or [ast.Constant(None)]  # no assert on that line: nothing to show
+    compound = isinstance(test, ast.Compare | ast.BoolOp | ast.UnaryOp | ast.Call)
+    function = getattr(test, "func", None)  # a call's function is not one of its operands
+    shown = ""
+    for part in ast.iter_child_nodes(test) if compound else [test]:  # its operands, or itself
+        if isinstance(part, ast.expr) and not isinstance(part, ast.Constant) and part is not function:
+            try:  # the page's own expression, evaluated again in the page's namespace
+                value: object = eval(compile(ast.Expression(part), "<assert>", "eval"), namespace)
+            except Exception as error:
+                value = error
+            shown += f"\n  {ast.unparse(part)} = {value!r:.200}"
+    return shown
+
+
+def plain(value: object) -> Value:
+    """`value` as a number or nested list of numbers (numpy's included), or why it is not one."""
+    if callable(tolist := getattr(value, "tolist", None)):  # numpy's arrays and scalars
+        value = tolist()
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value
+    if isinstance(value, list | tuple):
+        items = [plain(item) for item in value]
+        return next((item for item in items if isinstance(item, str)), items)
+    return f"is a {type(value).__name__}, not a number"
+
+
+def evaluate(expressions: Iterable[str], namespace: dict[str, object]) -> dict[str, Value]:
+    """Each expression's value in `namespace`, or the one-line reason it has none."""
+    values: dict[str, Value] = {}
+    for expression in expressions:
+        try:
+            values[expression] = plain(eval(compile(expression, "<binding>", "eval"), namespace))
+        except Exception as error:  # a binding that cannot be worked out is reported, not raised
+            values[expression] = _said(error).splitlines()[-1]
+    return values
+
+
+def _end_with(build: int) -> None:
+    """End this process and all its fences started once `build`, its parent, is gone: a build
+    killed outright leaves no page running on, past any time limit."""
+    while os.getppid() == build:
+        time.sleep(0.5)
+    os.killpg(0, signal.SIGKILL)
+
+
+def main() -> None:
+    """A page's own process: read the page, close standard input, keep a descriptor for
+    reports, run the page."""
+    threading.Thread(target=_end_with, args=(os.getppid(),), daemon=True).start()
+    path, markdown, expressions = json.load(sys.stdin)
+    sys.stdin.close()  # Python's reads fail; the descriptor, at its end, gives a child process nothing
+    reports = os.fdopen(os.dup(sys.stdout.fileno()), "w")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # what a fence writes past Python: the log
+
+    def report(event: dict[str, Any]) -> None:
+        print(json.dumps(event), file=reports, flush=True)
+
+    try:
+        report(run_here(path, markdown, expressions, report).kept())
+    except FenceError as error:
+        report({"failed": str(error)})
+
+
+if __name__ == "__main__":
+    main()

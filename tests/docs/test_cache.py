@@ -44,7 +44,7 @@ def test_a_prose_edit_reruns_nothing_and_the_blocks_follow_the_new_lines(
     edited = PAGE.replace("Prose.\n", "Prose, rewritten,\nover three\nlines.\n")
     [block] = Cache(tmp_path, "env").page("docs/p.md", edited, run=run).blocks
     assert run.pages == ["docs/p.md"]
-    assert block.line == 9 and block.text == "4\n"
+    assert block.fence.line == 9 and block.text == "4\n"
 
 
 def test_a_code_edit_reruns_the_page(tmp_path: Path, run: Counting) -> None:

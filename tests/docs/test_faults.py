@@ -10,7 +10,8 @@ once as processes.
 | a fence changes attend.chapter.WV, os.environ, the | nothing: the next page runs in a new process  |
 |   cwd, PYTEST_ADDOPTS, sys.modules                 |   and the cache holds what it printed alone   |
 | exit(), sys.exit(3), raise KeyboardInterrupt       | page:line, the line, why; build fails, strict |
-| input(), sys.stdin.read()                          | page:line: standard input is closed           |
+| input(), sys.stdin.read()                          | page:line: I/O operation on closed file       |
+| os.read(0, 1), a child process reading stdin       | nothing to read, at once                      |
 | while True, time.sleep(600), a child left running  | page:line ran past the time limit; all killed |
 | os._exit(0)                                        | page:line ended the page's process (status 0) |
 | a SyntaxError                                      | page:line of the bad line, not the fence's    |
@@ -48,7 +49,7 @@ from attend_book import files
 from attend_book.cache import Cache
 from attend_book.files import TextError, read_text, replace_folder, write_atomic
 from attend_book.plugin import BookPlugin
-from attend_book.run import FenceError, PageRun, Processes, run_page
+from attend_book.run import FenceError, PageRun, run_page
 
 F = "```"
 SETTING = "(`time_limit` under attend-book in mkdocs.yml)"
@@ -108,10 +109,13 @@ def unexpected(path: str, markdown: str, expressions: tuple[str, ...] = ()) -> P
     raise AssertionError(f"{path} ran again")
 
 
-def test_a_page_runs_in_the_folder_and_environment_it_is_given(tmp_path: Path) -> None:
-    seen = page_of("import os\nprint(os.getcwd(), os.environ.get('GIVEN'), os.environ.get('HOME'))")
-    [block] = run_page("docs/p.md", seen, processes=Processes({"GIVEN": "yes"}, str(tmp_path))).blocks
-    assert block.text.split() == [str(tmp_path), "yes", "None"]
+def test_a_page_runs_in_the_folder_and_environment_it_is_given_with_nothing_to_read(tmp_path: Path) -> None:
+    seen = page_of(
+        "import os, subprocess\nprint(os.getcwd(), os.environ.get('GIVEN'), os.environ.get('HOME'))\n"
+        "print(os.read(0, 1), subprocess.run(['cat'], stdout=subprocess.PIPE).stdout)"  # at once, not waiting
+    )
+    [block] = run_page("docs/p.md", seen, environment={"GIVEN": "yes"}, folder=str(tmp_path)).blocks
+    assert block.text.split() == [str(tmp_path), "yes", "None", "b''", "b''"]
 
 
 # --- a fence that misbehaves fails its page, naming page:line -------------------------------
@@ -123,8 +127,8 @@ def test_a_page_runs_in_the_folder_and_environment_it_is_given(tmp_path: Path) -
         ("exit()", "SystemExit: None\n(a page's code may not end the build"),
         ("import sys; sys.exit(3)", "SystemExit: 3\n(a page's code may not end the build"),
         ("raise KeyboardInterrupt", "KeyboardInterrupt\n(a page's code may not raise KeyboardInterrupt)"),
-        ("input()", "EOFError: a fence's standard input is closed"),
-        ("import sys; sys.stdin.read()", "EOFError: a fence's standard input is closed"),
+        ("input()", "ValueError: I/O operation on closed file"),
+        ("import sys; sys.stdin.read()", "ValueError: I/O operation on closed file"),
     ],
 )
 def test_a_fence_that_ends_the_build_or_waits_for_a_terminal_fails_naming_its_line(

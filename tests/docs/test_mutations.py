@@ -42,8 +42,7 @@ import attend_figures
 from attend_book import binding, numerals, reading
 from attend_book.numerals import Numeral
 from attend_book.reading import Reading
-from attend_book.run import FenceError, Value
-from attend_book.worker import run_here
+from attend_book.run import FenceError, Value, run_here
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -184,7 +183,7 @@ CALLED: dict[str, tuple[str, ...]] = {
     "attend_figures.pictures": (),
     "attend_figures.lacking": (),
     "attend_figures.controls": (),
-    "attend_book.worker": ("run_transcript",),
+    "attend_book.run": ("run_transcript",),
 }
 
 

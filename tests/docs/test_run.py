@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from attend_book.run import Block, FenceError, run_page
-from attend_book.worker import run_transcript
+from attend_book.markdown import fences
+from attend_book.run import Block, FenceError, run_page, run_transcript
 
 F = "```"
 
 
-def test_each_executed_fence_becomes_a_block_with_its_kind_opening_line_and_printed_text() -> None:
+def test_each_executed_fence_becomes_a_block_with_its_fence_and_printed_text() -> None:
     page = (
         "---\ntitle: t\n---\n\nProse.\n\n"
         f'{F}python exec="1" session="p"\nx = 3\nprint(x * 2)\n{F}\n\n'
@@ -18,9 +18,9 @@ def test_each_executed_fence_becomes_a_block_with_its_kind_opening_line_and_prin
         f'{F}console exec="1"\n$ attend weights\n{F}\n'
     )
     python, console = run_page("docs/p.md", page).blocks
-    assert (python.kind, python.line, python.text) == ("python", 7, "6\n")
-    assert (console.kind, console.line) == ("console", 16)
-    assert console.text == run_transcript("attend weights") and console.text.strip()
+    assert (python.fence.language, python.fence.line, python.text) == ("python", 7, "6\n")
+    assert (console.fence.language, console.fence.line) == ("console", 16)
+    assert console.text == run_transcript("$ attend weights") and console.text.strip()
 
 
 def test_a_page_shares_one_namespace_and_pages_share_none() -> None:
@@ -43,10 +43,12 @@ def test_a_figure_fence_keeps_its_html_and_hands_over_the_data_it_plots() -> Non
     code = "from attend_figures import square_figure\n\nprint(square_figure().html())"
     page = f'{F}python exec="1" html="1"\n{code}\n{F}\n'
     [block] = run_page("docs/p.md", page).blocks
-    assert block.html and block.text.startswith('<figure class="attend-figure"')
+    assert block.fence.switched_on("html") and block.text.startswith('<figure class="attend-figure"')
     assert block.data is not None and block.data.startswith("labels: ")
     assert "\nraw: 0.2500 " in block.data and "\nscaled: 0.1250 " in block.data
 
 
 def test_a_block_is_plain_data_equal_by_value() -> None:
-    assert Block("python", 3, "1\n") == Block("python", 3, "1\n")
+    page = f'{F}python exec="1"\nprint(1)\n{F}\n'
+    [fence], [moved] = fences(page), fences(f"Prose.\n\n{page}")  # the same fence, two lines down
+    assert Block(fence, "1\n") == Block(moved, "1\n")

@@ -13,8 +13,7 @@ from tree import pages
 
 from attend.cli import parser
 from attend_book.markdown import fences
-from attend_book.run import FenceError, commands
-from attend_book.worker import run_transcript
+from attend_book.run import FenceError, commands, run_transcript
 
 COMMANDS = sorted(
     {
@@ -63,14 +62,14 @@ def installed() -> dict[str, str]:
 def test_a_transcript_shows_what_the_installed_command_prints(
     command: str, installed: dict[str, str]
 ) -> None:
-    assert run_transcript(command) == installed[command]
+    assert run_transcript(f"$ {command}") == installed[command]
 
 
 def test_a_transcript_may_run_nothing_but_attend() -> None:
     with pytest.raises(FenceError, match="may only run `attend`"):
-        run_transcript("rm -rf /tmp/nothing-here")
+        run_transcript("$ rm -rf /tmp/nothing-here")
 
 
 def test_a_transcript_whose_command_fails_stops_the_build() -> None:
     with pytest.raises(FenceError, match="exited with status 2"):
-        run_transcript("attend cost --rows 0")
+        run_transcript("$ attend cost --rows 0")

@@ -14,7 +14,7 @@ from mkdocs.utils.yaml import yaml_load
 from tree import DOCS, pages
 
 from attend_book.markdown import fences
-from attend_book.run import FenceError, Processes, run_page
+from attend_book.run import FenceError, run_page
 
 ROOT = DOCS.parent
 
@@ -184,6 +184,6 @@ def test_a_rebuild_under_serve_runs_the_package_as_it_is_now(tmp_path: Path) -> 
     # seconds, so two same-sized writes within one second would read as one (its rule, not ours).
     for weight in ("0.5", "0.625"):
         module.write_text(f"WEIGHT = {weight}\n", encoding="utf-8")
-        [block] = run_page("docs/p.md", page, processes=Processes(environment)).blocks
+        [block] = run_page("docs/p.md", page, environment=environment).blocks
         texts.append(block.text)
     assert texts == ["0.5\n", "0.625\n"]
