@@ -9,6 +9,7 @@ as it is now.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib.util
@@ -53,16 +54,12 @@ def _requirements(roots: tuple[str, ...], installed: frozenset[str]) -> tuple[tu
     waiting = list(roots)
     while waiting:
         name = canonicalize_name(waiting.pop())
-        if name in found:
-            continue
-        try:
-            distribution = metadata.distribution(name)
-        except metadata.PackageNotFoundError:
-            continue
-        found[name] = distribution.version
-        for requirement in map(Requirement, distribution.requires or []):
-            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
-                waiting.append(requirement.name)
+        with contextlib.suppress(metadata.PackageNotFoundError):  # not installed: nothing to follow
+            if name not in found:
+                distribution = metadata.distribution(name)
+                found[name] = distribution.version
+                requires = map(Requirement, distribution.requires or [])
+                waiting += [r.name for r in requires if r.marker is None or r.marker.evaluate({"extra": ""})]
     return tuple(found.items())
 
 
