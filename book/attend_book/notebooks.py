@@ -56,31 +56,29 @@ def cells_of(
     after = front.group(0).count("\n") if front else 0  # the first line not yet in a cell
     cells: list[Cell] = []
     prose: list[str] = []
-
-    def flush() -> None:  # bindings are the build's, not the reader's: stripped
-        shown = strip("\n".join(prose)).strip("\n")
-        if shown.strip():
-            cells.append(Cell("markdown", shown))
-        prose.clear()
-
     for fence in fences(markdown):
-        prose.extend(lines[after : fence.line - 1])
+        prose += lines[after : fence.line - 1]
         after = fence.end
-        code = fence.body.replace("  # markdown-exec: hide", "")
-        if executed(fence):
-            flush()
-            if fence.language == "console":
-                cells.append(Cell("code", _calls(code)))
-            elif fence.switched_on("html"):  # a figure, printed as HTML for the page
-                cells.append(Cell("code", _shown(code)))
-            else:
-                cells.append(Cell("code", code.strip("\n")))
-        else:
+        if not executed(fence):  # a listing, shown with its include lines resolved
             shown = "\n".join(include.preprocessors["snippet"].run(fence.body.splitlines())).rstrip("\n")
             prose.append(f"{fence.mark}{fence.language}\n{shown}\n{fence.mark}")
-    prose.extend(lines[after:])
-    flush()
-    return cells
+            continue
+        cells += _markdown(prose)
+        prose = []
+        code = fence.body.replace("  # markdown-exec: hide", "")
+        if fence.language == "console":
+            code = _calls(code)
+        elif fence.switched_on("html"):  # a figure, printed as HTML for the page
+            code = _shown(code)
+        cells.append(Cell("code", code.strip("\n")))
+    return cells + _markdown(prose + lines[after:])
+
+
+def _markdown(prose: list[str]) -> list[Cell]:
+    """Prose lines as a Markdown cell, if they hold more than blanks; without the bindings,
+    which are the build's, not the reader's."""
+    shown = strip("\n".join(prose)).strip("\n")
+    return [Cell("markdown", shown)] if shown.strip() else []
 
 
 def _calls(transcript: str) -> str:
