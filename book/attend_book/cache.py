@@ -116,9 +116,8 @@ class Cache:
     ) -> PageRun:
         """The page's blocks and the values of `expressions`: from the cache while its code, those
         expressions and the environment stand, else run."""
-        ran = [f for f in fences(markdown) if executed(f)]
         wanted = tuple(sorted(set(expressions)))
-        code = (f"{f.language} {f.switched_on('html')}\n{f.body}" for f in ran)
+        code = (f"{f.language} {f.switched_on('html')}\n{f.body}" for f in fences(markdown) if executed(f))
         key = _key(self.environment, *code, "\0bindings", *wanted)
         entry = self.folder / "pages" / f"{key}.json"
         self.used.add(entry)
@@ -151,14 +150,10 @@ class Cache:
             self._instead.cleanup()
             return
         try:
-            for entry in [*self.folder.glob("pages/*.json"), *self.folder.glob("notebooks/*")]:
-                if entry not in self.used:
-                    shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
-            if not self.folder.is_dir():
-                return
-            os.utime(self.folder)
-            folders = sorted(self.folder.parent.iterdir(), key=lambda f: f.stat().st_mtime)
-            for old in folders[: -self.KEEP]:
+            for entry in {*self.folder.glob("pages/*.json"), *self.folder.glob("notebooks/*")} - self.used:
+                shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+            os.utime(self.folder)  # the newest folder: this build's
+            for old in sorted(self.folder.parent.iterdir(), key=lambda f: f.stat().st_mtime)[: -self.KEEP]:
                 shutil.rmtree(old)
         except OSError as error:  # another build pruning too, or a folder gone: tidied next time
             log.info(f"the cache {self.root} was not tidied ({error.strerror or error})")
