@@ -160,19 +160,17 @@ class Cache:
 
     def _write(self, entry: Path, make: Callable[[Path], object]) -> Path:
         """Make the entry beside its place, then move it in: no half-written entry is ever read.
-        Where the cache cannot be written, the entry goes to a temporary folder instead; either
-        way, where it now is."""
-        try:
-            with beside(entry) as made:
-                make(made)
-            return entry
-        except OSError as error:
-            if self._instead is None:
+        Once the cache could not be written, this entry and every one after it go to a temporary
+        folder instead; either way, where it now is."""
+        if self._instead is None:
+            try:
+                with beside(entry) as made:
+                    make(made)
+                return entry
+            except OSError as error:
                 self._instead = tempfile.TemporaryDirectory(prefix="attend-book-")
-                log.info(
-                    f"the cache {self.root} cannot be written ({error.strerror or error}): "
-                    "building without it"
-                )
+                said = error.strerror or error
+                log.info(f"the cache {self.root} cannot be written ({said}): building without it")
         instead = Path(self._instead.name) / entry.relative_to(self.root)
         with beside(instead) as made:
             make(made)
