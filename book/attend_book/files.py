@@ -12,7 +12,6 @@ import contextlib
 import fcntl
 import os
 import shutil
-import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,7 +55,7 @@ def write_atomic(path: Path, text: str) -> None:
         out.write(data)
         out.flush()
         os.fsync(out.fileno())
-        os.chmod(temporary, stat.S_IMODE(path.stat().st_mode))
+        shutil.copymode(path, temporary)
 
 
 @contextlib.contextmanager
