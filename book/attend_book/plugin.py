@@ -7,9 +7,10 @@ registers them with SuperFences itself (`custom_fences`, the public way markdown
 uses too) and renders each through markdown-exec's public `base_format`, handed the block
 already made for the fence with that source, so a fence runs once per change and nothing in
 another package is replaced. Each bound number is checked against its value (`binding.check`)
-and every binding is stripped before anything renders; math becomes MathML, and a button
-offers the page's code as a notebook. The workbench is executed on a cache miss only, its
-bindings evaluated in its kernel, for mkdocs-jupyter to show.
+and every binding is stripped as the page is read, front matter included; math becomes
+MathML, and a button offers the page's code as a notebook, written beside it as it is made.
+The workbench is executed on a cache miss only, its bindings evaluated in its kernel, for
+mkdocs-jupyter to show. The plugin keeps no more than the build's cache and the page it renders.
 """
 
 from __future__ import annotations
