@@ -118,7 +118,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             files.remove(source)  # mkdocs-jupyter renders (and offers) the executed notebook instead
             page = File(executed.name, str(executed.parent), config.site_dir, config.use_directory_urls)
             files.append(page)
-            self.workbench = page.src_uri
+            self.workbench = page.src_uri  # the executed notebook's name: no folder
         return files
 
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
@@ -152,7 +152,7 @@ class BookPlugin(BasePlugin[BookConfig]):
                 page.edit_url = page.edit_url.removesuffix(src) + self.config.workbench
             # Its front matter (description, hide) is the notebook's `mkdocs` metadata.
             page.meta.update(nbformat.read(page.file.abs_src_path, as_version=4).metadata.get("mkdocs", {}))
-            self._offered = PurePosixPath(src).name  # mkdocs-jupyter puts it beside the page
+            self._offered = src  # mkdocs-jupyter puts it beside the page
         if not src.endswith(".md"):
             return markdown
         source = page.file.content_string  # with its front matter, so lines are the file's
