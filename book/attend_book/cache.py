@@ -121,14 +121,13 @@ class Cache:
         key = _key(self.environment, *code, "\0bindings", *wanted)
         entry = self.folder / "pages" / f"{key}.json"
         self.used.add(entry)
-        try:
-            stored = json.loads(entry.read_text(encoding="utf-8"))
-            return PageRun(blocks_of(markdown, stored["blocks"]), dict(stored["values"]))
-        except (FileNotFoundError, NotADirectoryError):  # not there: a plain miss
-            pass
-        except (OSError, ValueError, LookupError, TypeError) as error:  # cut, garbled or unreadable
-            reason = f"{type(error).__name__}: {error}".splitlines()[0][:100]
-            log.info(f"{path}: its cache entry {entry} cannot be read ({reason}); running it again")
+        if entry.is_file():  # else a plain miss
+            try:
+                stored = json.loads(entry.read_text(encoding="utf-8"))
+                return PageRun(blocks_of(markdown, stored["blocks"]), dict(stored["values"]))
+            except (OSError, ValueError, LookupError, TypeError) as error:  # cut, garbled or unreadable
+                reason = f"{type(error).__name__}: {error}".splitlines()[0][:100]
+                log.info(f"{path}: its cache entry {entry} cannot be read ({reason}); running it again")
         self.runs += 1
         done = run(path, markdown, wanted)
         self._write(entry, lambda target: target.write_text(json.dumps(done.kept()), encoding="utf-8"))
