@@ -156,7 +156,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         if not src.endswith(".md"):
             return markdown
         source = page.file.content_string  # with its front matter, so lines are the file's
-        self._page = os.path.relpath(page.file.abs_src_path or src, self.root)
+        self._page = os.path.relpath(os.path.join(config.docs_dir, page.file.src_path), self.root)
         found = reading.read(source)
         processes = run.Processes(self.environment, str(self.root))
         runner = functools.partial(run.run_page, limit=float(self.config.time_limit), processes=processes)
