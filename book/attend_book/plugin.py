@@ -220,11 +220,9 @@ class BookPlugin(BasePlugin[BookConfig]):
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         if self._unshown:
             log.warning(f"{self._page}:{self._unshown[0].line}: markdown-exec never ran this fence")
-        if page.file.src_uri == self.workbench:
-            html = notebooks.without_remote_scripts(html)
         if self._offered:
             html = notebooks.download_button(self._offered) + html
-        return _mathml(html)
+        return _mathml(notebooks.without_remote_scripts(html))  # the workbench's MathJax goes
 
     def check_numbers(
         self, path: str, source: str, found: Reading, values: Mapping[str, run.Value], meta: Mapping[str, Any]
