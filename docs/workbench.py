@@ -9,6 +9,11 @@
 #     display_name: Python 3
 #     language: python
 #     name: python3
+#   mkdocs:
+#     title: The workbench
+#     description: "The chapter's head as a notebook: change the typed table or the three matrices
+#       and rerun the head, the square, the shares and the cost."
+#     hide: [toc]
 # ---
 
 # %% [markdown]

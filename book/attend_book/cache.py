@@ -9,6 +9,7 @@ as it is now.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib.util
@@ -53,16 +54,12 @@ def _requirements(roots: tuple[str, ...], installed: frozenset[str]) -> tuple[tu
     waiting = list(roots)
     while waiting:
         name = canonicalize_name(waiting.pop())
-        if name in found:
-            continue
-        try:
-            distribution = metadata.distribution(name)
-        except metadata.PackageNotFoundError:
-            continue
-        found[name] = distribution.version
-        for requirement in map(Requirement, distribution.requires or []):
-            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
-                waiting.append(requirement.name)
+        with contextlib.suppress(metadata.PackageNotFoundError):  # not installed: nothing to follow
+            if name not in found:
+                distribution = metadata.distribution(name)
+                found[name] = distribution.version
+                requires = map(Requirement, distribution.requires or [])
+                waiting += [r.name for r in requires if r.marker is None or r.marker.evaluate({"extra": ""})]
     return tuple(found.items())
 
 
@@ -119,20 +116,18 @@ class Cache:
     ) -> PageRun:
         """The page's blocks and the values of `expressions`: from the cache while its code, those
         expressions and the environment stand, else run."""
-        ran = [f for f in fences(markdown) if executed(f)]
         wanted = tuple(sorted(set(expressions)))
-        code = (f"{f.language} {f.switched_on('html')}\n{f.body}" for f in ran)
+        code = (f"{f.language} {f.switched_on('html')}\n{f.body}" for f in fences(markdown) if executed(f))
         key = _key(self.environment, *code, "\0bindings", *wanted)
         entry = self.folder / "pages" / f"{key}.json"
         self.used.add(entry)
-        try:
-            stored = json.loads(entry.read_text(encoding="utf-8"))
-            return PageRun(blocks_of(markdown, stored["blocks"]), dict(stored["values"]))
-        except (FileNotFoundError, NotADirectoryError):  # not there: a plain miss
-            pass
-        except (OSError, ValueError, LookupError, TypeError) as error:  # cut, garbled or unreadable
-            reason = f"{type(error).__name__}: {error}".splitlines()[0][:100]
-            log.info(f"{path}: its cache entry {entry} cannot be read ({reason}); running it again")
+        if entry.is_file():  # else a plain miss
+            try:
+                stored = json.loads(entry.read_text(encoding="utf-8"))
+                return PageRun(blocks_of(markdown, stored["blocks"]), dict(stored["values"]))
+            except (OSError, ValueError, LookupError, TypeError) as error:  # cut, garbled or unreadable
+                reason = f"{type(error).__name__}: {error}".splitlines()[0][:100]
+                log.info(f"{path}: its cache entry {entry} cannot be read ({reason}); running it again")
         self.runs += 1
         done = run(path, markdown, wanted)
         self._write(entry, lambda target: target.write_text(json.dumps(done.kept()), encoding="utf-8"))
@@ -154,33 +149,27 @@ class Cache:
             self._instead.cleanup()
             return
         try:
-            for entry in [*self.folder.glob("pages/*.json"), *self.folder.glob("notebooks/*")]:
-                if entry not in self.used:
-                    shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
-            if not self.folder.is_dir():
-                return
-            os.utime(self.folder)
-            folders = sorted(self.folder.parent.iterdir(), key=lambda f: f.stat().st_mtime)
-            for old in folders[: -self.KEEP]:
+            for entry in {*self.folder.glob("pages/*.json"), *self.folder.glob("notebooks/*")} - self.used:
+                shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+            os.utime(self.folder)  # the newest folder: this build's
+            for old in sorted(self.folder.parent.iterdir(), key=lambda f: f.stat().st_mtime)[: -self.KEEP]:
                 shutil.rmtree(old)
         except OSError as error:  # another build pruning too, or a folder gone: tidied next time
             log.info(f"the cache {self.root} was not tidied ({error.strerror or error})")
 
     def _write(self, entry: Path, make: Callable[[Path], object]) -> Path:
         """Make the entry beside its place, then move it in: no half-written entry is ever read.
-        Where the cache cannot be written, the entry goes to a temporary folder instead; either
-        way, where it now is."""
-        try:
-            with beside(entry) as made:
-                make(made)
-            return entry
-        except OSError as error:
-            if self._instead is None:
+        Once the cache could not be written, this entry and every one after it go to a temporary
+        folder instead; either way, where it now is."""
+        if self._instead is None:
+            try:
+                with beside(entry) as made:
+                    make(made)
+                return entry
+            except OSError as error:
                 self._instead = tempfile.TemporaryDirectory(prefix="attend-book-")
-                log.info(
-                    f"the cache {self.root} cannot be written ({error.strerror or error}): "
-                    "building without it"
-                )
+                said = error.strerror or error
+                log.info(f"the cache {self.root} cannot be written ({said}): building without it")
         instead = Path(self._instead.name) / entry.relative_to(self.root)
         with beside(instead) as made:
             make(made)

@@ -9,10 +9,9 @@ number edit is a one number diff. A file that is not UTF-8 is refused by line, n
 from __future__ import annotations
 
 import contextlib
-import errno
+import fcntl
 import os
 import shutil
-import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,7 +55,7 @@ def write_atomic(path: Path, text: str) -> None:
         out.write(data)
         out.flush()
         os.fsync(out.fileno())
-        os.chmod(temporary, stat.S_IMODE(path.stat().st_mode))
+        shutil.copymode(path, temporary)
 
 
 @contextlib.contextmanager
@@ -77,18 +76,15 @@ def replace_folder(target: Path, new: Path) -> None:
     """Put the folder `new` where `target` is, the old one moved aside first and then deleted.
 
     Each folder is whole when it is in place; between the two renames `target` is missing for a
-    moment, never half-written. Should another process put its own folder there in that moment,
-    that one is moved aside in turn: the last to finish wins, and neither is left broken."""
-    for _ in range(10):
-        aside = Path(tempfile.mkdtemp(prefix=f".{target.name}-old-", dir=target.parent))
-        try:
-            with contextlib.suppress(FileNotFoundError):
-                os.replace(target, aside)
-            os.replace(new, target)
-            return
-        except OSError as error:
-            if error.errno not in (errno.ENOTEMPTY, errno.EEXIST):
-                raise
-        finally:
-            shutil.rmtree(aside, ignore_errors=True)
-    raise OSError(errno.EBUSY, f"{target} kept being replaced by another process")
+    moment, never half-written. Two processes replacing the same folder take turns (a lock on
+    the folder that holds it): the last to finish wins, and neither is left broken."""
+    aside = Path(tempfile.mkdtemp(prefix=f".{target.name}-old-", dir=target.parent))
+    holder = os.open(target.parent, os.O_RDONLY)
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX)  # released as it is closed
+        with contextlib.suppress(FileNotFoundError):
+            os.replace(target, aside)
+        os.replace(new, target)
+    finally:
+        os.close(holder)
+        shutil.rmtree(aside, ignore_errors=True)

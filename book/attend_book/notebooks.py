@@ -25,17 +25,12 @@ from mkdocs.exceptions import PluginError
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from attend.cli import DISTRIBUTION
-from attend_book.markdown import FRONT, fences
+from attend_book.markdown import FRONT, fences, parse
 from attend_book.reading import read, strip
 from attend_book.run import Value, commands, executed
 
-WORKBENCH_DESCRIPTION = (
-    "The chapter's head as a notebook: change the typed table or the three matrices and rerun "
-    "the head, the square, the shares and the cost."
-)
 RELEASE = f"https://pypi.org/project/{DISTRIBUTION}/"
 DRAWS = re.compile(r"^\s*(?:from|import)\s+(?:matplotlib|attend_figures)\b", re.MULTILINE)
-ADMONITION = re.compile(r"^(!!!|\?\?\?\+?)\s+(\w+)(?:\s+\"([^\"]*)\")?\s*$")
 ICON = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" aria-hidden="true">'
     '<path d="M5 20h14v-2H5m14-9h-4V3H9v6H5l7 7 7-7Z"/></svg>'
@@ -56,36 +51,34 @@ def cells_of(
     with the page's options for it (`snippets`), from `root` (default: here), as the page shows them."""
     options = {**(snippets or {}), "base_path": [str(root or Path.cwd())]}
     include = Markdown(extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": options})
-    lines = markdown.splitlines()
+    lines = _admonitions(markdown)
     front = FRONT.match(markdown)
     after = front.group(0).count("\n") if front else 0  # the first line not yet in a cell
     cells: list[Cell] = []
     prose: list[str] = []
-
-    def flush() -> None:  # bindings are the build's, not the reader's: stripped
-        shown = strip(_admonitions("\n".join(prose))).strip("\n")
-        if shown.strip():
-            cells.append(Cell("markdown", shown))
-        prose.clear()
-
     for fence in fences(markdown):
-        prose.extend(lines[after : fence.line - 1])
+        prose += lines[after : fence.line - 1]
         after = fence.end
-        code = fence.body.replace("  # markdown-exec: hide", "")
-        if executed(fence):
-            flush()
-            if fence.language == "console":
-                cells.append(Cell("code", _calls(code)))
-            elif fence.switched_on("html"):  # a figure, printed as HTML for the page
-                cells.append(Cell("code", _shown(code)))
-            else:
-                cells.append(Cell("code", code.strip("\n")))
-        else:
+        if not executed(fence):  # a listing, shown with its include lines resolved
             shown = "\n".join(include.preprocessors["snippet"].run(fence.body.splitlines())).rstrip("\n")
             prose.append(f"{fence.mark}{fence.language}\n{shown}\n{fence.mark}")
-    prose.extend(lines[after:])
-    flush()
-    return cells
+            continue
+        cells += _markdown(prose)
+        prose = []
+        code = fence.body.replace("  # markdown-exec: hide", "")
+        if fence.language == "console":
+            code = _calls(code)
+        elif fence.switched_on("html"):  # a figure, printed as HTML for the page
+            code = _shown(code)
+        cells.append(Cell("code", code.strip("\n")))
+    return cells + _markdown(prose + lines[after:])
+
+
+def _markdown(prose: list[str]) -> list[Cell]:
+    """Prose lines as a Markdown cell, if they hold more than blanks; without the bindings,
+    which are the build's, not the reader's."""
+    shown = strip("\n".join(prose)).strip("\n")
+    return [Cell("markdown", shown)] if shown.strip() else []
 
 
 def _calls(transcript: str) -> str:
@@ -122,20 +115,17 @@ def install_cell(cells: Iterable[Cell]) -> dict[str, Any]:
     return new_code_cell(source, id="install", metadata={"tags": ["skip-execution"]})  # type: ignore[no-any-return]
 
 
-def _admonitions(text: str) -> str:
-    """`!!! kind "Title"` blocks as block quotes, which a notebook renders."""
-    out: list[str] = []
-    inside = False
-    for line in text.splitlines():
-        if opening := ADMONITION.match(line):
-            out += [f"> **{opening[3] or opening[2].capitalize()}**", ">"]
-            inside = True
-        elif inside and (line.startswith("    ") or not line.strip()):
-            out.append(f"> {line[4:]}" if line.strip() else ">")
-        else:
-            inside = False
-            out.append(line)
-    return "\n".join(out)
+def _admonitions(markdown: str) -> list[str]:
+    """The page's lines, each admonition (`!!! kind "Title"` and its indented body) turned into
+    a block quote, which a notebook renders; one line stays one item, so line numbers hold."""
+    lines = markdown.splitlines()
+    tokens = parse(markdown)
+    for opening, title in zip(tokens, tokens[2:], strict=False):  # the title's inline token
+        if opening.type == "admonition_open" and opening.level == 0 and opening.map:
+            first, end = opening.map
+            body = [f"> {line[4:]}" if line.strip() else ">" for line in lines[first + 1 : end]]
+            lines[first:end] = [f"> **{title.content}**\n>", *body]
+    return lines
 
 
 def offered(meta: Mapping[str, Any], cells: Iterable[Cell]) -> bool:

@@ -7,9 +7,10 @@ registers them with SuperFences itself (`custom_fences`, the public way markdown
 uses too) and renders each through markdown-exec's public `base_format`, handed the block
 already made for the fence with that source, so a fence runs once per change and nothing in
 another package is replaced. Each bound number is checked against its value (`binding.check`)
-and every binding is stripped before anything renders; math becomes MathML, and a button
-offers the page's code as a notebook. The workbench is executed on a cache miss only, its
-bindings evaluated in its kernel, for mkdocs-jupyter to show.
+and every binding is stripped as the page is read, front matter included; math becomes
+MathML, and a button offers the page's code as a notebook, written beside it as it is made.
+The workbench is executed on a cache miss only, its bindings evaluated in its kernel, for
+mkdocs-jupyter to show. The plugin keeps no more than the build's cache and the page it renders.
 """
 
 from __future__ import annotations
@@ -55,21 +56,20 @@ class BookConfig(Config):
 
 
 class BookPlugin(BasePlugin[BookConfig]):
-    """One build's state: the cache, each page's blocks, the notebooks to write."""
+    """One build's state: the cache, and what the page being rendered shows."""
+
+    cache: Cache  # made by on_pre_build, before any page is read
 
     def __init__(self) -> None:
-        self.cache: Cache | None = None
-        self.blocks: dict[str, list[run.Block]] = {}  # src_uri -> the page's blocks, in page order
-        # src_uri -> (where in the site the page's notebook goes, the notebook if the plugin writes it)
-        self.notebooks: dict[str, tuple[PurePosixPath, dict[str, Any] | None]] = {}
         self.workbench = ""  # the workbench page's src_uri, once it is executed
         self._page = ""  # the page being rendered, as errors name it
         self._unshown: list[run.Block] | None = []  # its blocks not shown yet; None: its code failed
+        self._offered = ""  # the name of the notebook it offers, beside it in the site; "": none
         # What every page's process starts with: the environment as the build found it.
         self.environment = dict(os.environ)
         self.command = ""  # `build`, `serve`, ... as mkdocs was started
-        self.site: Path | None = None  # where a `mkdocs build` puts the site once it is whole
-        self.building: Path | None = None  # where it writes the site until then
+        # A `mkdocs build`'s site folder, and where it writes the site until it is whole.
+        self.moving: tuple[Path, Path] | None = None
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
         self._told = False  # whether this build's first problem said how to renumber
 
@@ -87,10 +87,10 @@ class BookPlugin(BasePlugin[BookConfig]):
         if self.command == "build":
             # Built beside site/ and moved into place whole (on_post_build): a build running at
             # the same time, or a check reading site/, never meets a half-written site.
-            self.site = Path(config.site_dir)
-            self.site.parent.mkdir(parents=True, exist_ok=True)
-            self.building = Path(tempfile.mkdtemp(prefix=f".{self.site.name}-", dir=self.site.parent))
-            config.site_dir = str(self.building)
+            site = Path(config.site_dir)
+            site.parent.mkdir(parents=True, exist_ok=True)
+            self.moving = (site, Path(tempfile.mkdtemp(prefix=f".{site.name}-", dir=site.parent)))
+            config.site_dir = str(self.moving[1])
         return config
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
@@ -105,13 +105,11 @@ class BookPlugin(BasePlugin[BookConfig]):
             )
         folder = self.root / self.config.cache_dir
         self.cache = Cache(folder, fingerprint(source_roots(), build_versions()))
-        self.blocks.clear()
-        self.notebooks.clear()
         self._told = False
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         source = files.get_file_from_path(self.config.workbench)
-        if source is not None and source.abs_src_path and self.cache is not None:
+        if source is not None and source.abs_src_path:
             script = Path(source.abs_src_path)
             executed = self.cache.notebook(script, notebooks.execute)
             found = reading.read(notebooks.prose_of(script.read_text(encoding="utf-8")))
@@ -120,67 +118,67 @@ class BookPlugin(BasePlugin[BookConfig]):
             files.remove(source)  # mkdocs-jupyter renders (and offers) the executed notebook instead
             page = File(executed.name, str(executed.parent), config.site_dir, config.use_directory_urls)
             files.append(page)
-            self.workbench = page.src_uri
-            self.notebooks[page.src_uri] = (PurePosixPath(page.dest_uri).parent / executed.name, None)
+            self.workbench = page.src_uri  # the executed notebook's name: no folder
         return files
 
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
         # The theme's templates, compiled once and kept: compiling them is a third of a warm build.
-        if self.cache is not None:
-            templates = self.cache.root / "templates"
-            with contextlib.suppress(OSError):  # a cache that cannot be written: compiled afresh
-                templates.mkdir(parents=True, exist_ok=True)
-                env.bytecode_cache = FileSystemBytecodeCache(str(templates))
+        templates = self.cache.root / "templates"
+        with contextlib.suppress(OSError):  # a cache that cannot be written: compiled afresh
+            templates.mkdir(parents=True, exist_ok=True)
+            env.bytecode_cache = FileSystemBytecodeCache(str(templates))
         return env
 
     def on_page_read_source(self, *, page: Page, config: MkDocsConfig) -> str | None:
-        """A page as mkdocs reads it, but a byte that is not UTF-8 is one error naming its line,
-        and the build goes on (with the byte replaced) to report every other problem."""
+        """A page as mkdocs reads it, without its bindings (the build's, not the reader's: neither
+        the theme's title and description nor any plugin after this one sees them). A byte that is
+        not UTF-8 is one error naming its line, and the build goes on (with the byte replaced)
+        to report every other problem."""
         where = page.file.abs_src_path
         if where is None or not where.endswith(".md"):
             return None
         try:
-            return read_text(Path(where), os.path.relpath(where, self.root))
+            source = read_text(Path(where), os.path.relpath(where, self.root))
         except TextError as error:
             log.error(str(error))
-            page.file.content_string = Path(where).read_bytes().decode("utf-8", errors="replace")
-            return page.file.content_string
+            source = page.file.content_string = Path(where).read_bytes().decode("utf-8", errors="replace")
+        return reading.strip(source)
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         src = page.file.src_uri
+        self._unshown, self._offered = [], ""
         if src == self.workbench:
             if page.edit_url:  # "edit this page" opens the notebook's source, not what it made
                 page.edit_url = page.edit_url.removesuffix(src) + self.config.workbench
-            page.meta.setdefault("title", "The workbench")
-            page.meta.setdefault("description", notebooks.WORKBENCH_DESCRIPTION)
-            page.meta.setdefault("hide", ["toc"])  # the cells want the width more than a contents list
-        if not src.endswith(".md") or self.cache is None:
+            # Its front matter (description, hide) is the notebook's `mkdocs` metadata.
+            page.meta.update(nbformat.read(page.file.abs_src_path, as_version=4).metadata.get("mkdocs", {}))
+            self._offered = src  # mkdocs-jupyter puts it beside the page
+        if not src.endswith(".md"):
             return markdown
         source = page.file.content_string  # with its front matter, so lines are the file's
-        self._page = os.path.relpath(page.file.abs_src_path or src, self.root)
+        self._page = os.path.relpath(os.path.join(config.docs_dir, page.file.src_path), self.root)
         found = reading.read(source)
+        limit, folder = float(self.config.time_limit), str(self.root)
+        runner = functools.partial(run.run_page, limit=limit, environment=self.environment, folder=folder)
         try:
-            ran = self.cache.page(self._page, source, found.expressions, run=self._run)
+            ran = self.cache.page(self._page, source, found.expressions, run=runner)
         except run.FenceError as error:
             # One build reports every problem of every page: a page whose code fails is logged
             # (which --strict counts), drawn without outputs, and the build goes on to the next.
             log.error(str(error))
-            self.blocks.pop(src, None)
             self._unshown = None
         else:
-            self.blocks[src] = ran.blocks
             self._unshown = list(ran.blocks)
             for problem in self.check_numbers(self._page, source, found, ran.values, page.meta):
                 self._report(problem)
-        for key in REQUIRED_META:  # the front matter's bindings go too: the theme shows both
-            if isinstance(page.meta.get(key), str):
-                page.meta[key] = reading.strip(page.meta[key])
         cells = notebooks.cells_of(source, self.root, config.mdx_configs.get("pymdownx.snippets"))
         if notebooks.offered(page.meta, cells):
-            notebook = notebooks.notebook_of(cells, str(page.title or PurePosixPath(src).stem), f"docs/{src}")
-            beside = PurePosixPath(page.file.dest_uri).parent / f"{PurePosixPath(src).stem}.ipynb"
-            self.notebooks[src] = (beside, notebook)
-        return reading.strip(markdown)
+            stem = PurePosixPath(src).stem
+            self._offered = f"{stem}.ipynb"
+            where = Path(config.site_dir, page.file.dest_uri).parent / self._offered
+            where.parent.mkdir(parents=True, exist_ok=True)
+            nbformat.write(notebooks.notebook_of(cells, str(page.title or stem), f"docs/{src}"), where)
+        return markdown
 
     def _report(self, problem: str) -> None:
         """Log a problem; the build's first also says how moved numbers are brought back."""
@@ -188,13 +186,6 @@ class BookPlugin(BasePlugin[BookConfig]):
             problem += "  (`nox -s renumber` rewrites moved numbers)"
             self._told = True
         log.warning(problem)
-
-    def _run(self, path: str, markdown: str, expressions: tuple[str, ...] = ()) -> run.PageRun:
-        """`run_page` with this build's environment, folder and time limit."""
-        limit = float(self.config.time_limit)
-        return run.run_page(
-            path, markdown, expressions, limit=limit, environment=self.environment, folder=str(self.root)
-        )
 
     def _format(
         self,
@@ -227,16 +218,11 @@ class BookPlugin(BasePlugin[BookConfig]):
     # page as its own on_page_content sees it, so the math must be MathML by then.
     @event_priority(100)
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
-        src = page.file.src_uri
-        if src in self.blocks:
-            if self._unshown:
-                log.warning(f"{self._page}:{self._unshown[0].fence.line}: markdown-exec never ran this fence")
-            html = _mathml(html)
-        if src == self.workbench:
-            html = notebooks.without_remote_scripts(html)
-        if src in self.notebooks:
-            html = notebooks.download_button(self.notebooks[src][0].name) + html
-        return html
+        if self._unshown:
+            log.warning(f"{self._page}:{self._unshown[0].fence.line}: markdown-exec never ran this fence")
+        if self._offered:
+            html = notebooks.download_button(self._offered) + html
+        return _mathml(notebooks.without_remote_scripts(html))  # the workbench's MathJax goes
 
     def check_numbers(
         self, path: str, source: str, found: Reading, values: Mapping[str, run.Value], meta: Mapping[str, Any]
@@ -250,20 +236,14 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     @event_priority(-100)  # after every other plugin has written its part of the site
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        site = Path(config.site_dir)
-        for where, notebook in self.notebooks.values():
-            if notebook is not None:
-                (site / where).parent.mkdir(parents=True, exist_ok=True)
-                nbformat.write(notebook, site / where)
-        if self.cache is not None:
-            self.cache.prune()
-        if self.site is not None and self.building is not None:
-            replace_folder(self.site, self.building)
-            config.site_dir = str(self.site)
+        self.cache.prune()
+        if self.moving is not None:
+            replace_folder(*self.moving)
+            config.site_dir = str(self.moving[0])
 
     def on_build_error(self, *, error: Exception) -> None:
-        if self.building is not None:
-            shutil.rmtree(self.building, ignore_errors=True)
+        if self.moving is not None:
+            shutil.rmtree(self.moving[1], ignore_errors=True)
 
 
 def _prompted(code: str) -> tuple[str, str]:
@@ -279,16 +259,11 @@ _MATH = re.compile(r'<(?P<tag>span|div) class="arithmatex">\\[(\[](?P<tex>.*?)\\
 
 def _mathml(page: str) -> str:
     """The page with every arithmatex span (inline) and div (a block) replaced by MathML."""
-
-    def mathml(match: re.Match[str]) -> str:
-        tex = unescape(match["tex"]).strip()
-        if match["tag"] == "span":
-            return _converted(tex, "inline")
-        return f'<div class="math-block">{_converted(tex, "block")}</div>'
-
-    return _MATH.sub(mathml, page)
+    return _MATH.sub(lambda math: _converted(math["tag"], unescape(math["tex"]).strip()), page)
 
 
 @functools.lru_cache(maxsize=1024)  # the same formulas, rebuild after rebuild under `nox -s serve`
-def _converted(tex: str, display: str) -> str:
-    return str(convert(tex, display=display))
+def _converted(tag: str, tex: str) -> str:
+    if tag == "span":
+        return str(convert(tex, display="inline"))
+    return f'<div class="math-block">{convert(tex, display="block")}</div>'
