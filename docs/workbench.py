@@ -11,8 +11,8 @@
 #     name: python3
 #   mkdocs:
 #     title: The workbench
-#     description: "The chapter's head as a notebook: change the typed table or the three matrices
-#       and rerun the head, the square, the shares and the cost."
+#     description: "The chapter's head as a notebook: change the typed table or the query, key
+#       and value matrices and rerun the head, the square, the shares and the cost."
 #     hide: [toc]
 # ---
 

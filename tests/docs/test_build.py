@@ -8,12 +8,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from book_build import MINIMAL
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
+from mkdocs.utils.yaml import yaml_load
 
 from attend_book.plugin import BookPlugin
+
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def build_site(config_file: Path, site: Path) -> None:
@@ -74,6 +79,21 @@ def test_every_problem_of_every_page_is_one_line_and_the_first_names_renumber(
         "attend_book: docs/other.md:10:16: (1, 2){= x} gives 3.125, not a flat list of 2 numbers",
     ]
     assert "{=" not in (project / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_an_include_that_is_not_there_is_one_line_under_the_books_own_settings(
+    project: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with (ROOT / "mkdocs.yml").open(encoding="utf-8") as config:
+        extensions = yaml_load(config)["markdown_extensions"]
+    [snippets] = [e for e in extensions if isinstance(e, dict) and "pymdownx.snippets" in e]
+    (project / "mkdocs.yml").write_text(MINIMAL + "  " + yaml.safe_dump([snippets]).replace("\n", "\n  "))
+    listing = '```python notest\n--8<-- "src/gone.py:part"\n```\n'
+    (project / "docs" / "index.md").write_text(f"---\ntitle: t\ndescription: d\n---\n\n{listing}")
+    with caplog.at_level(logging.WARNING), pytest.raises(Abort, match="1 warnings"):
+        build_site(project / "mkdocs.yml", project / "site")
+    [line] = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert line.startswith("attend_book: docs/index.md:7: the include names src/gone.py, which is not there")
 
 
 UNBOUND = "bind it {= …}, give it {given: …} or make it a label"

@@ -59,3 +59,5 @@ def test_the_contributors_page_shows_its_example_include_line_as_written() -> No
     text = html_lib.unescape(re.sub(r"<[^>]+>", "", html))
     assert '--8<-- "src/attend/head.py:attend"' in text
     assert "def attend(" not in text
+    # the sentence naming the section's markers, which the extension drops unless escaped
+    assert "# --8<-- [start:attend] and # --8<-- [end:attend]" in text
