@@ -17,7 +17,6 @@ from mkdocs.utils.yaml import yaml_load
 
 from attend_book.plugin import BookPlugin
 
-
 ROOT = Path(__file__).resolve().parents[2]
 
 
