@@ -4,8 +4,8 @@ A number is bound where it is written: `3.125{= run.raw[1, 0]}`, a group
 `(0, 3, 0.5, 0){= run.q[1]}`, a number word `sixteen{= run.raw.size}`, a constant
 `2{given: the power of n in n²}`. `read(markdown)` finds every number of headings, paragraphs,
 lists, tables, admonitions, link and alt text, math and the front matter's title and description
-(markdown-it-py's tokens say which text a reader sees; fences and code spans are code), with
-its line and column, and returns the bindings, the worked sums (`0.5×0.25 = 0.125`) and a
+(markdown-it-py's block tokens say which lines a reader sees; fences and code spans are code),
+with its line and column in the file, and returns the bindings, the worked sums (`0.5×0.25 = 0.125`) and a
 `Problem` for each number that is neither bound, given nor a label (`token 2`: a position
 counted from 1), and for each binding it cannot read. `strip` takes the bindings out for the
 reader.
