@@ -120,6 +120,12 @@ def test_the_attention_weights_grow_with_the_square_of_the_length(shape: Model, 
     assert score_bytes(shape, 2 * n) == 4 * score_bytes(shape, n)
 
 
+def test_a_model_numbers_take_the_bytes_of_their_published_dtype() -> None:
+    assert [m.number_bytes for m in MODELS] == [4, 4, 2, 2, 2]
+    for shape in MODELS:
+        assert kv_cache_bytes(shape, 1) == 2 * shape.layers * shape.kv_heads * shape.dk * shape.number_bytes
+
+
 def test_a_cache_kept_in_sixteen_bits_is_half_the_float32_one() -> None:
     assert kv_cache_bytes(GPT2_SMALL, dtype="float16") * 2 == kv_cache_bytes(GPT2_SMALL)
     assert kv_cache_bytes(LLAMA2_7B, dtype="bfloat16") == kv_cache_bytes(LLAMA2_7B)

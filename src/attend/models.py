@@ -84,6 +84,11 @@ class Model:
         """Numbers per query, key and value: d_k = D / heads."""
         return self.d // self.heads
 
+    @property
+    def number_bytes(self) -> int:
+        """Bytes one number takes in the dtype the weights were published in."""
+        return BYTES[self.dtype]
+
 
 # --8<-- [end:model]
 
