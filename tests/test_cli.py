@@ -139,6 +139,7 @@ def test_the_cost_table_holds_the_counts_the_growth_and_the_crossover() -> None:
     assert [None if g is None else round(g, 2) for g in table.growth] == [None, 2.8, 3.14, 3.45]
     assert [round(p, 1) for p in table.pair_percent] == [40.0, 57.1, 72.7, 84.2]
     assert (table.projections, table.pairs, table.agrees, table.crossover) == (1536, 8192, True, 7)
+    assert table.tie == 6  # 3·6·4·4 = 2·6·6·4 = 288: level one token before the pairs lead
 
 
 def test_the_cost_table_at_long_rows_agrees_with_the_formula() -> None:

@@ -12,6 +12,7 @@ from attend.models import (
     GPT2_XL,
     LLAMA2_7B,
     LLAMA3_8B,
+    LLAMA31_8B,
     MODELS,
     Model,
     doubling,
@@ -21,6 +22,7 @@ from attend.models import (
     layer_tie,
     layer_work,
     llama_mlp_width,
+    score_bytes,
     square_share,
     weights,
 )
@@ -53,10 +55,27 @@ def test_the_square_leads_only_past_the_tie(shape: Model, n: int) -> None:
     assert (work.square > work.straight) == (n > tie)
 
 
-def test_one_head_ties_at_one_and_a_half_d_as_the_page_says() -> None:
-    for shape in MODELS:
+def test_a_head_with_its_own_keys_and_values_ties_at_one_and_a_half_d() -> None:
+    for shape in (GPT2_SMALL, GPT2_XL, LLAMA2_7B):
         n = head_tie(shape)
+        assert n == 1.5 * shape.d
         assert 3 * n * shape.d * shape.dk == 2 * n * n * shape.dk
+
+
+def test_a_query_head_sharing_its_keys_and_values_with_three_others_ties_at_three_quarters_d() -> None:
+    # Q is D×D, K and V D×D/4 each: 1.5·D² a token against 2·n·D for the scores and mixing
+    for shape in (LLAMA3_8B, LLAMA31_8B):
+        assert head_tie(shape) == 0.75 * shape.d == 3072
+        work = layer_work(shape, 3072)
+        assert work.qkv == work.square
+
+
+@given(model, length)
+def test_a_causal_count_takes_the_pairs_on_and_below_the_diagonal(shape: Model, n: int) -> None:
+    full, causal = layer_work(shape, n), layer_work(shape, n, causal=True)
+    assert causal.scores * n * n == full.scores * n * (n + 1) // 2
+    assert causal.straight == full.straight
+    assert square_share(shape, n, causal=True) < square_share(shape, n) or n == 1
 
 
 @given(model, length)
@@ -76,6 +95,46 @@ def test_the_square_share_is_the_square_over_the_whole(shape: Model, n: int) -> 
     work = layer_work(shape, n)
     assert square_share(shape, n) == pytest.approx(work.square / (work.square + work.straight))
     assert (square_share(shape, n) > 0.5) == (n > layer_tie(shape))
+
+
+def test_llama31_8b_has_llama3_8bs_layer_and_sixteen_times_its_window() -> None:
+    assert layer_work(LLAMA31_8B, 1000) == layer_work(LLAMA3_8B, 1000)
+    assert LLAMA31_8B.context == 16 * LLAMA3_8B.context == 131072
+
+
+def test_the_square_is_most_of_a_llama31_layer_at_its_window_and_over_half_at_32k() -> None:
+    # the straight part is 13·D² a token, the square 2·n·D: 2n / (2n + 13D)
+    assert square_share(LLAMA31_8B, 131072) == pytest.approx(2 * 131072 / (2 * 131072 + 13 * 4096))
+    assert round(100 * square_share(LLAMA31_8B, 131072)) == 83
+    assert round(100 * square_share(LLAMA31_8B, 32768)) == 55
+    assert all(square_share(m, m.context) < 0.5 for m in MODELS if m is not LLAMA31_8B)
+
+
+def test_llama2_7b_holds_a_gibibyte_of_attention_weights_a_layer_at_4096_tokens() -> None:
+    # 32 heads · 4096 · 4096 · 2 bytes = 2^(5+12+12+1)
+    assert score_bytes(LLAMA2_7B, 4096) == 32 * 4096**2 * 2 == 2**30
+
+
+@given(model, length)
+def test_the_attention_weights_grow_with_the_square_of_the_length(shape: Model, n: int) -> None:
+    assert score_bytes(shape, 2 * n) == 4 * score_bytes(shape, n)
+
+
+def test_a_model_numbers_take_the_bytes_of_their_published_dtype() -> None:
+    assert [m.number_bytes for m in MODELS] == [4, 4, 2, 2, 2]
+    for shape in MODELS:
+        assert kv_cache_bytes(shape, 1) == 2 * shape.layers * shape.kv_heads * shape.dk * shape.number_bytes
+
+
+def test_a_cache_kept_in_sixteen_bits_is_half_the_float32_one() -> None:
+    assert kv_cache_bytes(GPT2_SMALL, dtype="float16") * 2 == kv_cache_bytes(GPT2_SMALL)
+    assert kv_cache_bytes(LLAMA2_7B, dtype="bfloat16") == kv_cache_bytes(LLAMA2_7B)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "float64", "bf16", 2])
+def test_a_dtype_the_cache_has_no_width_for_is_refused(dtype: object) -> None:
+    with pytest.raises(ValueError, match="^dtype is one of float32, float16, bfloat16, not "):
+        kv_cache_bytes(GPT2_SMALL, dtype=dtype)  # type: ignore[arg-type]
 
 
 def test_llama2_7b_keeps_two_gibibytes_of_keys_and_values_at_its_context() -> None:
@@ -106,6 +165,7 @@ def test_a_gpt2_layer_stores_twelve_d_squared_weights_and_nine_d_biases() -> Non
         (GPT2_XL, 1558, 10**6),  # gpt2-xl "1558M params"
         (LLAMA2_7B, 7, 10**9),  # the model card's 7B
         (LLAMA3_8B, 8, 10**9),  # the model card's 8B
+        (LLAMA31_8B, 8, 10**9),  # the Llama 3.1 model card's 8B
     ],
 )
 def test_the_shapes_add_up_to_the_published_sizes(shape: Model, published: int, unit: int) -> None:
@@ -118,6 +178,7 @@ def test_the_mlp_holds_two_thirds_of_a_gpt2_or_llama2_layer() -> None:
         assert share == pytest.approx(2 / 3, abs=0.01)
     # grouped queries shrink the attention's K and V, so Llama 3's MLP holds more
     assert weights(LLAMA3_8B).mlp / weights(LLAMA3_8B).layer > 0.8
+    assert weights(LLAMA31_8B) == weights(LLAMA3_8B)  # the same layers, tables and norms
 
 
 def test_meta_rounding_gives_the_widths_the_hugging_face_configs_publish() -> None:
@@ -151,3 +212,10 @@ def test_a_length_that_is_not_a_whole_count_of_tokens_is_refused(n: object) -> N
         layer_work(GPT2_SMALL, n)  # type: ignore[arg-type]
     with pytest.raises((TypeError, ValueError), match="^n must be"):
         kv_cache_bytes(GPT2_SMALL, n)  # type: ignore[arg-type]
+    with pytest.raises((TypeError, ValueError), match="^n must be"):
+        score_bytes(GPT2_SMALL, n)  # type: ignore[arg-type]
+
+
+def test_a_causal_switch_that_is_not_true_or_false_is_refused() -> None:
+    with pytest.raises(TypeError, match="^causal is a switch"):
+        layer_work(GPT2_SMALL, 4, causal="yes")  # type: ignore[arg-type]

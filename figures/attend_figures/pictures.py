@@ -357,7 +357,9 @@ def cost_figure(rows: Sequence[int] = COST_ROWS, marked: Sequence[int] = ()) -> 
     costs = cost_sweep(rows)
     n = [c.length for c in costs]
     where = crossover()
-    at = cost_sweep([where])[0]  # the row where the pairs first outgrow the projections
+    at = cost_sweep([where])[0]  # the length where the pairs first outgrow the projections
+    before = cost_sweep([where - 1])[0] if where > 1 else None
+    level = before is not None and before.quadratic == before.project  # a tie just before
     grows = (slope(n, [c.project for c in costs]), slope(n, [c.quadratic for c in costs]))
     with plt.rc_context(_STYLE):
         fig, ax = _panel(height=360)
@@ -391,7 +393,7 @@ def cost_figure(rows: Sequence[int] = COST_ROWS, marked: Sequence[int] = ()) -> 
                 gid=mark_id(length),
             )
         ax.set_xlim(n[0] / 1.3, n[-1] * 1.3)
-        ax.set_xlabel("tokens in the row, n (log scale)")
+        ax.set_xlabel("tokens in the sequence, n (log scale)")
         ax.set_ylabel("multiply-adds (log scale)")
         ax.set_title("one head's work against n")
         ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(0.14, 1.0))  # clear of the crossover
@@ -406,13 +408,18 @@ def cost_figure(rows: Sequence[int] = COST_ROWS, marked: Sequence[int] = ()) -> 
     caption = (
         "Multiply-adds the head counted on the front of the chronicle, from "
         f"{n[0]:,} to {n[-1]:,} tokens. On log–log axes a line's slope is its power: the "
-        f"projections climb with slope {grows[0]:.2f}, the pairs with slope {grows[1]:.2f}, and "
-        f"they cross at n = {where}."
+        f"projections climb with slope {grows[0]:.2f}, the query–key pairs with slope {grows[1]:.2f}; "
+        + (
+            f"they are level at n = {where - 1} and the pairs lead from n = {where} on."
+            if level
+            else f"the pairs lead from n = {where} on."
+        )
     )
     data = {
         "crossover": where,
         "slopes": grows,
         "at_crossover": (at.length, at.project, at.quadratic),
+        "level": (before.length, before.project) if level and before is not None else None,
         "rows": [(c.length, c.project, c.quadratic, c.total) for c in costs],
     }
     return Figure("cost", (_svg(fig, "cost"),), alt, caption, data)

@@ -195,7 +195,7 @@ def parser() -> Parser:
         "square": "every query against every key",
         "scores": "the shares of one and the mixed values",
         "scale": "what the divide does, measured at several widths",
-        "cost": "the counted multiply-adds at several row lengths",
+        "cost": "the counted multiply-adds at several sequence lengths",
         "positions": "rows 2 and 4 told apart by sinusoidal or rotary positions",
         "mask": "the square under the causal mask",
         "heads": "the matrices cut into several heads, joined by Wo",
@@ -239,7 +239,7 @@ def parser() -> Parser:
         type=many("--rows", tokens=True),
         default=[4, 8, 16, 32],
         metavar="N,N,...",
-        help="row lengths in tokens, each cut from the front of the chronicle (default: 4,8,16,32)",
+        help="sequence lengths in tokens, each the first tokens of the chronicle (default: 4,8,16,32)",
     )
     for name, default in (("heads", 2), ("kvcache", 1)):
         mode[name].add_argument(

@@ -8,9 +8,10 @@ keys and values take) is computed from these rows by the functions below.
 
 Counting conventions, the same as the book's head: one multiply-add per weight a token
 passes through; the scores and the mix each take the full n×n square, as the head on the
-page does (a text-generating model masks the upper half, but a plain matrix product still
-computes it). Biases, norms, softmax and the activation are left out: they grow with n and
-are small beside the products.
+page does and as a plain matrix product computes it even under a causal mask. `causal=True`
+counts only the n(n+1)/2 query–key pairs on and below the diagonal instead, what a kernel
+that skips the hidden pairs does. Biases, norms, softmax and the activation are left out:
+they grow with n and are small beside the products.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from attend.checks import whole
+from attend.checks import a_thing, switch, whole
 from attend.kvcache import cache_bytes
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "GPT2_XL",
     "LLAMA2_7B",
     "LLAMA3_8B",
+    "LLAMA31_8B",
     "MODELS",
     "LayerWork",
     "Model",
@@ -39,6 +41,7 @@ __all__ = [
     "layer_tie",
     "layer_work",
     "llama_mlp_width",
+    "score_bytes",
     "square_share",
     "weights",
 ]
@@ -53,7 +56,7 @@ NORM_NUMBERS = {"LayerNorm": 2, "RMSNorm": 1}  # stored numbers per width: scale
 class Model:
     """One published model's shape, as its makers' files give it.
 
-    `d` is the width of a token's row (d_model); `heads` heads of
+    `d` is the width of a token's embedding (d_model); `heads` heads of
     `d // heads` numbers each share it. `kv_heads` is fewer than
     `heads` where groups of queries share one key and value
     (grouped-query attention). `mlp` is the MLP's inner width: a
@@ -80,6 +83,11 @@ class Model:
     def dk(self) -> int:
         """Numbers per query, key and value: d_k = D / heads."""
         return self.d // self.heads
+
+    @property
+    def number_bytes(self) -> int:
+        """Bytes one number takes in the dtype the weights were published in."""
+        return BYTES[self.dtype]
 
 
 # --8<-- [end:model]
@@ -219,13 +227,34 @@ LLAMA3_8B = llama(
     ),
 )
 
-MODELS = (GPT2_SMALL, GPT2_XL, LLAMA2_7B, LLAMA3_8B)
+LLAMA31_8B = llama(
+    name="Llama-3.1-8B",
+    d=4096,
+    heads=32,
+    kv_heads=8,
+    layers=32,
+    mlp=llama_mlp_width(4096, multiple_of=1024, multiplier=1.3),
+    context=131072,
+    vocab=128256,
+    dtype="bfloat16",
+    source=(
+        "Meta 2024, Llama 3.1 model card (meta-llama/llama-models models/llama3_1/MODEL_CARD.md: "
+        "8B, context length 128k, GQA); meta-llama/llama-models models/llama3_1/api/sku_list.py "
+        "llama3_1_8b: dim=4096, n_layers=32, n_heads=32, n_kv_heads=8, vocab_size=128256, "
+        "multiple_of=1024, ffn_dim_multiplier=1.3, CONTEXT_LENGTH=131072, use_scaled_rope; "
+        "meta-llama/Llama-3.1-8B config.json: intermediate_size=14336, "
+        "max_position_embeddings=131072, rope_scaling original_max_position_embeddings=8192, "
+        "torch_dtype=bfloat16"
+    ),
+)
+
+MODELS = (GPT2_SMALL, GPT2_XL, LLAMA2_7B, LLAMA3_8B, LLAMA31_8B)
 
 
 # --8<-- [start:work]
 @dataclass(frozen=True)
 class LayerWork:
-    """One layer's multiply-adds on a row of n tokens, by part.
+    """One layer's multiply-adds on a sequence of n tokens, by part.
 
     `qkv`, `output` and `mlp` pass each token through stored
     matrices on its own: they grow in a straight line with n.
@@ -255,16 +284,22 @@ class LayerWork:
         return self.square + self.straight
 
 
-def layer_work(model: Model, n: int) -> LayerWork:
-    """What one layer of `model` does on a row of `n` tokens."""
+def layer_work(model: Model, n: int, *, causal: bool = False) -> LayerWork:
+    """What one layer of `model` does on a sequence of `n` tokens.
+
+    Every query head scores its query–key pairs and weighs their
+    values: all n² pairs, or with `causal` only the n(n+1)/2 a causal
+    mask leaves visible.
+    """
     n = whole(n, "n", 1)
+    pairs = n * (n + 1) // 2 if switch(causal, "causal") else n * n
     d, dk = model.d, model.dk
     return LayerWork(
         length=n,
         qkv=n * d * (model.heads + 2 * model.kv_heads) * dk,
         output=n * (model.heads * dk) * d,
-        scores=model.heads * n * n * dk,
-        mix=model.heads * n * n * dk,
+        scores=model.heads * pairs * dk,
+        mix=model.heads * pairs * dk,
         mlp=n * d * model.mlp * (3 if model.gated else 2),
     )
 
@@ -284,34 +319,59 @@ def layer_tie(model: Model) -> float:
 
 
 def head_tie(model: Model) -> float:
-    """Where one head's own pairs cost what its own three projections cost.
+    """Where a layer's query, key and value projections cost what its scores and mixing cost.
 
-    The book's formula, 3·n·D·dk = 2·n²·dk, ties at n = 1.5·D
-    whatever dk is: the tie the page computes for its one head.
+    Per query head that is one head's tie, its projections against
+    its own pairs. With a key and a value for every head it is the
+    book's 3·n·D·dk = 2·n²·dk, n = 1.5·D whatever dk is; where
+    query heads share keys and values (grouped-query attention),
+    each pays only its part of them and the tie comes earlier.
     """
-    return 3 * model.d / 2
+    return layer_work(model, 1).qkv / (2 * model.heads * model.dk)
 
 
 def doubling(model: Model, n: int) -> float:
-    """How many times one layer's work grows when the row goes from n to 2n tokens."""
+    """How many times one layer's work grows when the sequence goes from n to 2n tokens."""
     return layer_work(model, 2 * n).total / layer_work(model, n).total
 
 
-def square_share(model: Model, n: int) -> float:
+def square_share(model: Model, n: int, *, causal: bool = False) -> float:
     """The square's part of one layer's work at n tokens, from 0 to 1."""
-    work = layer_work(model, n)
+    work = layer_work(model, n, causal=causal)
     return work.square / work.total
 
 
-def kv_cache_bytes(model: Model, n: int | None = None) -> int:
+def score_bytes(model: Model, n: int) -> int:
+    """Memory for one layer's attention weights on one sequence of n tokens, in the model's dtype.
+
+    An implementation that makes the n×n matrix whole keeps one per
+    query head, and training keeps it until the backward pass has
+    used it; a fused kernel (FlashAttention) works in tiles and
+    never holds it whole.
+    """
+    n = whole(n, "n", 1)
+    return model.heads * n * n * BYTES[model.dtype]
+
+
+def kv_cache_bytes(model: Model, n: int | None = None, *, dtype: str | None = None) -> int:
     """Memory for the keys and values a generating model keeps, at n tokens.
 
     The cache's own rule (`kvcache.cache_bytes`) at the published
-    shapes and dtype width; `n` defaults to the model's context
-    length, the most it will hold.
+    shapes. A cache is kept in the dtype the model is run in, which
+    `dtype` names ("float32", "float16", "bfloat16"); by default the
+    dtype its weights were published in. `n` defaults to the
+    model's context length, the most it will hold.
     """
     length = model.context if n is None else whole(n, "n", 1)
-    return cache_bytes(model.layers, model.kv_heads, model.dk, length, BYTES[model.dtype])
+    width = BYTES[model.dtype if dtype is None else _dtype(dtype)]
+    return cache_bytes(model.layers, model.kv_heads, model.dk, length, width)
+
+
+def _dtype(name: object) -> str:
+    """A dtype name this module knows the width of."""
+    if not isinstance(name, str) or name not in BYTES:
+        raise ValueError(f"dtype is one of {', '.join(BYTES)}, not {a_thing(name)}")
+    return name
 
 
 @dataclass(frozen=True)

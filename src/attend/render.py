@@ -208,11 +208,11 @@ def scale(table: ScaleTable) -> str:
 def cost(table: CostTable) -> str:
     d, dk = table.d, table.dk
     lines = [
-        "attend: one head at several row lengths, multiply-adds counted as they happen",
+        "attend: one head at several sequence lengths, multiply-adds counted as they happen",
         "",
-        f"  {d} numbers a token, keys {dk} wide, each row cut from the front of the chronicle",
+        f"  d_model {d}, d_k and d_v {dk}, each sequence the first n tokens of the chronicle",
         "",
-        "    tokens  q, k and v  the pairs  altogether  x row above  pairs' share",
+        "    tokens  q, k and v  q-k pairs  altogether   x previous  pairs' share",
     ]
     for c, growth, percent in zip(table.costs, table.growth, table.pair_percent, strict=True):
         ratio = " " * 13 if growth is None else f"{growth:13.2f}"
@@ -222,14 +222,16 @@ def cost(table: CostTable) -> str:
         "",
         f"  the count held against the formula, at {amount(n, 'token')}",
         f"    {f'3 x {n} x {d} x {dk}, the projections':<44}{table.projections:12d}",
-        f"    {f'2 x {n} x {n} x {dk}, the pairs':<44}{table.pairs:12d}",
+        f"    {f'2 x {n} x {n} x {dk}, the query-key pairs':<44}{table.pairs:12d}",
         f"    {'adding up to':<44}{table.projections + table.pairs:12d}",
         f"    {'what the head counted':<44}{table.costs[-1].total:12d}",
         f"    {'the same number':<44}{str(table.agrees).lower():>12}",
         "",
-        "  where the pairs overtake the projections",
-        f"    2 x n x n x Dk first passes 3 x n x D x Dk at n = {table.crossover:d}",
+        "  where the query-key pairs overtake the projections",
     ]
+    if table.tie is not None:
+        lines.append(f"    2 x n x n x Dk equals 3 x n x D x Dk at n = {table.tie:d}")
+    lines.append(f"    2 x n x n x Dk first passes 3 x n x D x Dk at n = {table.crossover:d}")
     return "\n".join(lines)
 
 

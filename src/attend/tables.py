@@ -146,12 +146,13 @@ class ScaleTable:
 
 @dataclass(frozen=True)
 class CostTable:
-    """`attend cost`: counted multiply-adds at several lengths, and the formula at the last."""
+    """`attend cost`: counted multiply-adds at several sequence lengths, and the formula at the last."""
 
     d: int
     dk: int
     costs: tuple[Cost, ...]
-    crossover: int  # the shortest row whose pairs outgrow its projections
+    crossover: int  # the shortest sequence whose query-key pairs outgrow its projections
+    tie: int | None  # the length just before it, where the counted pairs equal the projections, if they do
 
     @property
     def projections(self) -> int:
@@ -302,8 +303,12 @@ def scale(widths: Sequence[int], *, count: int, seed: int) -> ScaleTable:
 
 
 def cost(lengths: Sequence[int]) -> CostTable:
-    """The head's counts on the chronicle at each length, and the formula at the last."""
-    return CostTable(D, DK, tuple(cost_sweep(lengths)), crossover())
+    """The head's counts on the chronicle at each length, the formula at the last, and where
+    the query-key pairs first equal and first outgrow the projections."""
+    costs, first = tuple(cost_sweep(lengths)), crossover()
+    before = cost_sweep([first - 1])[0] if first > 1 else None
+    tie = first - 1 if before is not None and before.quadratic == before.project else None
+    return CostTable(D, DK, costs, first, tie)
 
 
 def positions() -> PositionsTable:

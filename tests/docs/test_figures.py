@@ -72,6 +72,14 @@ def test_the_cost_figure_marks_the_crossover_the_cost_table_names() -> None:
     assert any(f"n = {named}" in panel for panel in pictures.cost_figure().panels)
 
 
+def test_the_cost_caption_names_the_tie_one_token_before_the_pairs_lead() -> None:
+    figure = pictures.cost_figure()
+    tie = tables.cost([6]).costs[0]
+    assert tie.project == tie.quadratic == 288  # 3·6·4·4 = 2·6·6·4
+    assert figure.data["level"] == (6, 288)
+    assert "they are level at n = 6 and the pairs lead from n = 7" in figure.caption
+
+
 def test_the_driven_cost_figure_holds_a_marker_at_every_length_the_slider_offers() -> None:
     control = driven(pictures.cost_figure())
     [plot] = control.figure.panels
