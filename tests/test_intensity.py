@@ -6,7 +6,17 @@ from __future__ import annotations
 import pytest
 
 from attend.intensity import A100_80GB, matrix_bytes, sequence_traffic, step_traffic
-from attend.models import BYTES, Model, GEMMA_2B, GPT2_SMALL, LLAMA2_7B, LLAMA3_8B, MODELS, kv_cache_bytes, weights
+from attend.models import (
+    BYTES,
+    GEMMA_2B,
+    GPT2_SMALL,
+    LLAMA2_7B,
+    LLAMA3_8B,
+    MODELS,
+    Model,
+    kv_cache_bytes,
+    weights,
+)
 
 EVERY = (*MODELS, GEMMA_2B)
 
@@ -57,10 +67,13 @@ def test_a_cache_every_query_head_keeps_for_itself_is_read_at_one_multiply_add_a
 def test_the_chip_waits_on_memory_for_one_token_and_on_arithmetic_for_a_whole_sequence() -> None:
     ridge = A100_80GB.per_byte
     assert ridge == pytest.approx(312e12 / 2 / 2039e9)
-    assert step_traffic(LLAMA3_8B, LLAMA3_8B.context).per_byte < ridge < sequence_traffic(LLAMA3_8B, 8192).per_byte
+    one_token = step_traffic(LLAMA3_8B, LLAMA3_8B.context).per_byte
+    assert one_token < ridge < sequence_traffic(LLAMA3_8B, 8192).per_byte
 
 
-@pytest.mark.parametrize(("keys", "problem"), [(0, "keys must be at least 1"), (1.5, "keys must be a whole number")])
+@pytest.mark.parametrize(
+    ("keys", "problem"), [(0, "keys must be at least 1"), (1.5, "keys must be a whole number")]
+)
 def test_a_step_with_no_keys_is_refused_in_one_line(keys: object, problem: str) -> None:
     with pytest.raises((TypeError, ValueError), match=problem):
         step_traffic(GPT2_SMALL, keys)  # type: ignore[arg-type]

@@ -57,7 +57,7 @@ def test_a_padded_sequence_gives_its_real_tokens_the_outputs_it_gives_them_alone
 
 
 def test_without_the_mask_the_padding_draws_weight_away_from_the_real_keys() -> None:
-    x, lengths = batch_of_two()
+    x, _ = batch_of_two()
     unmasked = attention(*projected(x)).shares
     assert (unmasked[1, :2, 2:] > 0).all()
     alone = chapter_head().attend(chapter_row()[:2]).attn
@@ -82,7 +82,9 @@ def test_with_the_causal_mask_and_right_padding_a_real_query_never_reaches_a_pad
         ("42", 4, "is a list of whole numbers"),
     ],
 )
-def test_lengths_that_cannot_be_a_batch_are_refused_in_one_line(lengths: object, n: int, problem: str) -> None:
+def test_lengths_that_cannot_be_a_batch_are_refused_in_one_line(
+    lengths: object, n: int, problem: str
+) -> None:
     with pytest.raises((TypeError, ValueError), match=problem):
         padding_mask(lengths, n)  # type: ignore[arg-type]
 
