@@ -204,13 +204,13 @@ assert after[count_token] < before[count_token] and after.argmax() == year
 # is not its own, more than any other token: 0.3837{= after[year]}. The edit parted the two
 # digits without teaching the `7` anything about where its count is.
 #
-# The reason is in W_Q. Query dimension 1 is twice "carries a count", and it meets key
+# The reason is in W_Q. Query dimension 1 is "carries a count" times 2{= wq[0, 2]}, and it meets key
 # dimension 1, "a bare digit": it is the question the count token asks, which looks for lone
 # digits. Marked as carrying a count, the `7` now asks that question too, so its query becomes
 # (2, 3, 0.5, 0){= query} and its attention moves to the lone digits, the `0`
 # (0.2186{= after[zero]}) and itself (0.2807{= after[itself]}). For the `7` to prefer its count
 # token, its query would have to ask for something only that token's key holds, key dimension 3
-# ("carries a count" plus half of "how much it says"). Try changing `wq` so that it does, and
+# ("carries a count" plus 0.5{= wk[2, 3]} times "how much it says"). Try changing `wq` so that it does, and
 # see what that does to the other tokens.
 
 # %% [markdown]
