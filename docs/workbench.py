@@ -11,19 +11,20 @@
 #     name: python3
 #   mkdocs:
 #     title: The workbench
-#     description: "The chapter's head as a notebook: change the typed table or the query, key
-#       and value matrices and rerun the head, the square, the shares and the cost."
+#     description: "The book's attention head as a notebook: change the embedding table or
+#       W_Q, W_K and W_V, run the head again, and see its scores, attention weights and cost."
 #     hide: [toc]
 # ---
 
 # %% [markdown]
 # # The workbench
 #
-# The chapter's head, laid out so you can change it. Every cell below was run when this
-# page was built, so what you see under each one is what the package printed. Download the
-# notebook (the button at the top right), change a typed row or a matrix, and run all the
-# cells again: the head, the square, the shares and the cost are worked out afresh from
-# whatever you typed.
+# The attention head of the book's opening pages, from "The bare digit token" to "Why
+# attention weights are data", laid out so you can change it. Every cell below was run when
+# this page was built, so what you see under each one is what the package printed. Download
+# the notebook (the button at the top right), change an embedding or a weight matrix, and run
+# all the cells again: the queries, keys and values, the score matrix, the attention weights
+# and the cost are worked out afresh from whatever you typed.
 #
 # The cell under this one installs what the rest needs, the `attend` package at the
 # version this page was built with and matplotlib, from PyPI.
@@ -53,10 +54,10 @@ np.set_printoptions(precision=4, floatmode="fixed", suppress=True)
 tokenizer = load_tokenizer()
 
 # %% [markdown]
-# ## The row and the typed table
+# ## The sequence and the embedding table
 #
-# The head reads the first four{= count} tokens of one chronicle entry. Change `text` to read
-# something else, or `count` to read more of it.
+# The head reads a sequence of the first four{= count} tokens of one chronicle entry. Change
+# `text` to read something else, or `count` to read more of it.
 
 # %%
 text = CHAPTER_ENTRY
@@ -69,13 +70,16 @@ for n, (token, piece) in enumerate(zip(tokens, labels, strict=True), 1):
     print(f"{n:3d}  token {token:4d}  {piece!r}")
 
 # %% [markdown]
-# Each token arrives with four{= x.shape[1]} typed numbers, one row of the typed table. The table is
-# read-only in the package; here it is a copy you can edit. The chapter's tokens 2 and 4
-# (`"0"` and `"7"`) arrive with the same row, which is why the head cannot tell them apart.
-# Give one of them something the other lacks, in a slot the query reads: uncomment the line
-# `table[tokens[3]] = suggestion` below, which marks the 7{given: the chronicle's digit, a token's text} as part of a count (slot 3, true
-# of it), run the cells again, and watch rows 2 and 4 of the shares part. A change to slot 4
-# alone would not do it: no weight of Wq reads slot 4, so the two queries would stay equal.
+# Each token arrives with an embedding of d_model = four{= x.shape[1]} numbers, its row of the
+# embedding table, whose dimensions a rule types by hand (`SLOTS` names them). The table is
+# read-only in the package; here it is a copy you can edit. Tokens 2 and 4 (`"0"` and `"7"`)
+# arrive with the same embedding, which is why the head cannot tell them apart. Give one of
+# them something the other lacks, in a dimension the query reads: uncomment the line
+# `table[tokens[3]] = suggestion` below, which marks the 7{given: the chronicle's digit, a token's text} as part of a count (dimension 3,
+# true of it: it is a digit of the birth count), and run the cells again. A change to
+# dimension 4 alone would not do it: no weight of W_Q reads dimension 4, so the two queries
+# would stay equal. Before you do, predict: with the edit, will the `7` give more of its
+# attention to its own count token, token 3?
 
 # %%
 table = typed_table().copy()  # a row of four for each token in the table
@@ -88,10 +92,11 @@ for piece, row in zip(labels, x, strict=True):
     print(f"{piece[:9]!r:<12}" + "".join(f"{v:16.2f}" for v in row))
 
 # %% [markdown]
-# ## The three{given: a query, a key and a value matrix} matrices
+# ## W_Q, W_K and W_V
 #
-# One row of four{= wq.shape[1]} weights per output slot, as the chapter prints them. Edit any number;
-# `divide` switches the divide by √dk on and off.
+# Each matrix is stored as one row of four{= wq.shape[1]} weights per output dimension (the
+# transpose of the d_model × d_k matrix the formula writes). Edit any number; `divide` switches
+# scaling by √d_k on and off.
 
 # %%
 wq = np.array(WQ).reshape(DK, D)
@@ -106,8 +111,8 @@ for name, m in (("Wq", wq), ("Wk", wk), ("Wv", wv)):
 # %% [markdown]
 # ## The head
 #
-# One run keeps every intermediate number: the queries, keys and values, the square before
-# and after the divide, the shares, and what each token leaves with.
+# One run keeps every intermediate number: the queries, keys and values, the score matrix
+# before and after scaling, the attention weights, and the head's output for each token.
 
 # %%
 head = Head(D, DK, wq, wk, wv, divide=divide)
@@ -117,10 +122,10 @@ print("keys\n", run.k)
 print("values\n", run.v)
 
 # %% [markdown]
-# ## The square and the shares
+# ## The score matrix and the attention weights
 #
-# Row *i* is token *i*'s query against every key. The shares are each row of the divided
-# square through the softmax, so each row adds to one.
+# Row *i* is token *i*'s query against every key. The attention weights are each row of the
+# scaled scores through the softmax, so each row adds to one.
 
 # %%
 short = [f"{n} {p[:12]!r}" for n, p in enumerate(labels, start=1)]
@@ -144,29 +149,29 @@ def heat(ax, square, title, cmap, lo=None, hi=None):
 fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4),
                                   layout="constrained")
 heat(left, run.raw, "every query dotted with every key", "magma_r")
-heat(right, run.scaled, f"divided by {run.div:.4f}", "magma_r")
+heat(right, run.scaled, f"scaled: divided by {run.div:.4f}", "magma_r")
 plt.show()
 
 # %% [markdown]
-# Each row of the divided square through the softmax: shares that add to one.
+# Each row of the scaled scores through the softmax: attention weights that add to one.
 
 # %%
 fig, ax = plt.subplots(figsize=(6, 4), layout="constrained")
-heat(ax, run.attn, "each row as shares of one", "viridis_r", 0.0, 1.0)
+heat(ax, run.attn, "attention weights, each row adding to one", "viridis_r", 0.0, 1.0)
 plt.show()
 
 print("each row adds to", run.attn.sum(axis=1))
-print("what each token leaves with")
+print("the head's output for each token")
 print(run.out)
 pairs = range(len(x))
 same = [(i + 1, j + 1) for i in pairs for j in pairs
         if i < j and np.array_equal(run.attn[i], run.attn[j])]
-print("rows with identical shares:", same or "none")
+print("tokens with identical attention weights:", same or "none")
 
 # %% [markdown]
-# The promise made under the typed table, checked on the chapter's own head and row every
-# time this page is built: as typed, rows 2 and 4 of the shares are the same; with the
-# suggested edit they part.
+# What the edit does, checked on the book's own head and sequence every time this page is
+# built, whatever you changed above: as typed, tokens 2 and 4 have the same attention weights;
+# with the suggested edit they differ.
 
 # %%
 chapter = list(chapter_tokens())
@@ -174,15 +179,44 @@ edited = typed_table().copy()
 edited[chapter[3]] = suggestion
 as_typed = chapter_head().attend(typed_table()[chapter]).attn
 with_edit = chapter_head().attend(edited[chapter]).attn
-assert np.array_equal(as_typed[1], as_typed[3]), "as typed, rows 2 and 4 should match"
-assert not np.allclose(with_edit[1], with_edit[3]), "the suggested edit should part rows 2 and 4"
-print("as typed, row 2 ", as_typed[1], "\n          row 4 ", as_typed[3])
-print("edited,   row 2 ", with_edit[1], "\n          row 4 ", with_edit[3])
+assert np.array_equal(as_typed[1], as_typed[3]), "as typed, tokens 2 and 4 should match"
+assert not np.allclose(with_edit[1], with_edit[3]), "the suggested edit should part tokens 2 and 4"
+print("as typed, token 2 ", as_typed[1], "\n          token 4 ", as_typed[3])
+print("edited,   token 2 ", with_edit[1], "\n          token 4 ", with_edit[3])
+
+# %% [markdown]
+# So the edit tells the two digits apart. Now the question asked above: does the `7` give
+# more of its attention to its own count token? The cell below answers it from the two runs.
+
+# %%
+year, count_token, zero, itself = 0, 2, 1, 3  # where each token stands, counted from 0
+before, after = as_typed[3], with_edit[3]  # the 7's attention weights
+print(f"the 7's weight on its count token: {before[count_token]:.4f} as typed, "
+      f"{after[count_token]:.4f} edited")
+print(f"the 7's weight on year 4:          {before[year]:.4f} as typed, {after[year]:.4f} edited")
+print("the token it weighs most, edited:  ", int(after.argmax()) + 1)
+query = chapter_head().attend(edited[chapter]).q[3]
+assert after[count_token] < before[count_token] and after.argmax() == year
+
+# %% [markdown]
+# No. After the edit the `7` gives its own count token 0.1170{= after[count_token]}, less than
+# the 0.1769{= before[count_token]} it gave as typed, and it still gives `year 4`, the year that
+# is not its own, more than any other token: 0.3837{= after[year]}. The edit parted the two
+# digits without teaching the `7` anything about where its count is.
+#
+# The reason is in W_Q. Query dimension 1 is "carries a count" times 2{= wq[0, 2]}, and it meets key
+# dimension 1, "a bare digit": it is the question the count token asks, which looks for lone
+# digits. Marked as carrying a count, the `7` now asks that question too, so its query becomes
+# (2, 3, 0.5, 0){= query} and its attention moves to the lone digits, the `0`
+# (0.2186{= after[zero]}) and itself (0.2807{= after[itself]}). For the `7` to prefer its count
+# token, its query would have to ask for something only that token's key holds, key dimension 3
+# ("carries a count" plus 0.5{= wk[2, 3]} times "how much it says"). Try changing `wq` so that it does, and
+# see what that does to the other tokens.
 
 # %% [markdown]
 # ## The cost
 #
-# The head counts its multiply-adds where they happen. At this row length:
+# The head counts its multiply-adds where they happen. At this sequence length:
 
 # %%
 cost = run.cost
@@ -192,26 +226,27 @@ print(f"mixing the values        {cost.mix:8d}")
 print(f"altogether               {cost.total:8d}")
 
 # %% [markdown]
-# And the same head on longer rows cut from the front of the chronicle: the projections
-# grow in a straight line, the pairs as the square. Change `rows` to measure other lengths.
-# (The count depends only on a row's length and the widths, never on the numbers in it.)
+# And the same head on longer sequences cut from the front of the chronicle: the projections
+# grow in a straight line, the query-key pairs as the square of the length. Change `lengths`
+# to measure other lengths. (The count depends only on a sequence's length and the widths,
+# never on the numbers in it.)
 
 # %%
-rows = [4, 8, 16, 32, 64, 128, 256]
-costs = cost_sweep(rows, head=head)
+lengths = [4, 8, 16, 32, 64, 128, 256]
+costs = cost_sweep(lengths, head=head)
 print("length  projections      pairs  altogether")
 for c in costs:
     print(f"{c.length:6d} {c.project:12d} {c.quadratic:10d} {c.total:11d}")
 
 n = crossover(head)
-print(f"the pairs overtake the projections at n = {n}")
+print(f"the query-key pairs overtake the projections at n = {n}")
 
 tokens_ = [c.length for c in costs]
 fig, ax = plt.subplots(figsize=(6, 4), layout="constrained")
 ax.loglog(tokens_, [c.project for c in costs], "o-", label="q, k and v")
-ax.loglog(tokens_, [c.quadratic for c in costs], "s-", label="the pairs")
+ax.loglog(tokens_, [c.quadratic for c in costs], "s-", label="query-key pairs")
 ax.axvline(n, color="grey", linestyle="--", linewidth=0.8)
-ax.set_xlabel("tokens in the row")
+ax.set_xlabel("tokens in the sequence")
 ax.set_ylabel("multiply-adds, counted")
 ax.legend()
 plt.show()

@@ -42,8 +42,8 @@ SCHEME_NAMES = {"none": "no positions", "sinusoidal": "sinusoidal", "rotary": "r
 
 @cache
 def mask_figure() -> Figure:
-    """The chapter's square under the causal mask as `attend mask` prints it: the scores with
-    the later keys hidden, and the shares they leave, each under its colour bar."""
+    """The score matrix under the causal mask as `attend mask` prints it: the scores with the
+    later keys hidden, and the attention weights they leave, each under its colour bar."""
     table = tables.mask()
     scores, shares, div = table.masked.scores, table.masked.shares, table.run.div
     labels = [label(t.id) for t in table.tokens]
@@ -68,26 +68,26 @@ def mask_figure() -> Figure:
             "mask-shares",
             shares,
             labels,
-            "each row as shares of a whole",
+            "attention weights, by row",
             "viridis_r",
             (row, last),
             SHARE_RANGE,
         ),
     )
     alt = (
-        f"{len(panels)} heat maps of the {n} by {n} square under the causal mask, token labels on "
+        f"{len(panels)} heat maps of the {n} by {n} score matrix under the causal mask, token labels on "
         f"both axes, each under its colour bar. On the left the scores divided by {div:g}: the "
         f"{hidden} cells above the diagonal are grey and read −inf, keys their query "
-        f"may not see. On the right the shares, each row adding to {sums.min():g}: the first row "
+        f"may not see. On the right the attention weights, each row adding to {sums.min():g}: the first row "
         f"gives itself {shares[0, 0]:.4f}; row {row} gives {shares[row - 1, key - 1]:.4f} to token {key} "
         f"and {shares[row - 1, row - 1]:.4f} to itself; row {last}, which sees every key, gives "
         f"token {key} the {shares[last - 1, key - 1]:.4f} it gave without the mask."
     )
     caption = (
-        "The chapter's square with each query kept from the keys after it. A hidden score is "
-        f"−inf, so its share is exactly {hidden_share:g} and the rest of the row still adds to "
-        f"{sums.min():g}. Rows {row} and {last} (outlined) no longer match: row {row} gives "
-        f"{shares[row - 1, key - 1]:.4f} to token {key}, row {last} {shares[last - 1, key - 1]:.4f}."
+        "The score matrix with each query kept from the keys after it. A hidden score is "
+        f"−inf, so its attention weight is exactly {hidden_share:g} and the rest of the row still "
+        f"adds to {sums.min():g}. Rows {row} and {last} (outlined) no longer match: token {row} "
+        f"gives {shares[row - 1, key - 1]:.4f} to token {key}, token {last} {shares[last - 1, key - 1]:.4f}."
     )
     data = {
         "labels": labels,
@@ -106,7 +106,7 @@ def mask_figure() -> Figure:
 
 @cache
 def parting_figure() -> Figure:
-    """Rows 2 and 4's shares under each scheme of `attend positions`, a panel per scheme."""
+    """Tokens 2 and 4's attention weights under each scheme of `attend positions`, a panel each."""
     table = tables.positions()
     rows = table.partings[0].rows
     keys = table.partings[0].attended.shares.shape[1]
@@ -122,16 +122,16 @@ def parting_figure() -> Figure:
     none, sines, turns = table.partings
     first, second = rows
     alt = (
-        f"{len(panels)} bar charts, a chart per scheme of positions, each giving rows {first} and "
-        f"{second}'s shares of each of the {keys} keys as bars side by side. With no "
-        f"positions both rows' bars are the same height everywhere, "
+        f"{len(panels)} bar charts, a chart per scheme of positions, each giving tokens {first} and "
+        f"{second}'s attention weights on each of the {keys} keys as bars side by side. With no "
+        f"positions both tokens' bars are the same height everywhere, "
         f"{none.share_gap:.4f} apart at most. Sinusoidal positions part them by at most "
         f"{sines.share_gap:.4f}, rotary positions by {turns.share_gap:.4f}."
     )
     caption = (
-        f"How far rows {first} and {second} part under each scheme: the largest difference between "
-        f"their shares is {none.share_gap:.4f} with no positions, {sines.share_gap:.4f} with "
-        f"sinusoidal ones and {turns.share_gap:.4f} with rotary ones, on the chapter's line "
+        f"How far tokens {first} and {second} part under each scheme: the largest difference between "
+        f"their attention weights is {none.share_gap:.4f} with no positions, {sines.share_gap:.4f} "
+        f"with sinusoidal ones and {turns.share_gap:.4f} with rotary ones, on the book's tokens "
         "and hand-typed matrices."
     )
     data = {
@@ -146,18 +146,18 @@ def parting_figure() -> Figure:
 
 
 def _pair_panel(name: str, shares: npt.NDArray[np.float64], rows: Sequence[int], title: str) -> str:
-    """Two rows' shares of every key as bars side by side, on the one scale every share has."""
+    """Two tokens' attention weights on every key as bars side by side, on the one scale they share."""
     keys = np.arange(1, shares.shape[1] + 1)
     width = 0.8 / len(rows)
     with plt.rc_context(_STYLE):
         fig, ax = _panel(height=260, width=PARTING_WIDTH)
         for i, (row, colour) in enumerate(zip(rows, PAIRED, strict=True)):
             offset = (i - (len(rows) - 1) / 2) * width
-            ax.bar(keys + offset, shares[row - 1], width=width, color=colour, label=f"row {row}")
+            ax.bar(keys + offset, shares[row - 1], width=width, color=colour, label=f"token {row}")
         ax.set_ylim(*SHARE_RANGE)
         ax.set_xticks(keys, [str(k) for k in keys])
         ax.set_xlabel("key (token number)")
-        ax.set_ylabel("share of the row")
+        ax.set_ylabel("attention weight")
         ax.set_title(title)
         ax.grid(True, axis="y", color="#e5e5e5", linewidth=0.6)
         ax.set_axisbelow(True)

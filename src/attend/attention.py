@@ -48,7 +48,8 @@ def attention(
 ) -> Attention:
     """Queries against keys, then the values mixed. Each argument
     is (..., tokens, dk), one leading axis per head if there are
-    several; `seen` marks the scores a query may use (a mask)."""
+    several; `seen` marks the scores a query may use (a mask), of
+    any shape that broadcasts to the scores'."""
     q, k, v = _matrices(q, k, v, seen)
     dk = q.shape[-1]
     scores, score = product(q, np.swapaxes(k, -1, -2))  # q·kᵀ
@@ -81,9 +82,19 @@ def _matrices(q: object, k: object, v: object, seen: object) -> tuple[Matrix, Ma
         return q, k, v
     if not isinstance(seen, np.ndarray) or seen.dtype != np.bool_:
         raise TypeError(f"the mask is an array of True and False, not {a_thing(seen)}")
-    if seen.shape != (q.shape[-2], k.shape[-2]):
-        raise ValueError(f"the mask is {seen.shape} and the scores {q.shape[-2], k.shape[-2]}")
+    scores = (*q.shape[:-1], k.shape[-2])
+    if seen.ndim < 2 or not _stretches(seen.shape, scores):
+        raise ValueError(f"the mask is {seen.shape} and the scores {scores}")
     return q, k, v
+
+
+def _stretches(mask: tuple[int, ...], scores: tuple[int, ...]) -> bool:
+    """Whether a mask of this shape lays over scores of that one by numpy's broadcasting without
+    growing them: one (queries, keys) mask for every head, say, or one row of keys per sequence."""
+    try:
+        return np.broadcast_shapes(mask, scores) == scores
+    except ValueError:
+        return False
 
 
 def _naming(name: str) -> Callable[[int], str]:

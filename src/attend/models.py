@@ -25,6 +25,8 @@ from attend.checks import a_thing, switch, whole
 from attend.kvcache import cache_bytes
 
 __all__ = [
+    "BYTES",
+    "GEMMA_2B",
     "GPT2_SMALL",
     "GPT2_XL",
     "LLAMA2_7B",
@@ -245,6 +247,33 @@ LLAMA31_8B = llama(
         "meta-llama/Llama-3.1-8B config.json: intermediate_size=14336, "
         "max_position_embeddings=131072, rope_scaling original_max_position_embeddings=8192, "
         "torch_dtype=bfloat16"
+    ),
+)
+
+# Multi-query attention: one key and one value head shared by all eight query heads. Not in
+# MODELS: the kv-cache page weighs its cache beside Llama-3-8B's.
+GEMMA_2B = Model(
+    name="Gemma-2B",
+    d=2048,
+    heads=8,
+    kv_heads=1,
+    layers=18,
+    mlp=16384,
+    gated=True,
+    context=8192,
+    vocab=256000,
+    dtype="bfloat16",
+    biases=False,
+    norm="RMSNorm",
+    learned_positions=False,
+    tied_output=True,
+    source=(
+        "Gemma Team 2024, 'Gemma: Open Models Based on Gemini Research and Technology'; "
+        "google/gemma_pytorch gemma/config.py get_config_for_2b: num_hidden_layers=18, "
+        "num_attention_heads=8, num_key_value_heads=1, hidden_size=2048, intermediate_size=16384, "
+        "with GemmaConfig's head_dim=256, vocab_size=256000, max_position_embeddings=8192, "
+        "dtype='bfloat16'; gemma/model.py: GemmaMLP gate_proj, up_proj and down_proj (gated), "
+        "Linear without a bias, RMSNorm, rotary positions, the Sampler's logits from the embedding table"
     ),
 )
 

@@ -237,14 +237,14 @@ def cost(table: CostTable) -> str:
 
 def positions(table: PositionsTable) -> str:
     lines = [
-        "attend: the chapter's head told where each token stands,",
-        "        and what that does to rows 2 and 4",
+        "attend: the book's head told where each token stands,",
+        "        and what that does to tokens 2 and 4",
         "",
         *block(
             table.tokens,
             table.table,
-            "the sinusoidal positions added: sin in slots 1 and 3, cos in 2 and 4",
-            "position \\ slot",
+            "the sinusoidal positions added: sin in dimensions 1 and 3, cos in 2 and 4",
+            "position \\ dimension",
         ),
     ]
     for part in table.partings:
@@ -253,11 +253,11 @@ def positions(table: PositionsTable) -> str:
         lines += [
             "",
             f"  {SCHEME_WORDS[part.scheme]}",
-            named(f"row {a} shares", shares[a - 1]),
-            named(f"row {b} shares", shares[b - 1]),
-            named(f"row {a} leaves as", out[a - 1]),
-            named(f"row {b} leaves as", out[b - 1]),
-            f"    {'largest share apart':<24}{part.share_gap:9.4f}",
+            named(f"token {a}'s weights", shares[a - 1]),
+            named(f"token {b}'s weights", shares[b - 1]),
+            named(f"token {a}'s output", out[a - 1]),
+            named(f"token {b}'s output", out[b - 1]),
+            f"    {'largest weight gap':<24}{part.share_gap:9.4f}",
             f"    {'outputs apart':<24}{part.out_gap:9.4f}   (root of summed squared differences)",
         ]
     lines += [
@@ -274,8 +274,8 @@ def positions(table: PositionsTable) -> str:
 
 
 SCHEME_WORDS = {
-    "none": "no positions: the chapter's head as it is",
-    "sinusoidal": "sinusoidal: the table above added to the tokens before the projections",
+    "none": "no positions: the head as it is",
+    "sinusoidal": "sinusoidal: the table above added to the embeddings before the projections",
     "rotary": "rotary: each query and key turned by its position after the projections",
 }
 
@@ -283,14 +283,14 @@ SCHEME_WORDS = {
 def mask(table: MaskTable) -> str:
     masked, run = table.masked, table.run
     lines = [
-        "attend: the chapter's square under the causal mask",
+        "attend: the n x n score matrix under the causal mask",
         "",
         "  each query sees its own key and the keys before it; a hidden score is -inf,",
-        "  and e to -inf is a share of exactly 0",
+        "  and e to -inf is an attention weight of exactly 0",
         "",
         *block(table.tokens, masked.scores, f"the scores divided by {run.div:.4f}, the later keys hidden"),
         "",
-        *block(table.tokens, masked.shares, "each row as shares of one"),
+        *block(table.tokens, masked.shares, "attention weights, each row adding to one"),
         "",
         "  what each row comes to",
     ]
@@ -298,11 +298,11 @@ def mask(table: MaskTable) -> str:
         lines.append(f"    row {i}  sums to {row.sum():.4f}   over {amount(i, 'token')}")
     lines += [
         "",
-        *block(table.tokens, masked.out, "the values, mixed in those shares", MIXED),
+        *block(table.tokens, masked.out, "the head's output: the values weighted and summed", MIXED),
         "",
-        "  rows 2 and 4, which the chapter gives the same shares",
-        named("row 2 masked", masked.shares[1]),
-        named("row 4 masked", masked.shares[3]),
+        "  tokens 2 and 4, whose attention weights are the same unmasked",
+        named("token 2 masked", masked.shares[1]),
+        named("token 4 masked", masked.shares[3]),
         named("either, unmasked", run.attn[1]),
     ]
     return "\n".join(lines)
@@ -312,22 +312,23 @@ def heads(table: HeadsTable) -> str:
     run, one = table.run, table.one
     h, n, dk = run.attended.shares.shape[0], run.out.shape[0], run.q.shape[-1]
     lines = [
-        f"attend: the chapter's matrices cut into {amount(h, 'head')} of {amount(dk, 'slot')},",
-        "        joined and mixed by Wo",
+        f"attend: the book's W_Q, W_K and W_V cut into {amount(h, 'head')} with d_k = {dk},",
+        "        joined and mixed by W_O",
     ]
     for i, shares in enumerate(run.attended.shares, start=1):
-        lines += ["", *block(table.tokens, shares, f"head {i}'s shares, its scores divided by {dk**0.5:.4f}")]
+        caption = f"head {i}'s attention weights, its scores divided by {dk**0.5:.4f}"
+        lines += ["", *block(table.tokens, shares, caption)]
     lines += [
         "",
         *block(table.tokens, run.joined, "the heads' outputs side by side", MIXED),
         "",
-        *block(table.tokens, run.out, "that times Wo (the identity here)", MIXED),
+        *block(table.tokens, run.out, "that times W_O (the identity here)", MIXED),
         "",
-        f"  the multiply-adds, {amount(h, 'head')} against one head of width {run.out.shape[1]}",
+        f"  the multiply-adds, {amount(h, 'head')} against one head with d_k = {run.out.shape[1]}",
         f"    {'':<30}{f'{h} heads' if h > 1 else '1 head':>10}{'1 head':>10}  formula",
     ]
     parts = zip(
-        ("queries, keys and values", "each query against each key", "mixing the values", "Wo"),
+        ("queries, keys and values", "each query against each key", "mixing the values", "W_O"),
         (run.cost.heads.project, run.cost.heads.score, run.cost.heads.mix, run.cost.output),
         (one.cost.heads.project, one.cost.heads.score, one.cost.heads.mix, one.cost.output),
         table.formula,
@@ -345,7 +346,7 @@ def kvcache(table: CacheTable) -> str:
     n = len(kept.work)
     lines = [
         f"attend: generating the chronicle's first {amount(n, 'token')} one at a time,",
-        f"        {amount(table.h, 'head')} of {amount(table.dk, 'slot')}",
+        f"        {amount(table.h, 'head')} with d_k = {table.dk}",
         "",
         "  multiply-adds for each new token",
         "     token   run again   kept keys and values",

@@ -167,9 +167,9 @@ def test_the_workbench_runs_top_to_bottom_in_a_kernel(tmp_path: Path) -> None:
     notebook = json.loads(executed.read_text(encoding="utf-8"))
     outputs = [o for c in notebook["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
     text = "".join("".join(o.get("text", "")) for o in outputs)
-    assert "rows with identical shares: [(2, 4)]" in text
-    assert "the pairs overtake the projections at n = 7" in text
-    assert sum("image/png" in o.get("data", {}) for o in outputs) == 3  # square, shares, cost
+    assert "tokens with identical attention weights: [(2, 4)]" in text
+    assert "the query-key pairs overtake the projections at n = 7" in text
+    assert sum("image/png" in o.get("data", {}) for o in outputs) == 3  # scores, attention weights, cost
     install = notebook["cells"][1]
     assert "".join(install["source"]).startswith('%pip install "attend-head[figures]==')
     assert install["outputs"] == []  # not run at build, where the package is installed already
