@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from itertools import groupby
 
 from attend_book.markdown import FRONT, INCLUDE, fences, parse
-from attend_book.numerals import FRACTIONS, NUMBER, SUPERSCRIPTS, WORDS, Numeral
+from attend_book.numerals import FRACTIONS, NUMBER, SUPERSCRIPTS, WORDS, WRITTEN, Numeral
 
 
 @dataclass(frozen=True)
@@ -35,16 +35,20 @@ class Problem:
 
 
 # A number glued by a hyphen to a word before it is part of a name ("GPT-2", "Llama-2-7B"), not
-# a quantity: the second look-behind of _NUMERAL.
+# a quantity: the second look-behind of _NUMERAL, and the third for a name's later numbers.
+# Digits may have a unit joined on ("10ms", "58%", "3rd"); an x between digits is "times" ("4x4").
 # Words ordinary language uses without stating a quantity ("compare two rows", "each one"):
 # unbound, they are left alone; bound, they are checked like any number.
 ORDINARY = frozenset({"zero", "one", "two"})
 _NUMERAL = re.compile(
-    rf"(?<![\w.,])(?<![^\W\d]-)(?P<sign>(?<=[\s(\[])[−-])?(?P<digits>{NUMBER}[{SUPERSCRIPTS}]*|[{''.join(FRACTIONS)}])"
-    rf"(?:st|nd|rd|th)?(?![\w]|[.,]\d)"
+    rf"(?:(?<=\dx)|(?<![\w.,]))(?<![^\W\d]-)(?<![^\W\d]-\d-)"
+    rf"(?P<sign>(?<=[\s(\[])[−-])?(?P<digits>{WRITTEN}|[{''.join(FRACTIONS)}])(?!(?!x\d)\w|[.,]\d)"
     rf"|(?<![\d{SUPERSCRIPTS}])(?P<power>[{SUPERSCRIPTS}]+)(?!\w)"
     rf"|(?<![\w-])(?P<word>(?i:{WORDS}))(?!\w)"
 )
+_EMPHASIS = re.compile(r"\**")
+_QUOTED = re.compile(r"^[ \t]*(?:>[ \t]*)*")
+_SPACED = re.compile(r"[ \t]+")
 # The binding right after a number: `{= expression}` or `{given: reason}`; it may wrap.
 BRACE = re.compile(r"\{(?:=(?P<expression>[^{}]*)|given:(?P<reason>[^{}]*))\}")
 _GROUP = re.compile(rf"\((?:\s*[−-]?{NUMBER}\s*,)+\s*[−-]?{NUMBER}\s*\)")
@@ -222,8 +226,13 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
         written = numeral(found.start(), end)
         if found.start() in grouped:
             continue
+        end = _EMPHASIS.match(text, end).end()  # `**0.58**{= x}`: bound where the bold closes
         if end in braces:
             bind((written,), found.start(), end, False)
+            continue
+        if (spaced := _SPACED.match(passage.text, end)) and spaced.end() in braces:
+            brace = braces.pop(spaced.end()).group(0)
+            problem(found.start(), f"{written.text} {brace} has a space before its binding: remove the space")
             continue
         if found["word"] and written.text.lower() in ORDINARY:
             continue
@@ -233,6 +242,9 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
             if written.value >= 1 and written.value == round(written.value):
                 continue
             message = "follows a label, but a label is a position counted from 1"
+        elif written.unit:
+            message = f"is not bound: bind it {{= …}} to {written.value:g}, the number as written before"
+            message += f" {written.unit}, give it {{given: …}} or make it a label"
         else:
             message = "is not bound: bind it {= …}, give it {given: …} or make it a label"
         problem(found.start(), f"{written.text} {message}")
@@ -261,7 +273,8 @@ def read(markdown: str) -> Reading:
     reading = Reading()
     lines = markdown.split("\n")
     for fence in fences(markdown):  # one left open swallows the rest of the page, bindings and all
-        if not lines[fence.end - 1].strip().startswith(fence.mark) or fence.end == fence.line:
+        last = _QUOTED.sub("", lines[fence.end - 1])  # a fence in a blockquote closes on "> ```"
+        if not last.startswith(fence.mark) or fence.end == fence.line:
             reading.unclosed.append(Problem(fence.line, f"this {fence.mark} fence never closes", 0))
     for passage in _passages(markdown):
         _read_passage(passage, reading)
