@@ -46,7 +46,7 @@ _NUMERAL = re.compile(
     rf"|(?<![\d{SUPERSCRIPTS}])(?P<power>[{SUPERSCRIPTS}]+)(?!\w)"
     rf"|(?<![\w-])(?P<word>(?i:{WORDS}))(?!\w)"
 )
-_EMPHASIS = re.compile(r"\**")
+_BOLD = re.compile(r"\*+")
 _QUOTED = re.compile(r"^[ \t]*(?:>[ \t]*)*")
 _SPACED = re.compile(r"[ \t]+")
 # The binding right after a number: `{= expression}` or `{given: reason}`; it may wrap.
@@ -226,13 +226,16 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
         written = numeral(found.start(), end)
         if found.start() in grouped:
             continue
-        end = _EMPHASIS.match(text, end).end()  # `**0.58**{= x}`: bound where the bold closes
+        if bold := _BOLD.match(text, end):  # `**0.58**{= x}`: bound where the bold closes
+            end = bold.end()
         if end in braces:
             bind((written,), found.start(), end, False)
             continue
         if (spaced := _SPACED.match(passage.text, end)) and spaced.end() in braces:
-            brace = braces.pop(spaced.end()).group(0)
-            problem(found.start(), f"{written.text} {brace} has a space before its binding: remove the space")
+            spaced_out = braces.pop(spaced.end()).group(0)
+            problem(
+                found.start(), f"{written.text} {spaced_out} has a space before its binding: remove the space"
+            )
             continue
         if found["word"] and written.text.lower() in ORDINARY:
             continue

@@ -89,8 +89,7 @@ class Tally:
     def summary(self, pins_command: str | None) -> list[str]:
         pages = len(self.rewritten)
         lines = [
-            f"renumber: {sum(self.rewritten.values())} numbers rewritten on {pages} "
-            f"page{'s' * (pages != 1)}"
+            f"renumber: {sum(self.rewritten.values())} numbers rewritten on {pages} page{'s' * (pages != 1)}"
         ]
         if self.by_hand:
             lines += ["  to edit by hand (each one's form cannot show its new value):"]
@@ -122,9 +121,10 @@ def failing_pins(mark: str) -> list[str]:
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "pins.xml"
         command = [sys.executable, "-m", "pytest", "-m", mark, "-q", "-p", "no:cacheprovider"]
-        done = subprocess.run([*command, f"--junitxml={report}"], capture_output=True, text=True, check=False)
+        command += [f"--junitxml={report}"]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode not in (0, 1) or not report.exists():
-            return [f"(the tests marked {mark} could not be run: pytest exited with status {done.returncode})"]
+            return [f"(the tests marked {mark} could not be run: pytest exited {done.returncode})"]
         cases = ElementTree.parse(report).getroot().iter("testcase")
         failed = [c for c in cases if any(c.find(o) is not None for o in ("failure", "error"))]
     return [f"{c.get('classname', '').replace('.', '/')}.py::{c.get('name')}" for c in failed]
@@ -137,8 +137,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("pages", nargs="*", type=Path, help="the pages to renumber (default: all in --docs)")
     parser.add_argument("--docs", type=Path, default=Path("docs"), help="the book's pages and workbench.py")
     parser.add_argument("--check", action="store_true", help="write nothing: print each page's problems")
-    parser.add_argument("--pins", metavar="MARK", help="after rewriting, run the tests marked MARK: those a person edits")
-    parser.add_argument("--pins-command", metavar="COMMAND", help="the command the summary names to run them")
+    parser.add_argument("--pins", metavar="MARK", help="then run the tests marked MARK, which a person edits")
+    parser.add_argument("--pins-command", metavar="COMMAND", help="the command the summary names for them")
     args = parser.parse_args(argv)
     paths = args.pages or [*sorted(args.docs.glob("*.md")), *args.docs.glob("workbench.py")]
     absent = [p for p in args.pages if not os.path.lexists(p)] or ([] if paths else [args.docs])
