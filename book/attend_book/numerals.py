@@ -167,8 +167,8 @@ def restate(value: float, numeral: Numeral) -> str | None:
         text = text.capitalize() if written[0].isupper() else text
     elif parts is None or parts["power"]:
         return None  # a fraction or a power: rewritten by hand
-    else:
-        text = _digits(value, numeral, parts)
+    elif not (text := _digits(value, numeral, parts)):
+        return None
     fresh = Numeral(numeral.line, numeral.column, text)
     return text if holds(fresh, value) else None
 
