@@ -21,6 +21,16 @@ once as processes.
 | the cache deleted mid-build                        | nothing: the next entry is written afresh     |
 | a rewrite killed or out of disk mid-write          | the old file, whole; no temporary left behind |
 | two builds into one site/ at once                  | both succeed; site/ is whole                  |
+| a binding to 10**400 (a number, a group, a word)   | page:line:col: past a float's range; renumber |
+|                                                    |   says so and goes on to the later pages      |
+| a binding to 2**100000 (past json's digits)        | page:line:col: an integer of thousands of     |
+|                                                    |   digits, which no written number can quote   |
+| a binding that sleeps, calls exit(), is killed     | page:line:col: the binding {= …} ran past the |
+|                                                    |   time limit / ended the page's process       |
+| a fence in a blockquote that does close            | nothing: it is closed                         |
+| renumber on a docs/ it cannot write                | page:line:col old → new not written (why)     |
+| renumber --docs /nonexistent, an absent page       | renumber: … does not exist; exit status 2     |
+| renumber on a linked page; on a dangling link      | the file it leads to rewritten; one line      |
 """
 
 from __future__ import annotations
@@ -515,8 +525,8 @@ def test_renumber_past_a_huge_binding_says_one_line_and_renumbers_the_pages_afte
     assert renumber.main(["--docs", "docs"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[:3] == [
-        "docs/a.md:13:6: 5{= 10**400} gives an integer past a float's range, which no written number here can "
-        "quote",
+        "docs/a.md:13:6: 5{= 10**400} gives an integer past a float's range, which no written number "
+        "here can quote",
         "docs/b.md:12:7 3 → 4",
         "docs/b.md:12:23 2 → 3",
     ]

@@ -119,10 +119,9 @@ def test_numbers_joined_to_units_and_in_every_digit_form_a_reader_knows_are_read
         "58%, the 3rd, a hundredth, a 4x4 grid.\n"
     )
     written = [p.split(" is not bound")[0].split(": ", 1)[1] for p in problems(text)]
-    assert written == ["2.5x", "12k", "1e3", ".5", "10ms", "0x1F", "1_000", "a dozen", "58%", "3rd"] + [
-        "a hundredth",
-        "4",
-        "4",
+    assert written == [
+        *("2.5x", "12k", "1e3", ".5", "10ms", "0x1F", "1_000", "a dozen", "58%", "3rd", "a hundredth"),
+        *("4", "4"),
     ]
 
 
@@ -139,8 +138,10 @@ def test_names_with_numbers_in_them_are_not_quantities() -> None:
 
 @pytest.mark.parametrize(
     ("written", "value"),
-    [("12k", 12), ("58%", 58), ("3rd", 3), ("1e3", 1000), ("2.5e−4", 0.00025), ("0x1F", 31)]
-    + [("1_000", 1000), (".5", 0.5), ("−.5", -0.5), ("10ms", 10), ("a dozen", 12), ("a hundredth", 0.01)],
+    [
+        *[("12k", 12), ("58%", 58), ("3rd", 3), ("1e3", 1000), ("2.5e−4", 0.00025), ("0x1F", 31)],
+        *[("1_000", 1000), (".5", 0.5), ("−.5", -0.5), ("10ms", 10), ("a dozen", 12), ("a hundredth", 0.01)],
+    ],
 )
 def test_a_unit_form_is_bound_whole_and_quotes_the_number_as_written(written: str, value: float) -> None:
     [binding] = read(f"It is {written}{{= x}} here.\n").bindings
