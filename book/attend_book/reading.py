@@ -34,18 +34,19 @@ class Problem:
         return f"{page}:{self.line}:{'' if self.column is None else f'{self.column + 1}:'} {self.message}"
 
 
-# A number glued by a hyphen to a word before it is part of a name ("GPT-2", "Llama-2-7B"), not
-# a quantity: the second look-behind of _NUMERAL, and the third for a name's later numbers.
 # Digits may have a unit joined on ("10ms", "58%", "3rd"); an x between digits is "times" ("4x4").
 # Words ordinary language uses without stating a quantity ("compare two rows", "each one"):
 # unbound, they are left alone; bound, they are checked like any number.
 ORDINARY = frozenset({"zero", "one", "two"})
 _NUMERAL = re.compile(
-    rf"(?:(?<=\dx)|(?<![\w.,]))(?<![^\W\d]-)(?<![^\W\d]-\d-)"
+    rf"(?:(?<=\dx)|(?<![\w.,]))"
     rf"(?P<sign>(?<=[\s(\[])[−-])?(?P<digits>{WRITTEN}|[{''.join(FRACTIONS)}])(?!(?!x\d)\w|[.,]\d)"
     rf"|(?<![\d{SUPERSCRIPTS}])(?P<power>[{SUPERSCRIPTS}]+)(?!\w)"
     rf"|(?<![\w-])(?P<word>(?i:{WORDS}))(?!\w)"
 )
+# A number joined by hyphens to a word before it is part of a name ("GPT-2", "Llama-3.1-8B",
+# "Qwen2.5-7B"), not a quantity; "a 5-10ms wait" is two quantities.
+_NAMED = re.compile(r"[^\W\d][\w.]*-(?:[\w.]*-)*")
 _BOLD = re.compile(r"\*+")
 _QUOTED = re.compile(r"^[ \t]*(?:>[ \t]*)*")
 _SPACED = re.compile(r"[ \t]+")
@@ -224,7 +225,7 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
     for found in _NUMERAL.finditer(text):
         end = found.end("digits") if found["digits"] else found.end()
         written = numeral(found.start(), end)
-        if found.start() in grouped:
+        if found.start() in grouped or found["digits"] and _named(text, found.start()):
             continue
         if bold := _BOLD.match(text, end):  # `**0.58**{= x}`: bound where the bold closes
             end = bold.end()
@@ -262,6 +263,12 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
         shown = passage.text[worked.start() : worked.end()]
         written_sum, left = (" ".join(BRACE.sub("", part).split()) for part in (shown, worked["left"]))
         reading.sums.append(Sum(written_sum, left, result, worked["relation"] == "≈"))
+
+
+def _named(text: str, start: int) -> bool:
+    """Whether the number at `start` ends a run of hyphen-joined parts that begins with a letter."""
+    before = re.search(r"[\w.-]*\Z", text[max(0, start - 40) : start])
+    return bool(before and _NAMED.fullmatch(before.group(0)))
 
 
 def _table_label(passage: _Passage, text: str, found: re.Match[str]) -> bool:

@@ -10,9 +10,9 @@ follow from its code.
 That process reads the page from its standard input, then closes it, so a fence that reads from
 it (`input()`) fails at once instead of waiting on a terminal. It reports to its parent on a
 descriptor of its own, one JSON line per event, so nothing a fence prints can be taken for a
-report: `{"at": WHERE}` as each fence starts and as the prose's bindings are evaluated (the
-parent's clock for the time limit, and what it names if the process dies or hangs there), then
-`PageRun.kept()` when all is done, or `{"failed": MESSAGE}`.
+report: `{"at": WHERE}` as each fence starts and as each binding is evaluated, at its first
+number's line and column (the parent's clock for the time limit, and what it names if the
+process dies or hangs there), then `PageRun.kept()` when all is done, or `{"failed": MESSAGE}`.
 
 A `python` fence runs with `exec`, its standard output captured; a `console` fence is a
 transcript whose `$ attend …` lines call `attend.cli.main`, the function the installed command
