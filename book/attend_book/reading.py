@@ -225,7 +225,7 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
     for found in _NUMERAL.finditer(text):
         end = found.end("digits") if found["digits"] else found.end()
         written = numeral(found.start(), end)
-        if found.start() in grouped or found["digits"] and _named(text, found.start()):
+        if found.start() in grouped or (found["digits"] and _named(text, found.start())):
             continue
         if bold := _BOLD.match(text, end):  # `**0.58**{= x}`: bound where the bold closes
             end = bold.end()
