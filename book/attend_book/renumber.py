@@ -87,12 +87,10 @@ class Tally:
     pins: list[str] = field(default_factory=list)  # the pinned tests that fail now
 
     def summary(self, pins_command: str | None) -> list[str]:
-        pages = len(self.rewritten)
-        lines = [
-            f"renumber: {sum(self.rewritten.values())} numbers rewritten on {pages} page{'s' * (pages != 1)}"
-        ]
+        numbers, pages = sum(self.rewritten.values()), len(self.rewritten)
+        lines = [f"renumber: {_count(numbers, 'number')} rewritten on {_count(pages, 'page')}"]
         if self.by_hand:
-            lines += ["  to edit by hand (each one's form cannot show its new value):"]
+            lines += ["  to edit by hand (the line above each says why):"]
             lines += [f"    {where}" for where in self.by_hand]
         if self.stopped:
             lines += ["  not renumbered (the line above says why; run renumber again once it is fixed):"]
@@ -103,6 +101,15 @@ class Tally:
         elif pins_command:
             lines += [f"  the pinned tests pass (`{pins_command}`)"]
         return lines
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'s' * (n != 1)}"
+
+
+def _place(page: str, said: str) -> str:
+    """The page:line a line about `page` starts with, or the page alone."""
+    return re.match(rf"{re.escape(page)}(?::\d+)?", said)[0]  # type: ignore[index]
 
 
 def one_line(said: str, limit: int = 200) -> str:
@@ -168,12 +175,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if new != text:
                     _write(path, new, changes)
                     tally.rewritten[page] = len(changes)
-                tally.by_hand += [line.partition(": ")[0] for line in left]
+                tally.by_hand += [_place(page, line) for line in left]
                 lines, failed = changes + left, bool(left)
         except (RefusedError, FenceError, PluginError, TextError, OSError) as stop:
             said = _unreadable(path, stop) if isinstance(stop, OSError) else str(stop)
             print(one_line(said), file=sys.stderr)
-            tally.stopped.append(re.match(rf"{re.escape(page)}(?::\d+)?", said)[0])  # type: ignore[index]
+            tally.stopped.append(_place(page, said))
             status = 1
             continue
         for line in lines:

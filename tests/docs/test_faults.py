@@ -530,6 +530,11 @@ def test_renumber_past_a_huge_binding_says_one_line_and_renumbers_the_pages_afte
         "docs/b.md:12:7 3 → 4",
         "docs/b.md:12:23 2 → 3",
     ]
+    assert out[3:] == [
+        "renumber: 2 numbers rewritten on 1 page",
+        "  to edit by hand (the line above each says why):",
+        "    docs/a.md:13",
+    ]
     assert "It is 4{= x} rows and 3{= x - 1} more." in (docs / "b.md").read_text(encoding="utf-8")
 
 

@@ -149,7 +149,7 @@ def test_the_command_ends_with_a_summary_of_what_it_rewrote_what_is_left_and_the
     out = capsys.readouterr().out.splitlines()
     assert out[out.index("renumber: 8 numbers rewritten on 2 pages") :] == [
         "renumber: 8 numbers rewritten on 2 pages",
-        "  to edit by hand (each one's form cannot show its new value):",
+        "  to edit by hand (the line above each says why):",
         "    docs/c.md:1",
         "  not renumbered (the line above says why; run renumber again once it is fixed):",
         "    docs/a.md:2",
