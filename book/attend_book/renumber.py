@@ -90,10 +90,10 @@ class Tally:
         numbers, pages = sum(self.rewritten.values()), len(self.rewritten)
         lines = [f"renumber: {_count(numbers, 'number')} rewritten on {_count(pages, 'page')}"]
         if self.by_hand:
-            lines += ["  to edit by hand (the line above each says why):"]
+            lines += ["  to edit by hand (each said above):"]
             lines += [f"    {where}" for where in self.by_hand]
         if self.stopped:
-            lines += ["  not renumbered (the line above says why; run renumber again once it is fixed):"]
+            lines += ["  not renumbered (each said above; run renumber again once it is fixed):"]
             lines += [f"    {where}" for where in self.stopped]
         if self.pins:
             lines += [f"  pinned tests that fail now (give them the new values; `{pins_command}` runs them):"]

@@ -149,9 +149,9 @@ def test_the_command_ends_with_a_summary_of_what_it_rewrote_what_is_left_and_the
     out = capsys.readouterr().out.splitlines()
     assert out[out.index("renumber: 8 numbers rewritten on 2 pages") :] == [
         "renumber: 8 numbers rewritten on 2 pages",
-        "  to edit by hand (the line above each says why):",
+        "  to edit by hand (each said above):",
         "    docs/c.md:1",
-        "  not renumbered (the line above says why; run renumber again once it is fixed):",
+        "  not renumbered (each said above; run renumber again once it is fixed):",
         "    docs/a.md:2",
         "  pinned tests that fail now (give them the new values; `nox -s pins` runs them):",
         "    test_pins.py::test_a_pin_the_new_value_breaks",
