@@ -109,7 +109,8 @@ def _count(n: int, thing: str) -> str:
 
 def _place(page: str, said: str) -> str:
     """The page:line a line about `page` starts with, or the page alone."""
-    return re.match(rf"{re.escape(page)}(?::\d+)?", said)[0]  # type: ignore[index]
+    found = re.match(rf"{re.escape(page)}:\d+", said)
+    return found[0] if found else page
 
 
 def one_line(said: str, limit: int = 200) -> str:
