@@ -9,6 +9,7 @@ worked sum holds when its written operands give its written result at the result
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator, Mapping
 
 from attend_book import numerals
@@ -24,12 +25,15 @@ def values_of(binding: Binding, value: Value) -> list[float] | str:
     if not binding.group:
         if isinstance(value, list):
             return f"is a list of {len(value)} values, not one number: bind a group, or index it"
-        return [float(value)]
-    if not isinstance(value, list) or any(isinstance(v, list | str) for v in value):
+        value = [value]
+    elif not isinstance(value, list) or any(isinstance(v, list | str) for v in value):
         return f"gives {value!r:.80}, not a flat list of {len(binding.numerals)} numbers"
-    if len(value) != len(binding.numerals):
+    elif len(value) != len(binding.numerals):
         return f"gives {len(value)} numbers for the {len(binding.numerals)} written"
-    return [float(v) for v in value if not isinstance(v, list | str)]
+    numbers = [v for v in value if not isinstance(v, list | str)]
+    if any(isinstance(v, int) and abs(v) > sys.float_info.max for v in numbers):
+        return "gives an integer past a float's range, which no written number here can quote"
+    return [float(v) for v in numbers]
 
 
 def moved(
@@ -60,6 +64,8 @@ def check(reading: Reading, values: Mapping[str, Value]) -> list[Problem]:
         numeral, value, bound = found
         now = numerals.restate(value, numeral) or f"{value:.6g}"  # as renumber would write it
         message = f"{numeral.text} is written, {now} is computed now, bound to {bound.brace}"
+        if numeral.unit == "%" and numerals.holds(numeral, value * 100):
+            message += ": a percentage quotes its number as written, so bind it to 100 × the share"
         problems.append(Problem(numeral.line, message, numeral.column))
     for worked in reading.sums:
         result = worked.result

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from itertools import groupby
 
 from attend_book.markdown import FRONT, INCLUDE, fences, parse
-from attend_book.numerals import FRACTIONS, NUMBER, SUPERSCRIPTS, WORDS, Numeral
+from attend_book.numerals import FRACTIONS, NUMBER, SUPERSCRIPTS, WORDS, WRITTEN, Numeral
 
 
 @dataclass(frozen=True)
@@ -34,17 +34,22 @@ class Problem:
         return f"{page}:{self.line}:{'' if self.column is None else f'{self.column + 1}:'} {self.message}"
 
 
-# A number glued by a hyphen to a word before it is part of a name ("GPT-2", "Llama-2-7B"), not
-# a quantity: the second look-behind of _NUMERAL.
+# Digits may have a unit joined on ("10ms", "58%", "3rd"); an x between digits is "times" ("4x4").
 # Words ordinary language uses without stating a quantity ("compare two rows", "each one"):
 # unbound, they are left alone; bound, they are checked like any number.
 ORDINARY = frozenset({"zero", "one", "two"})
 _NUMERAL = re.compile(
-    rf"(?<![\w.,])(?<![^\W\d]-)(?P<sign>(?<=[\s(\[])[−-])?(?P<digits>{NUMBER}[{SUPERSCRIPTS}]*|[{''.join(FRACTIONS)}])"
-    rf"(?:st|nd|rd|th)?(?![\w]|[.,]\d)"
+    rf"(?:(?<=\dx)|(?<![\w.,]))"
+    rf"(?P<sign>(?<=[\s(\[])[−-])?(?P<digits>{WRITTEN}|[{''.join(FRACTIONS)}])(?!(?!x\d)\w|[.,]\d)"
     rf"|(?<![\d{SUPERSCRIPTS}])(?P<power>[{SUPERSCRIPTS}]+)(?!\w)"
     rf"|(?<![\w-])(?P<word>(?i:{WORDS}))(?!\w)"
 )
+# A number joined by hyphens to a word before it is part of a name ("GPT-2", "Llama-3.1-8B",
+# "Qwen2.5-7B"), not a quantity; "a 5-10ms wait" is two quantities.
+_NAMED = re.compile(r"[^\W\d][\w.]*-(?:[\w.]*-)*")
+_BOLD = re.compile(r"\*+")
+_QUOTED = re.compile(r"^[ \t]*(?:>[ \t]*)*")
+_SPACED = re.compile(r"[ \t]+")
 # The binding right after a number: `{= expression}` or `{given: reason}`; it may wrap.
 BRACE = re.compile(r"\{(?:=(?P<expression>[^{}]*)|given:(?P<reason>[^{}]*))\}")
 _GROUP = re.compile(rf"\((?:\s*[−-]?{NUMBER}\s*,)+\s*[−-]?{NUMBER}\s*\)")
@@ -232,10 +237,18 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
     for found in _NUMERAL.finditer(text):
         end = found.end("digits") if found["digits"] else found.end()
         written = numeral(found.start(), end)
-        if found.start() in grouped:
+        if found.start() in grouped or (found["digits"] and _named(text, found.start())):
             continue
+        if bold := _BOLD.match(text, end):  # `**0.58**{= x}`: bound where the bold closes
+            end = bold.end()
         if end in braces:
             bind((written,), found.start(), end, False)
+            continue
+        if (spaced := _SPACED.match(passage.text, end)) and spaced.end() in braces:
+            spaced_out = braces.pop(spaced.end()).group(0)
+            problem(
+                found.start(), f"{written.text} {spaced_out} has a space before its binding: remove the space"
+            )
             continue
         if found["word"] and written.text.lower() in ORDINARY:
             continue
@@ -245,6 +258,9 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
             if written.value >= 1 and written.value == round(written.value):
                 continue
             message = "follows a label, but a label is a position counted from 1"
+        elif written.unit:
+            message = f"is not bound: bind it {{= …}} to {written.value:g}, the number as written before"
+            message += f" {written.unit}, give it {{given: …}} or make it a label"
         else:
             message = "is not bound: bind it {= …}, give it {given: …} or make it a label"
         problem(found.start(), f"{written.text} {message}")
@@ -261,6 +277,12 @@ def _read_passage(passage: _Passage, reading: Reading) -> None:
         reading.sums.append(Sum(written_sum, left, result, worked["relation"] == "≈"))
 
 
+def _named(text: str, start: int) -> bool:
+    """Whether the number at `start` ends a run of hyphen-joined parts that begins with a letter."""
+    before = re.search(r"[\w.-]*\Z", text[max(0, start - 40) : start])
+    return bool(before and _NAMED.fullmatch(before.group(0)))
+
+
 def _table_label(passage: _Passage, text: str, found: re.Match[str]) -> bool:
     """Whether the number is alone in a table cell under a label's head ("slot")."""
     column = text.count("|", 0, found.start())
@@ -273,7 +295,8 @@ def read(markdown: str) -> Reading:
     reading = Reading()
     lines = markdown.split("\n")
     for fence in fences(markdown):  # one left open swallows the rest of the page, bindings and all
-        if not lines[fence.end - 1].strip().startswith(fence.mark) or fence.end == fence.line:
+        last = _QUOTED.sub("", lines[fence.end - 1])  # a fence in a blockquote closes on "> ```"
+        if not last.startswith(fence.mark) or fence.end == fence.line:
             reading.unclosed.append(Problem(fence.line, f"this {fence.mark} fence never closes", 0))
     for passage in _passages(markdown):
         _read_passage(passage, reading)

@@ -6,17 +6,29 @@ number whose value moved is rewritten at the precision it is written to, words a
 the line, not the file's line endings. A value the number's form cannot show exactly (a whole
 number that is now 3.125, a word past the book's vocabulary, a fraction, a power) is left for a
 person, with one line saying so. Each file is written whole beside itself and renamed into
-place. A page that cannot be read or run is one line and is left as it is; the other pages
-are still renumbered, since a weight changed on purpose fails the contributors' page (its pinned
-tests) until a person edits those tests, and that must not hold back every later page.
+place; a page that is a link has the file it leads to rewritten, and stays a link. A page that
+cannot be read, run or written is one line and is left as it is; the other pages are still
+renumbered, since a weight changed on purpose fails the contributors' page (its pinned tests)
+until a person edits those tests, and that must not hold back every later page.
+
+The run ends with a summary: how many numbers were rewritten on how many pages, each number and
+page left for a person by page:line, and (with `--pins MARK`) each test with that mark that fails
+now, with the command that runs them. It exits 0 when nothing is left, 1 when something is, and 2
+when a page or folder named does not exist.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
+import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from xml.etree import ElementTree
 
 from mkdocs.exceptions import PluginError
 
@@ -65,6 +77,67 @@ def renumber(
     return rewritten, [f"{page}:{n}:{c + 1} {old} → {new}" for n, c, old, new in sorted(edits)], left
 
 
+@dataclass
+class Tally:
+    """What one run did and left, for the summary it ends with."""
+
+    rewritten: dict[str, int] = field(default_factory=dict)  # page: numbers rewritten
+    by_hand: list[str] = field(default_factory=list)  # page:line of each number left for a person
+    stopped: list[str] = field(default_factory=list)  # page:line of each page not renumbered
+    pins: list[str] = field(default_factory=list)  # the pinned tests that fail now
+
+    def summary(self, pins_command: str | None) -> list[str]:
+        numbers, pages = sum(self.rewritten.values()), len(self.rewritten)
+        lines = [f"renumber: {_count(numbers, 'number')} rewritten on {_count(pages, 'page')}"]
+        if self.by_hand:
+            lines += ["  to edit by hand (each said above):"]
+            lines += [f"    {where}" for where in self.by_hand]
+        if self.stopped:
+            lines += ["  not renumbered (each said above; run renumber again once it is fixed):"]
+            lines += [f"    {where}" for where in self.stopped]
+        if self.pins:
+            lines += [f"  pinned tests that fail now (give them the new values; `{pins_command}` runs them):"]
+            lines += [f"    {pin}" for pin in self.pins]
+        elif pins_command:
+            lines += [f"  the pinned tests pass (`{pins_command}`)"]
+        return lines
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'s' * (n != 1)}"
+
+
+def _place(page: str, said: str) -> str:
+    """The page:line a line about `page` starts with, or the page alone."""
+    found = re.match(rf"{re.escape(page)}:\d+", said)
+    return found[0] if found else page
+
+
+def one_line(said: str, limit: int = 200) -> str:
+    """A multi-line message as one line, cut at a line's end, never inside a name, past `limit`."""
+    kept, *rest = said.splitlines() or [""]
+    for line in rest:
+        if len(kept) + len(line) >= limit:
+            return f"{kept} … (the build prints the rest)"
+        kept += f" {line.strip()}"
+    return kept
+
+
+def failing_pins(mark: str) -> list[str]:
+    """The tests marked `mark` that do not pass, each as `file::name`, run as pytest runs them
+    here (this folder's configuration); one line saying so if they could not be run."""
+    with tempfile.TemporaryDirectory() as scratch:
+        report = Path(scratch) / "pins.xml"
+        command = [sys.executable, "-m", "pytest", "-m", mark, "-q", "-p", "no:cacheprovider"]
+        command += [f"--junitxml={report}"]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if done.returncode not in (0, 1) or not report.exists():
+            return [f"(the tests marked {mark} could not be run: pytest exited {done.returncode})"]
+        cases = ElementTree.parse(report).getroot().iter("testcase")
+        failed = [c for c in cases if any(c.find(o) is not None for o in ("failure", "error"))]
+    return [f"{c.get('classname', '').replace('.', '/')}.py::{c.get('name')}" for c in failed]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="renumber", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -72,35 +145,75 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("pages", nargs="*", type=Path, help="the pages to renumber (default: all in --docs)")
     parser.add_argument("--docs", type=Path, default=Path("docs"), help="the book's pages and workbench.py")
     parser.add_argument("--check", action="store_true", help="write nothing: print each page's problems")
+    parser.add_argument("--pins", metavar="MARK", help="then run the tests marked MARK, which a person edits")
+    parser.add_argument("--pins-command", metavar="COMMAND", help="the command the summary names for them")
     args = parser.parse_args(argv)
+    paths = args.pages or [*sorted(args.docs.glob("*.md")), *args.docs.glob("workbench.py")]
+    absent = [p for p in args.pages if not os.path.lexists(p)] or ([] if paths else [args.docs])
+    if absent:
+        said = "is no page or folder of pages" if absent == [args.docs] else "does not exist"
+        print(f"renumber: {', '.join(map(str, absent))} {said}", file=sys.stderr)
+        return 2
     # The build's own cache: a page whose code did not change is not run again, and what runs
     # here is not run again by the next build either.
     cache = Cache(Path(FOLDER), fingerprint(source_roots(), build_versions()))
+    tally = Tally()
     status = 0
-    for path in args.pages or [*sorted(args.docs.glob("*.md")), *args.docs.glob("workbench.py")]:
+    for path in paths:
+        page = path.as_posix()
         try:
-            text = read_text(path)
+            text = read_text(path, page)
             prose: Callable[[str], str] = notebooks.prose_of if path.suffix == ".py" else str
             if path.suffix == ".py":  # the workbench: its values come from its kernel
                 values = notebooks.values_of(cache.notebook(path, notebooks.execute))
             else:
-                values = cache.page(path.as_posix(), text, reading.read(text).expressions).values
+                values = cache.page(page, text, reading.read(text).expressions).values
             if args.check:
-                lines = [p.render(path.as_posix()) for p in binding.check(reading.read(prose(text)), values)]
+                lines = [p.render(page) for p in binding.check(reading.read(prose(text)), values)]
                 failed = bool(lines)
             else:
-                new, changes, left = renumber(path.as_posix(), text, values, prose)
+                new, changes, left = renumber(page, text, values, prose)
                 if new != text:
-                    write_atomic(path, new)
+                    _write(path, new, changes)
+                    tally.rewritten[page] = len(changes)
+                tally.by_hand += [_place(page, line) for line in left]
                 lines, failed = changes + left, bool(left)
         except (RefusedError, FenceError, PluginError, TextError, OSError) as stop:
-            print(str(stop).replace("\n", " "), file=sys.stderr)  # one line
+            said = _unreadable(path, stop) if isinstance(stop, OSError) else str(stop)
+            print(one_line(said), file=sys.stderr)
+            tally.stopped.append(_place(page, said))
             status = 1
             continue
         for line in lines:
             print(line)
         status = max(status, int(failed))
-    return status
+    if args.check:
+        return status
+    if args.pins:
+        tally.pins = failing_pins(args.pins)
+    for line in tally.summary(args.pins and (args.pins_command or f"python -m pytest -m {args.pins}")):
+        print(line)
+    return max(status, int(bool(tally.pins)))
+
+
+def _unreadable(path: Path, error: OSError) -> str:
+    """A page that cannot be opened (absent, a link leading nowhere or round in a loop, not
+    readable), said by its reason and not by the path Python tried."""
+    link = f", a link to {os.readlink(path)}" if path.is_symlink() else ""
+    return f"{path.as_posix()}: cannot be read{link} ({error.strerror or error})"
+
+
+def _write(path: Path, new: str, changes: list[str]) -> None:
+    """The page rewritten in place; a link is followed, so the file it leads to is rewritten and
+    the link stays a link. A file that cannot be written is a `RefusedError` naming the page's
+    first change and how many others, not the temporary file beside it."""
+    try:
+        write_atomic(path.resolve(), new)
+    except OSError as error:
+        more = len(changes) - 1
+        others = f", nor the page's {more} other change{'s' * (more != 1)}" if more else ""
+        where = f" in {Path(error.filename).parent}" if error.filename else ""
+        raise RefusedError(f"{changes[0]} not written ({error.strerror}{where}){others}") from None
 
 
 if __name__ == "__main__":

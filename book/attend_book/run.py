@@ -10,9 +10,9 @@ follow from its code.
 That process reads the page from its standard input, then closes it, so a fence that reads from
 it (`input()`) fails at once instead of waiting on a terminal. It reports to its parent on a
 descriptor of its own, one JSON line per event, so nothing a fence prints can be taken for a
-report: `{"at": WHERE}` as each fence starts and as the prose's bindings are evaluated (the
-parent's clock for the time limit, and what it names if the process dies or hangs there), then
-`PageRun.kept()` when all is done, or `{"failed": MESSAGE}`.
+report: `{"at": WHERE}` as each fence starts and as each binding is evaluated, at its first
+number's line and column (the parent's clock for the time limit, and what it names if the
+process dies or hangs there), then `PageRun.kept()` when all is done, or `{"failed": MESSAGE}`.
 
 A `python` fence runs with `exec`, its standard output captured; a `console` fence is a
 transcript whose `$ attend …` lines call `attend.cli.main`, the function the installed command
@@ -47,6 +47,7 @@ from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
 from attend_book.markdown import Fence, fences
+from attend_book.reading import read
 
 LANGUAGES = {"python": "python", "py": "python", "console": "console"}
 # How long one fence may run, in seconds, unless mkdocs.yml says otherwise (`time_limit` under
@@ -58,6 +59,8 @@ STOPPED: dict[type[BaseException], str] = {
     SystemExit: "\n(a page's code may not end the build (exit() or sys.exit()))",
     KeyboardInterrupt: "\n(a page's code may not raise KeyboardInterrupt)",
 }
+# The longest integer a report can carry: json writes no int of more than Python's digit limit.
+_REPORTED_BITS = int(sys.get_int_max_str_digits() * 3.32) or sys.maxsize
 Report = Callable[[dict[str, Any]], None]
 # What a binding's expression evaluated to, kept as JSON keeps it: a number, a (nested) list of
 # numbers, or the one-line reason it has no value (a string).
@@ -176,8 +179,14 @@ def run_here(
                 blocks.append(Block(fence, run_transcript(fence.body, f"{path}:{fence.line}")))
             else:
                 blocks.append(_run_python(fence, module.__dict__, path))
-        report({"at": f"{path}:1: evaluating the prose's bindings"})
-        return PageRun(blocks, evaluate(expressions, module.__dict__))
+        places = {b.expression: b.numerals[0] for b in reversed(read(markdown).bindings)}
+        values: dict[str, Value] = {}
+        for expression in expressions:  # each named as it starts, should it hang or end the process
+            at = places.get(expression)
+            where = f"{at.line}:{at.column + 1}" if at else "1"
+            report({"at": f"{path}:{where}: the binding {{= {expression}}}"})
+            values |= evaluate([expression], module.__dict__)
+        return PageRun(blocks, values)
     finally:
         del sys.modules[module.__name__]
 
@@ -249,6 +258,8 @@ def plain(value: object) -> Value:
     """`value` as a number or nested list of numbers (numpy's included), or why it is not one."""
     if callable(tolist := getattr(value, "tolist", None)):  # numpy's arrays and scalars
         value = tolist()
+    if isinstance(value, int) and value.bit_length() > _REPORTED_BITS:  # json could not write it
+        return "is an integer of thousands of digits, past what a written number can quote"
     if isinstance(value, int | float) and not isinstance(value, bool):
         return value
     if isinstance(value, list | tuple):

@@ -78,3 +78,21 @@ def test_a_binding_that_cannot_be_worked_out_or_does_not_fit_is_one_line_never_a
 
 def test_a_given_holds_as_written_whatever_the_code_prints() -> None:
     assert problems("Slope 2{given: the power of n in n²}.\n", {}) == []
+
+
+def test_a_percentage_quotes_its_number_as_written_and_a_share_bound_to_it_is_one_clear_line() -> None:
+    assert problems("Its share is 58%{= 58} and 58.0%{= 100 * s}.\n", {"58": 58, "100 * s": 58.04}) == []
+    assert problems("Its share is 58%{= s}.\n", {"s": 0.58}) == [
+        "docs/p.md:1:14: 58% is written, 0.58 is computed now, bound to {= s}: a percentage quotes its "
+        "number as written, so bind it to 100 × the share"
+    ]
+
+
+def test_an_integer_past_a_floats_range_is_one_line_as_a_number_a_group_or_a_word() -> None:
+    huge = 10**400
+    values: dict[str, Value] = {"n": huge, "v": [1, huge], "w": -huge}
+    assert problems("It is 5{= n}, (1, 2){= v} and sixteen{= w}.\n", values) == [
+        f"docs/p.md:1:{column}: {written} gives an integer past a float's range, which no written number "
+        "here can quote"
+        for column, written in [(7, "5{= n}"), (16, "(1, 2){= v}"), (31, "sixteen{= w}")]
+    ]

@@ -21,6 +21,16 @@ once as processes.
 | the cache deleted mid-build                        | nothing: the next entry is written afresh     |
 | a rewrite killed or out of disk mid-write          | the old file, whole; no temporary left behind |
 | two builds into one site/ at once                  | both succeed; site/ is whole                  |
+| a binding to 10**400 (a number, a group, a word)   | page:line:col: past a float's range; renumber |
+|                                                    |   says so and goes on to the later pages      |
+| a binding to 2**100000 (past json's digits)        | page:line:col: an integer of thousands of     |
+|                                                    |   digits, which no written number can quote   |
+| a binding that sleeps, calls exit(), is killed     | page:line:col: the binding {= …} ran past the |
+|                                                    |   time limit / ended the page's process       |
+| a fence in a blockquote that does close            | nothing: it is closed                         |
+| renumber on a docs/ it cannot write                | page:line:col old → new not written (why)     |
+| renumber --docs /nonexistent, an absent page       | renumber: … does not exist; exit status 2     |
+| renumber on a linked page; on a dangling link      | the file it leads to rewritten; one line      |
 """
 
 from __future__ import annotations
@@ -32,6 +42,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 import threading
 import time
@@ -45,10 +56,12 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import Abort, PluginError
 
 import attend.chapter
-from attend_book import files
+from attend_book import files, renumber
+from attend_book.binding import check
 from attend_book.cache import Cache
 from attend_book.files import TextError, read_text, replace_folder, write_atomic
 from attend_book.plugin import BookPlugin
+from attend_book.reading import read
 from attend_book.run import FenceError, PageRun, run_page
 
 F = "```"
@@ -432,3 +445,146 @@ def test_a_build_killed_outright_leaves_no_page_running(tmp_path: Path) -> None:
     while running(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not running(pid)
+
+
+# --- what a binding can do -------------------------------------------------------------------
+
+
+def bound_page(expression: str) -> str:
+    """A page whose prose, on line 13, binds a number at column 6 to `expression`."""
+    return f"{page_of('x = 1')}\nIt is 1{{= x}} and\nthen 5{{= {expression}}}.\n"
+
+
+def checked(markdown: str, limit: float = 30) -> list[str]:
+    found = read(markdown)
+    values = run_page("docs/p.md", markdown, found.expressions, limit=limit).values
+    return [p.render("docs/p.md") for p in check(found, values)]
+
+
+@pytest.mark.parametrize(
+    ("expression", "said"),
+    [
+        ("10**400", "gives an integer past a float's range, which no written number here can quote"),
+        (
+            "2**100000",
+            "cannot be worked out: is an integer of thousands of digits, past what a written "
+            "number can quote",
+        ),
+    ],
+    ids=["past a float", "past json's digits"],
+)
+def test_a_binding_to_a_huge_integer_is_one_line_at_its_number(expression: str, said: str) -> None:
+    assert checked(bound_page(expression)) == [f"docs/p.md:13:6: 5{{= {expression}}} {said}"]
+
+
+@pytest.mark.parametrize(
+    ("expression", "said"),
+    [
+        ("__import__('time').sleep(600)", f"ran past the time limit of 1 seconds {SETTING}"),
+        ("exit()", "ended the page's process (exit status 0)"),
+        ("__import__('os').kill(__import__('os').getpid(), 9)", "ended the page's process (exit status -9)"),
+    ],
+    ids=["asleep", "exit()", "killed"],
+)
+def test_a_binding_that_hangs_or_ends_the_process_is_named_by_its_line_and_column(
+    expression: str, said: str
+) -> None:
+    with pytest.raises(FenceError) as raised:
+        checked(bound_page(expression), limit=1)
+    assert str(raised.value) == f"docs/p.md:13:6: the binding {{= {expression}}} {said}"
+
+
+def test_a_fence_inside_a_blockquote_that_closes_is_not_called_unclosed() -> None:
+    page = f"> {F}python\n> x = 1\n> {F}\n\nIt is 3 rows.\n"
+    found = read(page)
+    assert found.unclosed == []
+    assert [p.render("p.md") for p in found.problems] == [
+        "p.md:5:7: 3 is not bound: bind it {= …}, give it {given: …} or make it a label"
+    ]
+    assert read(page.replace(f"> {F}\n", "")).unclosed != []  # one that does not close still is
+
+
+# --- what renumber can meet ------------------------------------------------------------------
+
+MOVED_PAGE = f"{page_of('x = 4')}\nIt is 3{{= x}} rows and 2{{= x - 1}} more.\n"
+
+
+@pytest.fixture
+def docs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A docs/ folder, the working directory its parent (renumber's cache goes there)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs").mkdir()
+    return tmp_path / "docs"
+
+
+def test_renumber_past_a_huge_binding_says_one_line_and_renumbers_the_pages_after_it(
+    docs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(docs / "a.md", bound_page("10**400"))
+    write(docs / "b.md", MOVED_PAGE)
+    assert renumber.main(["--docs", "docs"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == [
+        "docs/a.md:13:6: 5{= 10**400} gives an integer past a float's range, which no written number "
+        "here can quote",
+        "docs/b.md:12:7 3 → 4",
+        "docs/b.md:12:23 2 → 3",
+    ]
+    assert out[3:] == [
+        "renumber: 2 numbers rewritten on 1 page",
+        "  to edit by hand (each said above):",
+        "    docs/a.md:13",
+    ]
+    assert "It is 4{= x} rows and 3{= x - 1} more." in (docs / "b.md").read_text(encoding="utf-8")
+
+
+def test_renumber_on_a_folder_it_cannot_write_names_the_page_the_line_and_the_change(
+    docs: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As root a read-only folder is still written, so docs/ refuses as mkstemp does there."""
+    write(docs / "p.md", MOVED_PAGE)
+    mkstemp = tempfile.mkstemp
+
+    def refused(dir: str, prefix: str, suffix: str) -> tuple[int, str]:
+        if Path(dir) != docs.resolve():
+            return mkstemp(dir=dir, prefix=prefix, suffix=suffix)  # the cache's
+        raise PermissionError(errno.EACCES, "Permission denied", f"{dir}/{prefix}x1y2{suffix}")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refused)
+    assert renumber.main(["--docs", "docs"]) == 1
+    said = capsys.readouterr()
+    assert said.err == (
+        f"docs/p.md:12:7 3 → 4 not written (Permission denied in {docs.resolve()}), "
+        "nor the page's 1 other change\n"
+    )
+    assert "    docs/p.md:12" in said.out.splitlines()
+    assert (docs / "p.md").read_text(encoding="utf-8") == MOVED_PAGE
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--docs", "/nonexistent"], "renumber: /nonexistent is no page or folder of pages\n"),
+        (["docs/absent.md"], "renumber: docs/absent.md does not exist\n"),
+    ],
+)
+def test_renumber_given_a_path_that_does_not_exist_says_so_and_exits_2(
+    argv: list[str], said: str, docs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert renumber.main(argv) == 2
+    assert capsys.readouterr().err == said
+
+
+def test_renumber_rewrites_the_file_a_linked_page_leads_to_and_the_link_stays_a_link(
+    docs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shared = write(docs.parent / "shared.md", MOVED_PAGE)
+    (docs / "p.md").symlink_to(shared)
+    (docs / "q.md").symlink_to(docs.parent / "nowhere.md")
+    assert renumber.main(["--docs", "docs"]) == 1
+    said = capsys.readouterr()
+    assert (docs / "p.md").is_symlink() and "It is 4{= x} rows" in shared.read_text(encoding="utf-8")
+    assert (
+        said.err
+        == f"docs/q.md: cannot be read, a link to {docs.parent}/nowhere.md (No such file or directory)\n"
+    )

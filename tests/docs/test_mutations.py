@@ -110,12 +110,9 @@ def digit_mutant(text: str, place: int = 1) -> str:
 
 
 def word_mutant(numeral: Numeral, value: float) -> str:
-    """The word for the next whole number ("sixteen" → "seventeen"), or the other multiple."""
-    if numeral.text.lower() in ("half", "twice"):
-        return "twice" if numeral.text.lower() == "half" else "half"
-    word = numerals.restate(value + 1, numeral)
-    assert word is not None, numeral
-    return word
+    """The word for the next whole number ("sixteen" → "seventeen"); for a word of one value,
+    which renumber never rewrites ("half", "twice", "a hundredth"), another such word."""
+    return numerals.restate(value + 1, numeral) or ("twice" if numeral.text.lower() == "half" else "half")
 
 
 def swap_mutant(numeral: Numeral, page: Page) -> str | None:

@@ -113,6 +113,55 @@ def test_superscripts_and_fractions_are_read_and_raw_html_is_reported_unreadable
     ]
 
 
+def test_numbers_joined_to_units_and_in_every_digit_form_a_reader_knows_are_read() -> None:
+    text = (
+        "2.5x faster over 12k rows and 1e3 steps, .5 of the time, 10ms each; 0x1F, 1_000, a dozen, "
+        "58%, the 3rd, a hundredth, a 4x4 grid.\n"
+    )
+    written = [p.split(" is not bound")[0].split(": ", 1)[1] for p in problems(text)]
+    assert written == [
+        *("2.5x", "12k", "1e3", ".5", "10ms", "0x1F", "1_000", "a dozen", "58%", "3rd", "a hundredth"),
+        *("4", "4"),
+    ]
+
+
+def test_a_unit_form_unbound_says_what_its_binding_holds() -> None:
+    assert problems("Over 12k rows.\n") == [
+        "p.md:1:6: 12k is not bound: bind it {= …} to 12, the number as written before k, "
+        "give it {given: …} or make it a label"
+    ]
+
+
+def test_names_with_numbers_in_them_are_not_quantities() -> None:
+    assert problems("GPT-2, Llama-2-7B, Llama-3.1-8B, Qwen2.5-7B, H100, float16, x86, v1.2.3.\n") == []
+
+
+@pytest.mark.parametrize(
+    ("written", "value"),
+    [
+        *[("12k", 12), ("58%", 58), ("3rd", 3), ("1e3", 1000), ("2.5e−4", 0.00025), ("0x1F", 31)],
+        *[("1_000", 1000), (".5", 0.5), ("−.5", -0.5), ("10ms", 10), ("a dozen", 12), ("a hundredth", 0.01)],
+    ],
+)
+def test_a_unit_form_is_bound_whole_and_quotes_the_number_as_written(written: str, value: float) -> None:
+    [binding] = read(f"It is {written}{{= x}} here.\n").bindings
+    assert binding.written == written and binding.expression == "x"
+    assert value_of(written) == pytest.approx(value)
+    assert strip(f"It is {written}{{= x}} here.\n") == f"It is {written} here.\n"
+
+
+def test_a_bold_number_is_bound_after_the_bold_closes() -> None:
+    page = "Its share is **0.5800**{= s}, and *3*{= n} rows.\n"
+    assert bound(page) == [("0.5800", "s"), ("3", "n")] and problems(page) == []
+    assert strip(page) == "Its share is **0.5800**, and *3* rows.\n"
+
+
+def test_a_space_before_a_binding_is_one_problem_saying_remove_it() -> None:
+    assert problems("It is 3.125 {= x} now.\n") == [
+        "p.md:1:7: 3.125 {= x} has a space before its binding: remove the space"
+    ]
+
+
 def test_a_binding_that_follows_nothing_or_never_closes_is_a_problem() -> None:
     assert problems("A word{= x} here.\n") == [
         "p.md:1:7: {= x} follows no number: a binding goes right after what it binds"
@@ -176,6 +225,20 @@ def test_a_written_number_holds_a_value_at_its_own_precision_only() -> None:
         ("sixteen", 16.5, None),
         ("half", 0.6, None),
         ("½", 0.6, None),
+        ("12k", 13, "13k"),
+        ("58%", 61, "61%"),
+        ("58.0%", 61.25, "61.2%"),
+        ("3rd", 1, "1st"),
+        ("2nd", 11, "11th"),
+        ("3rd", 2.5, None),
+        ("1e3", 2500, "2e3"),
+        ("2.5e−4", 0.000312, "3.1e−4"),
+        ("0x1F", 255, "0xFF"),
+        ("1_000", 20000, "20_000"),
+        (".5", 0.61, ".6"),
+        ("10ms", 12.25, None),
+        ("a dozen", 13, None),
+        ("a hundredth", 0.02, None),
     ],
 )
 def test_a_new_value_is_written_the_way_the_old_one_was_or_not_at_all(

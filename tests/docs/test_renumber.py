@@ -118,3 +118,67 @@ def test_a_fence_left_open_stops_renumber_before_it_writes_anything() -> None:
     page = "It is 3{= a}.\n\n```text\nnever closed\n\nAnd 4{= a}.\n"
     with pytest.raises(tool.RefusedError, match="p.md:3:1: this ``` fence never closes: nothing written"):
         tool.renumber("docs/p.md", page, {"a": 5})
+
+
+PINS = """\
+import pytest
+
+pytestmark = pytest.mark.pins_page
+
+
+def test_a_pin_that_still_holds():
+    assert True
+
+
+def test_a_pin_the_new_value_breaks():
+    assert 3 == 4
+"""
+
+
+def test_the_command_ends_with_a_summary_of_what_it_rewrote_what_is_left_and_the_failing_pins(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    pins_page: a pin\n")
+    (tmp_path / "test_pins.py").write_text(PINS)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text(f'{F}python exec="1"\nassert False, "a pin"\n{F}\n')
+    (tmp_path / "docs" / "b.md").write_text(MOVED)
+    (tmp_path / "docs" / "c.md").write_text("It is 3{= a}.\n\n" + MOVED.replace("n = 25", "n = 25\na = 3.5"))
+    assert tool.main(["--docs", "docs", "--pins", "pins_page", "--pins-command", "nox -s pins"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[out.index("renumber: 8 numbers rewritten on 2 pages") :] == [
+        "renumber: 8 numbers rewritten on 2 pages",
+        "  to edit by hand (each said above):",
+        "    docs/c.md:1",
+        "  not renumbered (each said above; run renumber again once it is fixed):",
+        "    docs/a.md:2",
+        "  pinned tests that fail now (give them the new values; `nox -s pins` runs them):",
+        "    test_pins.py::test_a_pin_the_new_value_breaks",
+    ]
+
+
+def test_a_page_whose_code_fails_with_a_long_message_is_one_line_cut_at_a_lines_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the contributors' page fails when a weight moved: its message joins every broken pin."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs").mkdir()
+    fence = "failed = [f'tests/test_chapter.py::test_number_{k}_holds' for k in range(20)]\n"
+    fence += 'assert not failed, ", ".join(failed)'
+    (tmp_path / "docs" / "a.md").write_text(f'{F}python exec="1"\n{fence}\n{F}\n')
+    assert tool.main(["--docs", "docs"]) == 1
+    assert capsys.readouterr().err == (
+        'docs/a.md:3: a python fence failed at `assert not failed, ", ".join(failed)`: '
+        "… (the build prints the rest)\n"
+    )
+
+
+def test_a_run_with_nothing_moved_and_nothing_left_exits_0_saying_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "p.md").write_text(PAGE)
+    assert tool.main(["--docs", "docs"]) == 0
+    assert capsys.readouterr().out == "renumber: 0 numbers rewritten on 0 pages\n"
