@@ -202,7 +202,12 @@ def execute(source: Path, target: Path, *, limit: float = TIME_LIMIT, shown: str
         running[0] = where.get(id(cell), running[0])
 
     client = nbclient.NotebookClient(
-        notebook, timeout=limit, kernel_name="python3", resources=folder, on_cell_execute=started
+        notebook,
+        timeout=limit,
+        kernel_name="python3",
+        resources=folder,
+        on_cell_execute=started,
+        shutdown_kernel="immediate",  # a cell past the limit is killed, not asked, mid-reply, to stop
     )
     try:
         client.execute()

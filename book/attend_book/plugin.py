@@ -34,7 +34,7 @@ from markdown_exec import base_format, validator
 from mkdocs.config import Config
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import PluginError
+from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
@@ -270,8 +270,16 @@ class BookPlugin(BasePlugin[BookConfig]):
         self.cache.prune()
         self.whole = True  # unless --strict counts a warning next (on_build_error)
 
+    @event_priority(-100)  # last: what it raises ends the build
     def on_build_error(self, *, error: Exception) -> None:
+        """A build that failed; one that failed writing (a full disk, a folder it may not write)
+        ends in one line, not mkdocs' traceback."""
         self.whole = False
+        if isinstance(error, OSError) and error.strerror:
+            where = error.filename2 or error.filename
+            raise Abort(
+                f"Aborted: {where}: {error.strerror}" if where else f"Aborted: {error.strerror}"
+            ) from None
 
     def on_shutdown(self) -> None:
         """The end of a `build` command, whatever became of it: mkdocs has no later hook, and

@@ -71,6 +71,7 @@ Report = Callable[[dict[str, Any]], None]
 # json.dumps, os.write or os._exit changes nothing of how its page is reported.
 _ENCODE = json.JSONEncoder().encode
 _WRITE, _EXIT, _GETPID = os.write, os._exit, os.getpid
+ENDING = 1.0  # seconds a process the page started may take to end after the page is done
 LOST = 113  # how the runner exits when its report pipe is gone: closed by a fence, or the build ended
 # What a binding's expression evaluated to, kept as JSON keeps it: a number, a (nested) list of
 # numbers, or the one-line reason it has no value (a string).
@@ -441,7 +442,10 @@ def _run(path: str, markdown: str, expressions: list[str], most: int, channel: C
     room = [most]
     try:
         ran = run_here(path, markdown, expressions, report, printed=lambda: Printed(room, full))
-        if left := look():
+        deadline = time.monotonic() + ENDING  # one ending as the page ends is not left running
+        while (left := look()) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if left:
             started = seen[left[0]]
             ended = ", ".join(map(processes.named, left))
             raise FenceError(f"{started} left processes running when its page was done, now ended: {ended}")
