@@ -1,9 +1,9 @@
 """What a page, a cache, a file system and a signal can do to the build, and what the user sees.
 
 Each case plants one fault and asserts the one line (or the exit status) a contributor gets.
-Most call the runner, the cache and the file helpers directly; three build a small project
-with mkdocs itself: one in this process twice over (as `mkdocs serve` rebuilds), and two at
-once as processes.
+Most call the runner, the cache and the file helpers directly; the rest build a small project
+with mkdocs itself: in this process, as `mkdocs build` runs it (`build_command`) or as `mkdocs
+serve` rebuilds, and as processes (two builds at once, Ctrl-C).
 
 | fault                                              | what the user sees                            |
 |----------------------------------------------------|-----------------------------------------------|
@@ -14,13 +14,38 @@ once as processes.
 | os.read(0, 1), a child process reading stdin       | nothing to read, at once                      |
 | while True, time.sleep(600), a child left running  | page:line ran past the time limit; all killed |
 | os._exit(0)                                        | page:line ended the page's process (status 0) |
+| os.fork(), the copy running on into the page       | page:line forked ...; end a copy with _exit() |
+| json.dumps or os.write replaced, closerange(3, 256)| nothing: the page is reported as ever         |
+| every descriptor closed, the report pipe too       | page:line closed the pipe the page reports on |
+| an assert whose operand's repr raises              | the assert's page:line; (its repr raised ...) |
 | a SyntaxError                                      | page:line of the bad line, not the fence's    |
+| a page printing past its output limit (8 MB; 2 MB  | page:line printed more than 2 MB, the most    |
+|   here), at once or forever                        |   one page may print                          |
+| bytes trickling onto the report pipe               | page:line ran past the time limit             |
+| a process left running, in its own session or      | page:line left processes running ..., now     |
+|   orphaned                                         |   ended: `sleep 1007` (pid N)                 |
+| `$ attend "cost` in a transcript                   | page:line: the transcript line ... cannot be  |
+|                                                    |   split: No closing quotation                 |
+| an unclosed quote in a fence's info string         | page:line: this fence's info string ...       |
+| a workbench cell that raises, ends its kernel,     | workbench:line: this cell failed: ValueError, |
+|   hangs                                            |   ended the kernel, ran past the time limit;  |
+|                                                    |   not a cache fault                           |
 | a Latin-1 byte in a page                           | page:line:column: byte 0xe9 is not UTF-8      |
+| a page that links to nothing, or to itself         | page:1: the page cannot be read: why          |
+| a page whose fence fails                           | that line, and every other problem it has     |
 | a corrupt, truncated, mis-shaped cache entry       | one line naming the page; rerun and rewritten |
 | a cache folder that cannot be written              | one line; the build runs without it           |
 | the cache deleted mid-build                        | nothing: the next entry is written afresh     |
 | a rewrite killed or out of disk mid-write          | the old file, whole; no temporary left behind |
 | two builds into one site/ at once                  | both succeed; site/ is whole                  |
+| a build that succeeds                              | site/ moved in whole, readable by all (umask) |
+| a build that fails (a fence, a strict warning, a   | the last site/ exactly as it was; nothing     |
+|   page gone from the nav) or is interrupted        |   left beside it                              |
+| a full disk while the site is written              | Aborted: FILE: No space left on device        |
+| what a killed build left beside site/              | deleted by the next build (not a living one's)|
+| site/ a file or a symbolic link                    | one line, before any page runs                |
+| Ctrl-C                                             | Aborted!, no traceback, nothing left behind   |
+| the build killed outright                          | its page's process and all below it end       |
 """
 
 from __future__ import annotations
