@@ -142,14 +142,8 @@ def run_page(
     """
     reports, writing = os.pipe()
     try:
-        process = subprocess.Popen(
-            (
-                sys.executable,
-                "-P",
-                "-m",
-                "attend_book.run",
-                str(writing),
-            ),  # -P: its folder is not on sys.path
+        process = subprocess.Popen(  # -P: the page's folder is not on its sys.path
+            (sys.executable, "-P", "-m", "attend_book.run", str(writing)),
             stdin=subprocess.PIPE,
             stdout=2,  # what a fence writes past Python (a child process's output): the log
             pass_fds=(writing,),
@@ -376,19 +370,28 @@ class Channel:
             _EXIT(LOST)
 
 
-class Printed(io.StringIO):
-    """What a fence prints, counted against the room left for the whole page's output: past it,
-    `full` is called (in a page's process, it reports the fence and ends the process, so no
-    `except` in the fence can let the output grow on)."""
+class Room:
+    """How many more characters a page may print, all its fences together, and what is done
+    when a fence prints past them: in a page's process, `full` reports the fence and ends the
+    process, so no `except` in the fence can let the output grow on."""
 
-    def __init__(self, room: list[int], full: Callable[[], None]) -> None:
+    def __init__(self, most: int, full: Callable[[], None]) -> None:
+        self.left, self.full = most, full
+
+    def printed(self) -> io.StringIO:
+        """A new fence's output, counted against the room."""
+        return _Counted(self)
+
+
+class _Counted(io.StringIO):
+    def __init__(self, room: Room) -> None:
         super().__init__()
-        self.room, self.full = room, full
+        self.room = room
 
     def write(self, text: str) -> int:
-        self.room[0] -= len(text)
-        if self.room[0] < 0:
-            self.full()
+        self.room.left -= len(text)
+        if self.room.left < 0:
+            self.room.full()
         return super().write(text)
 
 
@@ -439,9 +442,8 @@ def _run(path: str, markdown: str, expressions: list[str], most: int, channel: C
         channel.send({"failed": f"{where} {said}"})
         _EXIT(1)
 
-    room = [most]
     try:
-        ran = run_here(path, markdown, expressions, report, printed=lambda: Printed(room, full))
+        ran = run_here(path, markdown, expressions, report, printed=Room(most, full).printed)
         deadline = time.monotonic() + ENDING  # one ending as the page ends is not left running
         while (left := look()) and time.monotonic() < deadline:
             time.sleep(0.02)
