@@ -29,7 +29,8 @@ serve` rebuilds, and as processes (two builds at once, Ctrl-C).
 | an unclosed quote in a fence's info string         | page:line: this fence's info string ...       |
 | a workbench cell that raises, ends its kernel,     | workbench:line: this cell failed: ValueError, |
 |   hangs                                            |   ended the kernel, ran past the time limit;  |
-|                                                    |   not a cache fault                           |
+|                                                    |   not a cache fault; in a build, the page     |
+|                                                    |   shows the cells without outputs, goes on    |
 | a Latin-1 byte in a page                           | page:line:column: byte 0xe9 is not UTF-8      |
 | a page that links to nothing, or to itself         | page:1: the page cannot be read: why          |
 | a page whose fence fails                           | that line, and every other problem it has     |
@@ -816,3 +817,23 @@ def test_ctrl_c_during_a_build_ends_it_with_no_traceback_and_nothing_left_beside
     said = build.communicate(timeout=60)[1]
     assert build.returncode == 1 and said.rstrip().endswith("Aborted!") and "Traceback" not in said
     assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+
+
+def test_a_workbench_whose_cell_fails_is_one_line_shown_without_outputs_and_the_build_goes_on(
+    project: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.chdir(project)
+    jupyter = "  - mkdocs-jupyter:\n      include: [workbench.ipynb]\n      execute: false\n"
+    (project / "mkdocs.yml").write_text(
+        PROJECT.replace("markdown_extensions:", f"{jupyter}markdown_extensions:"), encoding="utf-8"
+    )
+    write(project / "docs" / "workbench.py", WORKBENCH + "y = 2\nraise ValueError('no')\n")
+    write(project / "docs" / "later.md", page_of("print(1)").replace("Prose.", "Prose of 3 lines."))
+    with caplog.at_level(logging.WARNING), pytest.raises(Abort, match="1 errors, 1 warnings"):
+        build(load_config(str(project / "mkdocs.yml"), site_dir=str(project / "site")))
+    assert [line.split("  (")[0] for line in messages(caplog)] == [
+        "docs/workbench.py:8: this cell failed: ValueError: no",
+        "docs/later.md:6:10: 3 is not bound: bind it {= …}, give it {given: …} or make it a label",
+    ]
+    shown = (project / "site" / "workbench" / "index.html").read_text(encoding="utf-8")
+    assert "raise ValueError" in shown and "Traceback" not in shown
