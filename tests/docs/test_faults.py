@@ -22,6 +22,7 @@ serve` rebuilds, and as processes (two builds at once, Ctrl-C).
 | a page printing past its output limit (8 MB; 2 MB  | page:line printed more than 2 MB, the most    |
 |   here), at once or forever                        |   one page may print                          |
 | bytes trickling onto the report pipe               | page:line ran past the time limit             |
+| a line that is no report written on its pipe       | page:line wrote on the page's report pipe     |
 | a process left running, in its own session or      | page:line left processes running ..., now     |
 |   orphaned                                         |   ended: `sleep 1007` (pid N)                 |
 | `$ attend "cost` in a transcript                   | page:line: the transcript line ... cannot be  |
@@ -534,6 +535,11 @@ def test_a_page_printing_past_its_output_limit_fails_naming_the_fence(body: str)
 def test_a_page_just_under_its_output_limit_is_shown_whole() -> None:
     [block] = run_page("docs/p.md", page_of("print('é' * ((2 << 20) - 1))"), most=SMALL).blocks
     assert len(block.text) == SMALL
+
+
+def test_a_fence_that_writes_a_line_on_the_report_pipe_is_named() -> None:
+    garble = "import os\nos.write(max(map(int, os.listdir('/proc/self/fd'))), b'garbage\\n')"
+    assert failure(garble) == "docs/p.md:8: this fence wrote on the page's report pipe: b'garbage'"
 
 
 def test_the_time_limit_holds_while_bytes_keep_arriving_on_the_report_pipe() -> None:
