@@ -239,7 +239,9 @@ def run_here(
         for fence in filter(executed, fences(markdown)):
             report({"at": f"{path}:{fence.line}: this fence"})
             if LANGUAGES[fence.language] == "console":
-                blocks.append(Block(fence, run_transcript(fence.body, f"{path}:{fence.line}", printed())))
+                shown = printed()  # the command's output, counted as a fence's is
+                shown.write(run_transcript(fence.body, f"{path}:{fence.line}"))
+                blocks.append(Block(fence, shown.getvalue()))
             else:
                 blocks.append(_run_python(fence, module.__dict__, path, printed()))
         report({"at": f"{path}:1: evaluating the prose's bindings"})
@@ -248,11 +250,11 @@ def run_here(
         del sys.modules[module.__name__]
 
 
-def run_transcript(transcript: str, where: str = "a page", printed: io.StringIO | None = None) -> str:
+def run_transcript(transcript: str, where: str = "a page") -> str:
     """What each `$ attend …` line of a transcript prints, run in this process, in order."""
     from attend.cli import main
 
-    printed = printed or io.StringIO()
+    printed = io.StringIO()
     for line in commands(transcript):
         argv = words(line, where)
         if argv[:1] != ["attend"]:
