@@ -289,6 +289,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         if self.staged is not None:
             self.staged.commit() if self.whole else self.staged.discard()
             self.staged = None
+        self.command = ""  # mkdocs may hand this object to a build no command started
 
 
 def _unbound(found: Reading) -> Reading:
