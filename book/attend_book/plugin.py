@@ -10,7 +10,9 @@ another package is replaced. Each bound number is checked against its value (`bi
 and every binding is stripped as the page is read, front matter included; math becomes
 MathML, and a button offers the page's code as a notebook, written beside it as it is made.
 The workbench is executed on a cache miss only, its bindings evaluated in its kernel, for
-mkdocs-jupyter to show. The plugin keeps no more than the build's cache and the page it renders.
+mkdocs-jupyter to show. A `build` writes the site beside its folder and moves it in only once
+the build got through (`files.Staged`), so a failed or interrupted one leaves the last good site.
+The plugin keeps no more than the build's cache and the page it renders.
 """
 
 from __future__ import annotations
