@@ -43,6 +43,7 @@ class Fence:
     words: frozenset[str]
     options: Mapping[str, str]  # `key="value"` words
     body: str
+    unread: str = field(default="", compare=False)  # why its info string cannot be read; "": it can
 
     def switched_on(self, key: str) -> bool:
         """Whether an option such as `exec="1"` is set, read as markdown-exec reads it."""
@@ -60,9 +61,17 @@ def fences(text: str) -> tuple[Fence, ...]:
     for token in parse(text):
         if token.type != "fence" or token.map is None:
             continue
-        language, *rest = shlex.split(token.info) or [""]
+        try:
+            language, *rest = shlex.split(token.info) or [""]
+            unread = ""
+        except ValueError as error:  # SuperFences shows such a fence as text, and runs nothing
+            language, rest = token.info.split()[0], []
+            unread = (
+                f"this fence's info string `{token.info}` cannot be read ({error}), so it is shown as text"
+            )
         options = {k: v for k, _, v in (w.partition("=") for w in rest if "=" in w)}
         words = frozenset(w for w in rest if "=" not in w)
         body = token.content.removesuffix("\n")
-        found.append(Fence(token.map[0] + 1, token.map[1], token.markup, language, words, options, body))
+        line, end = token.map[0] + 1, token.map[1]
+        found.append(Fence(line, end, token.markup, language, words, options, body, unread))
     return tuple(found)

@@ -27,7 +27,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from attend.cli import DISTRIBUTION
 from attend_book.markdown import FRONT, fences, parse
 from attend_book.reading import read, strip
-from attend_book.run import Value, commands, executed
+from attend_book.run import TIME_LIMIT, FenceError, Value, commands, executed, words
 
 RELEASE = f"https://pypi.org/project/{DISTRIBUTION}/"
 DRAWS = re.compile(r"^\s*(?:from|import)\s+(?:matplotlib|attend_figures)\b", re.MULTILINE)
@@ -83,9 +83,8 @@ def _markdown(prose: list[str]) -> list[Cell]:
 
 def _calls(transcript: str) -> str:
     """A transcript's `$ attend ...` lines as calls to the function the command calls."""
-    calls = [
-        f"_ = main({argv[1:]!r})  # $ {shlex.join(argv)}" for argv in map(shlex.split, commands(transcript))
-    ]
+    argvs = [words(command, "a notebook's transcript") for command in commands(transcript)]
+    calls = [f"_ = main({argv[1:]!r})  # $ {shlex.join(argv)}" for argv in argvs]
     return "\n".join(["from attend.cli import main", "", *calls])
 
 
@@ -166,33 +165,75 @@ def prose_of(script: str) -> str:
     return "\n".join(out)
 
 
-def execute(source: Path, target: Path) -> None:
+def execute(source: Path, target: Path, *, limit: float = TIME_LIMIT, shown: str = "") -> None:
     """Run a jupytext notebook top to bottom in a fresh kernel and write it, outputs and all, its
-    Markdown without bindings and their values in its metadata (`attend_book.values`)."""
+    Markdown without bindings and their values in its metadata (`attend_book.values`).
+
+    Each cell has `limit` seconds, as a page's fence has. A cell that fails, runs past the limit
+    or ends its kernel is a `FenceError` naming its line in `shown` (default: the file's name)."""
     import jupytext  # type: ignore[import-untyped]
     import nbclient
 
+    text = source.read_text(encoding="utf-8")
     notebook = jupytext.read(source)
     notebook.metadata.pop("jupytext", None)
-    expressions = read(prose_of(source.read_text(encoding="utf-8"))).expressions
+    expressions = read(prose_of(text)).expressions
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
             cell.source = strip(cell.source)
+    # Where each cell's code starts in the script: the line after its `# %%` (or the first line).
+    markers = [n + 1 for n, line in enumerate(text.split("\n"), 1) if line.startswith("# %%")]
+    starts = [1] * (len(notebook.cells) - len(markers)) + markers
+    name = shown or source.name
+    where = {
+        id(cell): f"{name}:{start}: this cell" for cell, start in zip(notebook.cells, starts, strict=False)
+    }
     # Run last, in the kernel: each binding's value in the namespace the cells left, as a page's.
     evaluate = "import json\nfrom attend_book.run import evaluate\n"
     evaluate += f"print(json.dumps(evaluate({expressions!r}, globals())))"
     notebook.cells.append(new_code_cell(evaluate))
+    where[id(notebook.cells[-1])] = f"{name}:1: evaluating the prose's bindings"
     code = [Cell("code", cell.source) for cell in notebook.cells if cell.cell_type == "code"]
     notebook.cells.insert(1, install_cell(code))  # under the title, as on a page
     folder = {"metadata": {"path": str(source.parent)}}  # where the notebook's cells run
-    client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3", resources=folder)
+    running = [f"{name}:1: the notebook's kernel"]
+
+    def started(cell: Any, cell_index: int) -> None:
+        running[0] = where.get(id(cell), running[0])
+
+    client = nbclient.NotebookClient(
+        notebook,
+        timeout=limit,
+        kernel_name="python3",
+        resources=folder,
+        on_cell_execute=started,
+        shutdown_kernel="immediate",  # a cell past the limit is killed, not asked, mid-reply, to stop
+    )
     try:
         client.execute()
     except nbclient.exceptions.CellExecutionError as error:
-        raise PluginError(f"{source.name}: a cell failed, so the book is not built:\n{error}") from error
+        said = f"{error.ename}: {error.evalue}".splitlines()[0]
+        raise FenceError(f"{running[0]} failed: {said}") from None
+    except nbclient.exceptions.CellTimeoutError:
+        raise FenceError(
+            f"{running[0]} ran past the time limit of {limit:g} seconds "
+            "(`time_limit` under attend-book in mkdocs.yml)"
+        ) from None
+    except nbclient.exceptions.DeadKernelError:
+        raise FenceError(f"{running[0]} ended the notebook's kernel") from None
     values = json.loads(notebook.cells.pop().outputs[0]["text"])
     notebook.metadata["attend_book"] = {"values": values}
     nbformat.write(notebook, target)
+
+
+def unexecuted(source: Path, folder: Path) -> Path:
+    """The jupytext notebook as a notebook in `folder`, without outputs: what the workbench page
+    shows when its cells failed, so the build goes on to report every other problem."""
+    import jupytext
+
+    target = folder / f"{source.stem}.ipynb"
+    nbformat.write(jupytext.read(source), target)
+    return target
 
 
 def values_of(executed: Path) -> dict[str, Value]:

@@ -10,16 +10,18 @@ another package is replaced. Each bound number is checked against its value (`bi
 and every binding is stripped as the page is read, front matter included; math becomes
 MathML, and a button offers the page's code as a notebook, written beside it as it is made.
 The workbench is executed on a cache miss only, its bindings evaluated in its kernel, for
-mkdocs-jupyter to show. The plugin keeps no more than the build's cache and the page it renders.
+mkdocs-jupyter to show. A `build` writes the site beside its folder and moves it in only once
+the build got through (`files.Staged`), so a failed or interrupted one leaves the last good site.
+The plugin keeps no more than the build's cache and the page it renders.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import os
 import re
-import shutil
 import tempfile
 from collections.abc import Mapping
 from html import unescape
@@ -34,14 +36,15 @@ from markdown_exec import base_format, validator
 from mkdocs.config import Config
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import PluginError
+from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from attend_book import binding, notebooks, reading, run, snippets
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
-from attend_book.files import TextError, read_text, replace_folder
+from attend_book.files import SiteError, Staged, TextError, read_text
+from attend_book.markdown import fences
 from attend_book.reading import Reading
 
 log = get_plugin_logger(__name__)
@@ -62,16 +65,19 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     def __init__(self) -> None:
         self.workbench = ""  # the workbench page's src_uri, once it is executed
+        self._unread: set[str] = set()  # the src_uri of each page that could not be read
         self._page = ""  # the page being rendered, as errors name it
         self._unshown: list[run.Block] | None = []  # its blocks not shown yet; None: its code failed
         self._offered = ""  # the name of the notebook it offers, beside it in the site; "": none
         # What every page's process starts with: the environment as the build found it.
         self.environment = dict(os.environ)
         self.command = ""  # `build`, `serve`, ... as mkdocs was started
-        # A `mkdocs build`'s site folder, and where it writes the site until it is whole.
-        self.moving: tuple[Path, Path] | None = None
+        # Where a `mkdocs build` writes the site until it is whole, and whether it is.
+        self.staged: Staged | None = None
+        self.whole = False
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
         self._told = False  # whether this build's first problem said how to renumber
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None  # an unexecuted workbench
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined because mkdocs keeps a plugin that has it, this very object, from one `mkdocs
@@ -85,12 +91,15 @@ class BookPlugin(BasePlugin[BookConfig]):
             fence = {"name": language, "class": language, "validator": validator}
             fences.append({**fence, "format": functools.partial(self._format, kind)})
         if self.command == "build":
-            # Built beside site/ and moved into place whole (on_post_build): a build running at
-            # the same time, or a check reading site/, never meets a half-written site.
-            site = Path(config.site_dir)
-            site.parent.mkdir(parents=True, exist_ok=True)
-            self.moving = (site, Path(tempfile.mkdtemp(prefix=f".{site.name}-", dir=site.parent)))
-            config.site_dir = str(self.moving[1])
+            # Built beside site/ and moved into place once the build succeeded (on_shutdown): a
+            # build running at the same time, or a check reading site/, never meets a half-written
+            # site, and a failed build leaves the last good one.
+            try:
+                self.staged = Staged(Path(config.site_dir))
+            except SiteError as error:
+                raise PluginError(str(error)) from None
+            self.whole = False
+            config.site_dir = str(self.staged.folder)
         return config
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
@@ -106,15 +115,26 @@ class BookPlugin(BasePlugin[BookConfig]):
         folder = self.root / self.config.cache_dir
         self.cache = Cache(folder, fingerprint(source_roots(), build_versions()))
         self._told = False
+        self._unread = set()
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         source = files.get_file_from_path(self.config.workbench)
         if source is not None and source.abs_src_path:
             script = Path(source.abs_src_path)
-            executed = self.cache.notebook(script, notebooks.execute)
+            shown = os.path.relpath(script, self.root)
+            execute = functools.partial(notebooks.execute, limit=float(self.config.time_limit), shown=shown)
             found = reading.read(notebooks.prose_of(script.read_text(encoding="utf-8")))
-            for problem in binding.check(found, notebooks.values_of(executed)):
-                self._report(problem.render(os.path.relpath(script, self.root)))
+            try:
+                executed = self.cache.notebook(script, execute)
+            except run.FenceError as error:  # one line; the page shows the cells without outputs
+                log.error(str(error))
+                self._scratch = tempfile.TemporaryDirectory(prefix="attend-book-")
+                executed = notebooks.unexecuted(script, Path(self._scratch.name))
+                problems = binding.check(_unbound(found), {})
+            else:
+                problems = binding.check(found, notebooks.values_of(executed))
+            for problem in problems:
+                self._report(problem.render(shown))
             files.remove(source)  # mkdocs-jupyter renders (and offers) the executed notebook instead
             page = File(executed.name, str(executed.parent), config.site_dir, config.use_directory_urls)
             files.append(page)
@@ -137,11 +157,16 @@ class BookPlugin(BasePlugin[BookConfig]):
         where = page.file.abs_src_path
         if where is None or not where.endswith(".md"):
             return None
+        shown = os.path.relpath(where, self.root)
         try:
-            source = read_text(Path(where), os.path.relpath(where, self.root))
+            source = read_text(Path(where), shown)
         except TextError as error:
             log.error(str(error))
             source = page.file.content_string = Path(where).read_bytes().decode("utf-8", errors="replace")
+        except OSError as error:  # a link to nothing, or to itself: the page is left empty
+            log.error(f"{shown}:1: the page cannot be read: {error.strerror or error}")
+            source = page.file.content_string = ""
+            self._unread.add(page.file.src_uri)
         return reading.strip(source)
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -153,24 +178,32 @@ class BookPlugin(BasePlugin[BookConfig]):
             # Its front matter (description, hide) is the notebook's `mkdocs` metadata.
             page.meta.update(nbformat.read(page.file.abs_src_path, as_version=4).metadata.get("mkdocs", {}))
             self._offered = src  # mkdocs-jupyter puts it beside the page
-        if not src.endswith(".md"):
+        if not src.endswith(".md") or src in self._unread:
             return markdown
         source = page.file.content_string  # with its front matter, so lines are the file's
         self._page = os.path.relpath(os.path.join(config.docs_dir, page.file.src_path), self.root)
         found = reading.read(source)
         limit, folder = float(self.config.time_limit), str(self.root)
         runner = functools.partial(run.run_page, limit=limit, environment=self.environment, folder=folder)
+        for fence in fences(source):
+            if fence.unread:
+                log.error(f"{self._page}:{fence.line}: {fence.unread}")
         try:
             ran = self.cache.page(self._page, source, found.expressions, run=runner)
         except run.FenceError as error:
             # One build reports every problem of every page: a page whose code fails is logged
-            # (which --strict counts), drawn without outputs, and the build goes on to the next.
+            # (which --strict counts), drawn without outputs, and checked for all but the values
+            # its code did not give; the build goes on to the next.
             log.error(str(error))
             self._unshown = None
+            problems = self.check_numbers(self._page, source, _unbound(found), {}, page.meta)
         else:
             self._unshown = list(ran.blocks)
-            for problem in self.check_numbers(self._page, source, found, ran.values, page.meta):
-                self._report(problem)
+            problems = self.check_numbers(self._page, source, found, ran.values, page.meta)
+        for problem in problems:
+            self._report(problem)
+        if self._unshown is None:  # its notebook would fail as its page did
+            return markdown
         cells = notebooks.cells_of(source, self.root, config.mdx_configs.get("pymdownx.snippets"))
         if notebooks.offered(page.meta, cells):
             stem = PurePosixPath(src).stem
@@ -237,13 +270,33 @@ class BookPlugin(BasePlugin[BookConfig]):
     @event_priority(-100)  # after every other plugin has written its part of the site
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         self.cache.prune()
-        if self.moving is not None:
-            replace_folder(*self.moving)
-            config.site_dir = str(self.moving[0])
+        self.whole = True  # unless --strict counts a warning next (on_build_error)
 
+    @event_priority(-100)  # last: what it raises ends the build
     def on_build_error(self, *, error: Exception) -> None:
-        if self.moving is not None:
-            shutil.rmtree(self.moving[1], ignore_errors=True)
+        """A build that failed; one that failed writing (a full disk, a folder it may not write)
+        ends in one line, not mkdocs' traceback."""
+        self.whole = False
+        if isinstance(error, OSError) and error.strerror:
+            where = error.filename2 or error.filename
+            raise Abort(
+                f"Aborted: {where}: {error.strerror}" if where else f"Aborted: {error.strerror}"
+            ) from None
+
+    def on_shutdown(self) -> None:
+        """The end of a `build` command, whatever became of it: mkdocs has no later hook, and
+        runs `on_post_build` before the strict check that may yet fail the build. The site
+        moves in only if the build got through (an interrupted one never reaches on_post_build);
+        else it is deleted, and the last site stays as it was."""
+        if self.staged is not None:
+            self.staged.commit() if self.whole else self.staged.discard()
+            self.staged = None
+        self.command = ""  # mkdocs may hand this object to a build no command started
+
+
+def _unbound(found: Reading) -> Reading:
+    """The page's reading without its bindings: what can be checked when its code failed."""
+    return dataclasses.replace(found, bindings=[])
 
 
 def _prompted(code: str) -> tuple[str, str]:

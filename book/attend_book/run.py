@@ -9,28 +9,33 @@ follow from its code.
 
 That process reads the page from its standard input, then closes it, so a fence that reads from
 it (`input()`) fails at once instead of waiting on a terminal. It reports to its parent on a
-descriptor of its own, one JSON line per event, so nothing a fence prints can be taken for a
-report: `{"at": WHERE}` as each fence starts and as each binding is evaluated, at its first
-number's line and column (the parent's clock for the time limit, and what it names if the
-process dies or hangs there), then `PageRun.kept()` when all is done, or `{"failed": MESSAGE}`.
+pipe of its own, kept at a high descriptor, one JSON line per event, written with references
+to `json` and `os` taken before any fence runs, so nothing a fence prints, replaces or closes
+can pass for a report: `{"at": WHERE}` as each fence starts and as each binding is evaluated,
+at its first number's line and column (the parent's clock for the time limit, and what it
+names if the process dies or hangs there), then `PageRun.kept()` when all is done, or
+`{"failed": MESSAGE}`.
 
-A `python` fence runs with `exec`, its standard output captured; a `console` fence is a
-transcript whose `$ attend …` lines call `attend.cli.main`, the function the installed command
-calls. A figure fence's plotted numbers (an `attend-figure-data` comment) are taken out of its
-text and kept as the block's `data`. Whatever a fence raises, `exit()` and KeyboardInterrupt
-included, is a `FenceError` naming the page, the fence's line and its own failing line; so is a
-fence that ends its process or runs past the time limit. After the last fence, each expression
-the prose binds a number to is evaluated in the page's namespace: its value, or why it has none.
+The page's process is two: a holder, which adopts every process the page's code starts however
+it detaches (`processes`), and under it the runner, which runs the page. The holder says how
+the runner ended (`{"gone": STATUS}`) and stays until the build ends it and all below it, so
+nothing a page started outlives its page. The runner fails a page that leaves a process
+running, naming the fence it was first seen after, or that prints more than `OUTPUT_LIMIT`
+characters, naming the fence that passed it; a copy of the runner (`os.fork()`) that runs on
+into the page is stopped as it reaches the next fence. The parent reads the reports in time
+linear in their size, and holds each fence to the time limit while output flows.
 """
 
 from __future__ import annotations
 
 import ast
 import contextlib
+import fcntl
 import io
 import json
 import os
 import re
+import resource
 import select
 import shlex
 import signal
@@ -46,6 +51,7 @@ from typing import Any, NamedTuple
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
+from attend_book import processes
 from attend_book.markdown import Fence, fences
 from attend_book.reading import read
 
@@ -53,6 +59,9 @@ LANGUAGES = {"python": "python", "py": "python", "console": "console"}
 # How long one fence may run, in seconds, unless mkdocs.yml says otherwise (`time_limit` under
 # attend-book). The slowest fence today takes under 2.5 s on a busy two-core machine.
 TIME_LIMIT = 30.0
+# How many characters one page may print, all its fences together. The book's largest page
+# prints 71 thousand (its figures' HTML): this is over a hundred times that.
+OUTPUT_LIMIT = 8 << 20
 FIGURE_DATA = re.compile(r"\n<!-- attend-figure-data\n(.*?)\n-->", re.DOTALL)  # as attend_figures prints it
 # What a fence may not do to the build, said in the words of what it did, under what it raised.
 STOPPED: dict[type[BaseException], str] = {
@@ -62,6 +71,12 @@ STOPPED: dict[type[BaseException], str] = {
 # The longest integer a report can carry: json writes no int of more than Python's digit limit.
 _REPORTED_BITS = int(sys.get_int_max_str_digits() * 3.32) or sys.maxsize
 Report = Callable[[dict[str, Any]], None]
+# What a page's process reports with, taken before any fence runs: a fence that replaces
+# json.dumps, os.write or os._exit changes nothing of how its page is reported.
+_ENCODE = json.JSONEncoder().encode
+_WRITE, _EXIT, _GETPID = os.write, os._exit, os.getpid
+ENDING = 1.0  # seconds a process the page started may take to end after the page is done
+LOST = 113  # how the runner exits when its report pipe is gone: closed by a fence, or the build ended
 # What a binding's expression evaluated to, kept as JSON keeps it: a number, a (nested) list of
 # numbers, or the one-line reason it has no value (a string).
 Value = float | int | list["Value"] | str
@@ -113,6 +128,7 @@ def run_page(
     expressions: Iterable[str] = (),
     *,
     limit: float = TIME_LIMIT,
+    most: int = OUTPUT_LIMIT,
     environment: Mapping[str, str] | None = None,
     folder: str | None = None,
 ) -> PageRun:
@@ -121,51 +137,102 @@ def run_page(
     each of `expressions` evaluated in the namespace they left.
 
     Nothing another page did can reach that process; `path` names the page in errors. A fence
-    that runs past `limit` seconds, or ends the process, is a `FenceError` naming its line. The
-    process is in a session of its own, so that Ctrl-C stops the build, which then ends the
-    page's process and all it started. (Measured: starting each page's process one page ahead,
-    its modules loaded while the page before it ran, saved no time the noise of a two-core
-    machine did not hide.)
+    that runs past `limit` seconds, prints past `most` characters (the page's fences together),
+    ends the process or leaves a process running is a `FenceError` naming its line. The process
+    is in a session of its own, so that Ctrl-C stops the build, which then ends the page's
+    process and all it started. (Measured: starting each page's process one page ahead, its
+    modules loaded while the page before it ran, saved no time the noise of a two-core machine
+    did not hide.)
     """
-    where = f"{path}:1: the page's process"
-    with subprocess.Popen(
-        (sys.executable, "-P", "-m", "attend_book.run"),  # -P: its folder is not on sys.path
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        env=environment,
-        cwd=folder,
-        start_new_session=True,
-    ) as process:
-        assert process.stdin is not None and process.stdout is not None
+    reports, writing = os.pipe()
+    try:
+        process = subprocess.Popen(  # -P: the page's folder is not on its sys.path
+            (sys.executable, "-P", "-m", "attend_book.run", str(writing)),
+            stdin=subprocess.PIPE,
+            stdout=2,  # what a fence writes past Python (a child process's output): the log
+            pass_fds=(writing,),
+            env=environment,
+            cwd=folder,
+            start_new_session=True,
+        )
+    except BaseException:
+        os.close(reports)
+        raise
+    finally:
+        os.close(writing)
+    with process:
+        assert process.stdin is not None
         try:
             with contextlib.suppress(BrokenPipeError):  # it died at start: told below
-                process.stdin.write(json.dumps([path, markdown, [*expressions]]).encode())
+                process.stdin.write(json.dumps([path, markdown, [*expressions], most]).encode())
                 process.stdin.close()
-            unread = b""  # the start of a report line still being written
-            while select.select([process.stdout], [], [], limit)[0]:  # a report within the limit
-                if not (chunk := os.read(process.stdout.fileno(), 1 << 16)):
-                    raise FenceError(f"{where} ended the page's process (exit status {process.wait()})")
-                *lines, unread = (unread + chunk).split(b"\n")
-                for event in map(json.loads, lines):
-                    if "failed" in event:
-                        raise FenceError(event["failed"])
-                    if "values" in event:
-                        return PageRun(blocks_of(markdown, event["blocks"]), event["values"])
-                    where = event["at"]
-            raise FenceError(
-                f"{where} ran past the time limit of {limit:g} seconds "
-                "(`time_limit` under attend-book in mkdocs.yml)"
-            )
-        finally:  # the page's process and whatever its fences started (its whole session)
+            return _heard(reports, process, path, markdown, limit, most)
+        finally:  # everything below the page's process, then its session, then the pipe
+            processes.end_below(process.pid)
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
+            os.close(reports)
+
+
+def _heard(
+    reports: int, process: subprocess.Popen[bytes], path: str, markdown: str, limit: float, most: int
+) -> PageRun:
+    """The page's run as its process reports it on the pipe `reports`: each line is read once,
+    however it arrives, and each fence has `limit` seconds from its start."""
+    where = f"{path}:1: the page's process"
+    deadline = time.monotonic() + limit
+    longest = 8 * most + (1 << 20)  # a report of `most` characters, escaped, and the values
+    line = bytearray()  # a report still being written
+    while (left := deadline - time.monotonic()) > 0 and select.select([reports], [], [], left)[0]:
+        if not (chunk := os.read(reports, 1 << 16)):  # the holder too is gone: killed outright
+            raise FenceError(f"{where} ended the page's process (exit status {process.wait()})")
+        *ends, rest = chunk.split(b"\n")
+        for end in ends:
+            event = _event(bytes(line + end), where)
+            line.clear()
+            if "failed" in event:
+                raise FenceError(event["failed"])
+            if "values" in event:
+                return PageRun(blocks_of(markdown, event["blocks"]), event["values"])
+            if "gone" in event:
+                raise FenceError(f"{where} {_ended(event['gone'])}")
+            where, deadline = event["at"], time.monotonic() + limit
+        line += rest
+        if len(line) > longest:
+            raise FenceError(f"{where} sent the build a report of more than {longest >> 20} MB")
+    raise FenceError(
+        f"{where} ran past the time limit of {limit:g} seconds (`time_limit` under attend-book in mkdocs.yml)"
+    )
+
+
+def _ended(status: int) -> str:
+    """How the runner ended, said as what the fence it was in did."""
+    if status == LOST:
+        return "closed the pipe the page's process reports on (a page's code may close only what it opened)"
+    return f"ended the page's process (exit status {status})"
+
+
+def _event(line: bytes, where: str) -> dict[str, Any]:
+    """One report, or a `FenceError` if it is not one: something wrote on the page's pipe."""
+    try:
+        event = json.loads(line)
+    except ValueError:
+        event = None
+    if not isinstance(event, dict) or not {"at", "failed", "values", "gone"} & event.keys():
+        raise FenceError(f"{where} wrote on the page's report pipe: {line[:60]!r}")
+    return event
 
 
 def run_here(
-    path: str, markdown: str, expressions: Iterable[str] = (), report: Report = lambda event: None
+    path: str,
+    markdown: str,
+    expressions: Iterable[str] = (),
+    report: Report = lambda event: None,
+    printed: Callable[[], io.StringIO] = io.StringIO,
 ) -> PageRun:
     """Every executed fence of the page, in page order, in this process; then `expressions`,
-    evaluated in the namespace the fences left. Each step is `report`ed as it starts.
+    evaluated in the namespace the fences left. Each step is `report`ed as it starts; what a
+    fence prints goes into a new `printed()`.
 
     The build runs it only in a page's own process (`main`); a test that changes the package
     in its own process on purpose (the mutation suite's weights) runs it there."""
@@ -176,9 +243,11 @@ def run_here(
         for fence in filter(executed, fences(markdown)):
             report({"at": f"{path}:{fence.line}: this fence"})
             if LANGUAGES[fence.language] == "console":
-                blocks.append(Block(fence, run_transcript(fence.body, f"{path}:{fence.line}")))
+                shown = printed()  # the command's output, counted as a fence's is
+                shown.write(run_transcript(fence.body, f"{path}:{fence.line}"))
+                blocks.append(Block(fence, shown.getvalue()))
             else:
-                blocks.append(_run_python(fence, module.__dict__, path))
+                blocks.append(_run_python(fence, module.__dict__, path, printed()))
         places = {b.expression: b.numerals[0] for b in reversed(read(markdown).bindings)}
         values: dict[str, Value] = {}
         for expression in expressions:  # each named as it starts, should it hang or end the process
@@ -197,7 +266,7 @@ def run_transcript(transcript: str, where: str = "a page") -> str:
 
     printed = io.StringIO()
     for line in commands(transcript):
-        argv = shlex.split(line)
+        argv = words(line, where)
         if argv[:1] != ["attend"]:
             raise FenceError(f"{where}: a transcript may only run `attend`, not {line!r}")
         with contextlib.redirect_stdout(printed):
@@ -210,9 +279,16 @@ def run_transcript(transcript: str, where: str = "a page") -> str:
     return printed.getvalue()
 
 
-def _run_python(fence: Fence, namespace: dict[str, object], path: str) -> Block:
+def words(command: str, where: str) -> list[str]:
+    """A transcript's command split as a shell splits it, or a `FenceError` saying why not."""
+    try:
+        return shlex.split(command)
+    except ValueError as error:  # an unclosed quote
+        raise FenceError(f"{where}: the transcript line `$ {command}` cannot be split: {error}") from None
+
+
+def _run_python(fence: Fence, namespace: dict[str, object], path: str, printed: io.StringIO) -> Block:
     name = f"<{path}:{fence.line}>"
-    printed = io.StringIO()
     try:
         with contextlib.redirect_stdout(printed):
             exec(compile(fence.body, name, "exec"), namespace)
@@ -250,8 +326,16 @@ def _compared(body: str, line: int, namespace: dict[str, object]) -> str:
                 value: object = eval(compile(ast.Expression(part), "<assert>", "eval"), namespace)
             except Exception as error:
                 value = error
-            shown += f"\n  {ast.unparse(part)} = {value!r:.200}"
+            shown += f"\n  {ast.unparse(part)} = {_shown(value):.200}"
     return shown
+
+
+def _shown(value: object) -> str:
+    """The value's repr, or what its repr raised: a fence's class may define a broken one."""
+    try:
+        return repr(value)
+    except Exception as error:
+        return f"(its repr raised {_said(error).splitlines()[-1]})"
 
 
 def plain(value: object) -> Value:
@@ -279,30 +363,126 @@ def evaluate(expressions: Iterable[str], namespace: dict[str, object]) -> dict[s
     return values
 
 
+class Channel:
+    """The pipe a page's process reports on, moved to a descriptor high above those a program
+    opens (which `os.closerange(3, 256)` leaves alone), not inherited by what a fence starts."""
+
+    def __init__(self, descriptor: int) -> None:
+        ceiling = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        high = min(ceiling if ceiling > 0 else 1024, 1024) - 1
+        self.descriptor = fcntl.fcntl(descriptor, fcntl.F_DUPFD_CLOEXEC, high)
+        os.close(descriptor)
+
+    def send(self, event: dict[str, Any]) -> None:
+        """Write one report whole; if the pipe is gone (closed by a fence, or the build ended),
+        end this process with the status that says so, and nothing on the terminal."""
+        data = memoryview((_ENCODE(event) + "\n").encode())
+        try:
+            while data:
+                data = data[_WRITE(self.descriptor, data) :]
+        except OSError:
+            _EXIT(LOST)
+
+
+class Room:
+    """How many more characters a page may print, all its fences together, and what is done
+    when a fence prints past them: in a page's process, `full` reports the fence and ends the
+    process, so no `except` in the fence can let the output grow on."""
+
+    def __init__(self, most: int, full: Callable[[], None]) -> None:
+        self.left, self.full = most, full
+
+    def printed(self) -> io.StringIO:
+        """A new fence's output, counted against the room."""
+        return _Counted(self)
+
+
+class _Counted(io.StringIO):
+    def __init__(self, room: Room) -> None:
+        super().__init__()
+        self.room = room
+
+    def write(self, text: str) -> int:
+        self.room.left -= len(text)
+        if self.room.left < 0:
+            self.room.full()
+        return super().write(text)
+
+
+def _hold(runner: int, build: int, channel: Channel) -> None:
+    """The holder's part: say how the runner ended, then wait for the build to end this process
+    and all below it; if the build is killed outright, end them itself."""
+    threading.Thread(target=_end_with, args=(build,), daemon=True).start()
+    status = os.waitpid(runner, 0)[1]
+    channel.send({"gone": os.waitstatus_to_exitcode(status)})
+    threading.Event().wait()
+
+
 def _end_with(build: int) -> None:
-    """End this process and all its fences started once `build`, its parent, is gone: a build
-    killed outright leaves no page running on, past any time limit."""
+    """End this process and all below it once `build`, its parent, is gone: a build killed
+    outright leaves no page running on, past any time limit."""
     while os.getppid() == build:
         time.sleep(0.5)
+    processes.end_below(os.getpid())
     os.killpg(0, signal.SIGKILL)
 
 
-def main() -> None:
-    """A page's own process: read the page, close standard input, keep a descriptor for
-    reports, run the page."""
-    threading.Thread(target=_end_with, args=(os.getppid(),), daemon=True).start()
-    path, markdown, expressions = json.load(sys.stdin)
-    sys.stdin.close()  # Python's reads fail; the descriptor, at its end, gives a child process nothing
-    reports = os.fdopen(os.dup(sys.stdout.fileno()), "w")
-    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # what a fence writes past Python: the log
+def _run(path: str, markdown: str, expressions: list[str], most: int, channel: Channel) -> None:
+    """The runner's part: run the page, report each step, and fail it for a process it leaves
+    running (named by the fence it was first seen after) or output past `most` characters."""
+    runner, holder = _GETPID(), os.getppid()
+    where = f"{path}:1: the page's process"
+    seen: dict[int, str] = {}  # each process below the holder, and the step it was first seen after
+
+    def look() -> list[int]:
+        running = [pid for pid in processes.below(holder) if pid != runner]
+        for pid in running:
+            seen.setdefault(pid, where)
+        return running
 
     def report(event: dict[str, Any]) -> None:
-        print(json.dumps(event), file=reports, flush=True)
+        nonlocal where
+        if _GETPID() != runner:  # a copy of the runner, forked by a fence, ran on into the page
+            said = "forked the page's process (os.fork()) and the copy ran on into the page"
+            channel.send({"failed": f"{where} {said}; a forked copy must end with os._exit()"})
+            _EXIT(1)
+        if "at" in event:
+            look()
+            where = event["at"]
+        channel.send(event)
+
+    def full() -> None:
+        said = f"printed more than {most / (1 << 20):g} MB, the most one page may print (its fences together)"
+        channel.send({"failed": f"{where} {said}"})
+        _EXIT(1)
 
     try:
-        report(run_here(path, markdown, expressions, report).kept())
+        ran = run_here(path, markdown, expressions, report, printed=Room(most, full).printed)
+        deadline = time.monotonic() + ENDING  # one ending as the page ends is not left running
+        while (left := look()) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        if left:
+            started = seen[left[0]]
+            ended = ", ".join(map(processes.named, left))
+            raise FenceError(f"{started} left processes running when its page was done, now ended: {ended}")
+        channel.send(ran.kept())
     except FenceError as error:
-        report({"failed": str(error)})
+        channel.send({"failed": str(error)})
+    _EXIT(0)
+
+
+def main() -> None:
+    """A page's own process: read the page, close standard input, keep the report pipe, adopt
+    whatever the page starts; then the runner runs the page while this process holds on."""
+    channel = Channel(int(sys.argv[1]))
+    path, markdown, expressions, most = json.load(sys.stdin)
+    sys.stdin.close()  # Python's reads fail; the descriptor, at its end, gives a child process nothing
+    processes.adopt()
+    build = os.getppid()
+    if runner := os.fork():
+        _hold(runner, build, channel)
+    else:
+        _run(path, markdown, expressions, most, channel)
 
 
 if __name__ == "__main__":

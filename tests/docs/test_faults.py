@@ -1,9 +1,9 @@
 """What a page, a cache, a file system and a signal can do to the build, and what the user sees.
 
 Each case plants one fault and asserts the one line (or the exit status) a contributor gets.
-Most call the runner, the cache and the file helpers directly; three build a small project
-with mkdocs itself: one in this process twice over (as `mkdocs serve` rebuilds), and two at
-once as processes.
+Most call the runner, the cache and the file helpers directly; the rest build a small project
+with mkdocs itself: in this process, as `mkdocs build` runs it (`build_command`) or as `mkdocs
+serve` rebuilds, and as processes (two builds at once, Ctrl-C).
 
 | fault                                              | what the user sees                            |
 |----------------------------------------------------|-----------------------------------------------|
@@ -14,8 +14,27 @@ once as processes.
 | os.read(0, 1), a child process reading stdin       | nothing to read, at once                      |
 | while True, time.sleep(600), a child left running  | page:line ran past the time limit; all killed |
 | os._exit(0)                                        | page:line ended the page's process (status 0) |
+| os.fork(), the copy running on into the page       | page:line forked ...; end a copy with _exit() |
+| json.dumps or os.write replaced, closerange(3, 256)| nothing: the page is reported as ever         |
+| every descriptor closed, the report pipe too       | page:line closed the pipe the page reports on |
+| an assert whose operand's repr raises              | the assert's page:line; (its repr raised ...) |
 | a SyntaxError                                      | page:line of the bad line, not the fence's    |
+| a page printing past its output limit (8 MB; 2 MB  | page:line printed more than 2 MB, the most    |
+|   here), at once or forever                        |   one page may print                          |
+| bytes trickling onto the report pipe               | page:line ran past the time limit             |
+| a line that is no report written on its pipe       | page:line wrote on the page's report pipe     |
+| a process left running, in its own session or      | page:line left processes running ..., now     |
+|   orphaned                                         |   ended: `sleep 1007` (pid N)                 |
+| `$ attend "cost` in a transcript                   | page:line: the transcript line ... cannot be  |
+|                                                    |   split: No closing quotation                 |
+| an unclosed quote in a fence's info string         | page:line: this fence's info string ...       |
+| a workbench cell that raises, ends its kernel,     | workbench:line: this cell failed: ValueError, |
+|   hangs                                            |   ended the kernel, ran past the time limit;  |
+|                                                    |   not a cache fault; in a build, the page     |
+|                                                    |   shows the cells without outputs, goes on    |
 | a Latin-1 byte in a page                           | page:line:column: byte 0xe9 is not UTF-8      |
+| a page that links to nothing, or to itself         | page:1: the page cannot be read: why          |
+| a page whose fence fails                           | that line, and every other problem it has     |
 | a corrupt, truncated, mis-shaped cache entry       | one line naming the page; rerun and rewritten |
 | a cache folder that cannot be written              | one line; the build runs without it           |
 | the cache deleted mid-build                        | nothing: the next entry is written afresh     |
@@ -31,15 +50,26 @@ once as processes.
 | renumber on a docs/ it cannot write                | page:line:col old → new not written (why)     |
 | renumber --docs /nonexistent, an absent page       | renumber: … does not exist; exit status 2     |
 | renumber on a linked page; on a dangling link      | the file it leads to rewritten; one line      |
+| a build that succeeds                              | site/ moved in whole, readable by all (umask) |
+| a build that fails (a fence, a strict warning, a   | the last site/ exactly as it was; nothing     |
+|   page gone from the nav) or is interrupted        |   left beside it                              |
+| a full disk while the site is written              | Aborted: FILE: No space left on device        |
+| what a killed build left beside site/              | deleted by the next build (not a living one's)|
+| site/ a file or a symbolic link                    | one line, before any page runs                |
+| Ctrl-C                                             | Aborted!, no traceback, nothing left behind   |
+| the build killed outright                          | its page's process and all below it end       |
 """
 
 from __future__ import annotations
 
 import errno
+import fcntl
+import functools
 import json
 import logging
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -56,10 +86,11 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import Abort, PluginError
 
 import attend.chapter
-from attend_book import files, renumber
+from attend_book import files, notebooks, renumber
 from attend_book.binding import check
 from attend_book.cache import Cache
 from attend_book.files import TextError, read_text, replace_folder, write_atomic
+from attend_book.markdown import fences
 from attend_book.plugin import BookPlugin
 from attend_book.reading import read
 from attend_book.run import FenceError, PageRun, run_page
@@ -588,3 +619,381 @@ def test_renumber_rewrites_the_file_a_linked_page_leads_to_and_the_link_stays_a_
         said.err
         == f"docs/q.md: cannot be read, a link to {docs.parent}/nowhere.md (No such file or directory)\n"
     )
+# --- what a fence can do to its page's process and its report ------------------------------
+
+
+def test_a_fence_whose_forked_copy_runs_on_into_the_page_fails_naming_it() -> None:
+    # the copy reaches the second fence at once; the runner is asleep in it by then
+    assert failure("import os\nos.fork()", "import time\ntime.sleep(2)") == (
+        "docs/p.md:8: this fence forked the page's process (os.fork()) and the copy ran on into the "
+        "page; a forked copy must end with os._exit()"
+    )
+
+
+def test_a_fence_whose_forked_copy_ends_itself_runs_as_any_other() -> None:
+    [block] = run_page(
+        "docs/p.md", page_of("import os\nif os.fork() == 0:\n    os._exit(0)\nprint('one')")
+    ).blocks
+    assert block.text == "one\n"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "import json\njson.dumps = lambda *args, **kwargs: 'not json'",
+        "import os\nos.write = lambda fd, data: len(data)",
+        "import os\nos.closerange(3, 256)",
+    ],
+    ids=["json.dumps replaced", "os.write replaced", "descriptors 3 to 255 closed"],
+)
+def test_a_fence_that_replaces_or_closes_what_a_page_reports_with_changes_nothing_of_its_report(
+    body: str,
+) -> None:
+    ran = run_page("docs/p.md", page_of(body, "print(2 + 2)"), ["2 * 3"])
+    assert [block.text for block in ran.blocks] == ["", "4\n"] and ran.values == {"2 * 3": 6}
+
+
+def test_a_fence_that_closes_the_report_pipe_itself_is_named() -> None:
+    assert failure("x = 1", "import os\nos.closerange(3, 1 << 16)") == (
+        "docs/p.md:13: this fence closed the pipe the page's process reports on "
+        "(a page's code may close only what it opened)"
+    )
+
+
+def test_a_failed_assert_whose_operand_cannot_be_shown_names_the_asserts_line() -> None:
+    broken = "class Broken:\n    def __repr__(self) -> str:\n        raise ValueError('no repr')\n"
+    assert failure(f"{broken}\nassert Broken() == 2") == (
+        "docs/p.md:13: a python fence failed at `assert Broken() == 2`:\n"
+        "AssertionError\n  Broken() = (its repr raised ValueError: no repr)"
+    )
+
+
+# --- what a page may print, and how long the build reads it ----------------------------------
+
+SMALL = 2 << 20  # a page's output limit in these tests: 2 MB, not the build's 8, to stay quick
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["print('x' * (3 << 20))", "while True:\n    print('y' * 1000)"],
+    ids=["at once", "forever"],
+)
+def test_a_page_printing_past_its_output_limit_fails_naming_the_fence(body: str) -> None:
+    with pytest.raises(FenceError) as raised:
+        run_page("docs/p.md", page_of("print('x' * (1 << 20))", body), most=SMALL)
+    assert str(raised.value) == (
+        "docs/p.md:13: this fence printed more than 2 MB, the most one page may print (its fences together)"
+    )
+
+
+def test_a_page_just_under_its_output_limit_is_shown_whole() -> None:
+    [block] = run_page("docs/p.md", page_of("print('é' * ((2 << 20) - 1))"), most=SMALL).blocks
+    assert len(block.text) == SMALL
+
+
+def test_a_fence_that_writes_a_line_on_the_report_pipe_is_named() -> None:
+    garble = "import os\nos.write(max(map(int, os.listdir('/proc/self/fd'))), b'garbage\\n')"
+    assert failure(garble) == "docs/p.md:8: this fence wrote on the page's report pipe: b'garbage'"
+
+
+def test_the_time_limit_holds_while_bytes_keep_arriving_on_the_report_pipe() -> None:
+    trickle = (
+        "import os, time\nreports = max(map(int, os.listdir('/proc/self/fd')))\n"
+        "while True:\n    os.write(reports, b' ')\n    time.sleep(0.01)"
+    )
+    assert (
+        failure(trickle, limit=1) == f"docs/p.md:8: this fence ran past the time limit of 1 seconds {SETTING}"
+    )
+
+
+# --- what a page leaves running --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        "subprocess.Popen(['sleep', '1007'], start_new_session=True).pid",
+        "int(subprocess.run(['sh', '-c', DAEMON], capture_output=True).stdout)",
+    ],
+    ids=["in a session of its own", "orphaned by its parent"],
+)
+def test_a_process_a_page_leaves_running_is_ended_and_named_by_the_fence_that_started_it(
+    start: str, tmp_path: Path
+) -> None:
+    record = tmp_path / "pid"
+    daemon = "DAEMON = 'sleep 1007 >/dev/null 2>&1 & echo $!'  # its shell ends at once\n"
+    fence = f"import subprocess\n{daemon}open({str(record)!r}, 'w').write(str({start}))"
+    said = failure("x = 1", fence, "y = 2")
+    pid = int(record.read_text())
+    assert said == (
+        "docs/p.md:13: this fence left processes running when its page was done, "
+        f"now ended: `sleep 1007` (pid {pid})"
+    )
+    assert gone(pid)
+
+
+def gone(pid: int) -> bool:
+    """Whether the process stops running within a few seconds (a killed one takes a moment)."""
+    deadline = time.monotonic() + 5
+    while running(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not running(pid)
+
+
+# --- what a transcript or a fence's info string can hold ---------------------------------------
+
+
+def test_a_transcript_line_with_an_unclosed_quote_is_one_line_in_the_page_and_in_its_notebook() -> None:
+    page = f'---\ntitle: t\n---\n\n{F}console exec="1"\n$ attend "cost\n{F}\n'
+    said = 'the transcript line `$ attend "cost` cannot be split: No closing quotation'
+    with pytest.raises(FenceError) as raised:
+        run_page("docs/p.md", page)
+    assert str(raised.value) == f"docs/p.md:5: {said}"
+    with pytest.raises(FenceError) as raised:
+        notebooks.cells_of(page)
+    assert str(raised.value) == f"a notebook's transcript: {said}"
+
+
+def test_a_fence_whose_info_string_has_an_unclosed_quote_is_read_as_unreadable_and_not_run() -> None:
+    [fence] = fences(f'Prose.\n\n{F}python exec="1\nprint(1)\n{F}\n')
+    assert fence.line == 3 and not fence.executed
+    assert fence.unread == (
+        "this fence's info string `python exec=\"1` cannot be read (No closing quotation), "
+        "so it is shown as text"
+    )
+
+
+# --- what the workbench can do -----------------------------------------------------------------
+
+WORKBENCH = "# %% [markdown]\n# # A bench\n\n# %%\nx = 1\n\n# %%\n"
+
+
+@pytest.mark.parametrize(
+    ("cell", "said"),
+    [
+        ("y = 2\nraise ValueError('no')", "docs/bench.py:8: this cell failed: ValueError: no"),
+        ("import os\nos._exit(1)", "docs/bench.py:8: this cell ended the notebook's kernel"),
+        (
+            "import time\ntime.sleep(600)",
+            f"docs/bench.py:8: this cell ran past the time limit of 2 seconds {SETTING}",
+        ),
+    ],
+    ids=["raises", "ends its kernel", "hangs"],
+)
+def test_a_workbench_cell_that_fails_is_one_line_naming_its_line_and_not_a_cache_fault(
+    cell: str, said: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    script = write(tmp_path / "bench.py", WORKBENCH + cell + "\n")
+    execute = functools.partial(notebooks.execute, limit=2, shown="docs/bench.py")
+    with caplog.at_level(logging.INFO), pytest.raises(FenceError) as raised:
+        Cache(tmp_path / "cache", "env").notebook(script, execute)
+    assert str(raised.value) == said
+    assert not [r for r in caplog.records if "attend_book" in r.name]  # not taken for the cache's fault
+
+
+# --- what the site folder can meet ---------------------------------------------------------
+
+
+def build_command(project: Path, site: Path) -> None:
+    """What `mkdocs build` does, in this process: the plugins told the command as it starts and
+    that it ended, whatever became of the build."""
+    config = load_config(str(project / "mkdocs.yml"), site_dir=str(site))
+    config.plugins.on_startup(command="build", dirty=False)
+    try:
+        build(config)
+    finally:
+        config.plugins.on_shutdown()
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_successful_build_moves_in_a_site_a_web_server_can_read(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    umask = os.umask(0o022)
+    try:
+        build_command(project, project / "site")
+    finally:
+        os.umask(umask)
+    assert (project / "site").stat().st_mode & 0o777 == 0o755
+    assert "index" in (project / "site" / "index.html").read_text(encoding="utf-8")
+    assert sorted(p.name for p in project.iterdir() if p.name.startswith(".site")) == []
+
+
+@pytest.mark.parametrize(
+    ("spoil", "why"),
+    [
+        (lambda docs: write(docs / "index.md", page_of("raise ValueError('no')")), Abort),
+        (lambda docs: write(docs / "index.md", "---\ntitle: t\n---\n\nNo description."), Abort),
+        (lambda docs: (docs / "other.md").unlink(), Abort),
+        (lambda docs: write(docs / "index.md", page_of("print('changed')")), None),
+    ],
+    ids=["a fence fails", "a warning under --strict", "a page goes missing from the nav", "Ctrl-C"],
+)
+def test_a_build_that_fails_or_is_interrupted_leaves_the_last_site_exactly_as_it_was(
+    spoil: Callable[[Path], object],
+    why: type[Exception] | None,
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(project)
+    (project / "mkdocs.yml").write_text(PROJECT + "nav: [index.md, other.md]\n", encoding="utf-8")
+    write(project / "docs" / "other.md", page_of("print('other')"))
+    build_command(project, project / "site")
+    before = snapshot(project / "site")
+    spoil(project / "docs")
+    if why is None:  # Ctrl-C as the build meets it: in the build's own process, while a page runs
+        monkeypatch.setattr("attend_book.plugin.run.run_page", interrupted)
+    with pytest.raises(why or KeyboardInterrupt):
+        build_command(project, project / "site")
+    assert snapshot(project / "site") == before
+    assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+
+
+def interrupted(*args: object, **kwargs: object) -> PageRun:
+    raise KeyboardInterrupt
+
+
+def test_a_build_that_runs_out_of_disk_writing_the_site_is_one_line_and_keeps_the_last_site(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    build_command(project, project / "site")
+    before = snapshot(project / "site")
+
+    def full(source: str, target: str) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", target)
+
+    monkeypatch.setattr("mkdocs.utils.copy_file", full)
+    with pytest.raises(Abort) as raised:
+        build_command(project, project / "site")
+    assert str(raised.value).startswith(f"Aborted: {project}/.site-")
+    assert str(raised.value).endswith(": No space left on device") and "\n" not in str(raised.value)
+    assert snapshot(project / "site") == before
+    assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+
+
+def test_what_a_killed_build_left_beside_the_site_goes_but_not_what_a_living_one_holds(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    left = project / ".site-0badc0de"
+    (left / "assets").mkdir(parents=True)
+    held = project / ".site-5ca1ab1e"
+    held.mkdir()
+    lock = os.open(held, os.O_RDONLY)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        build_command(project, project / "site")
+        assert not left.exists() and held.exists()
+    finally:
+        os.close(lock)
+
+
+@pytest.mark.parametrize("kind", ["file", "symbolic link"])
+def test_a_site_that_is_a_file_or_a_link_is_one_line_before_any_page_runs(
+    kind: str, project: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.chdir(project)
+    (project / "elsewhere").mkdir()
+    site = project / "site"
+    site.write_text("a file", encoding="utf-8") if kind == "file" else site.symlink_to("elsewhere")
+    monkeypatch.setattr("attend_book.plugin.run.run_page", unexpected)
+    with caplog.at_level(logging.ERROR), pytest.raises(Abort):
+        build_command(project, site)
+    said = {
+        "file": f"{site} is a file, not a folder: move it, or give --site-dir another path",
+        "symbolic link": (
+            f"{site} is a symbolic link; the site is built beside it and moved into its place, "
+            "which would replace the link: give --site-dir the folder it points to"
+        ),
+    }
+    assert [r.getMessage() for r in caplog.records] == [said[kind]]
+
+
+# --- what a page's file can be -----------------------------------------------------------------
+
+
+def test_a_page_that_links_to_nothing_or_to_itself_is_one_line_and_every_other_page_is_checked(
+    project: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.chdir(project)
+    (project / "docs" / "dangling.md").symlink_to("nowhere.md")
+    (project / "docs" / "looping.md").symlink_to("looping.md")
+    write(project / "docs" / "later.md", page_of("print(1)").replace("Prose.", "Prose of 3 lines."))
+    with caplog.at_level(logging.WARNING), pytest.raises(Abort, match="2 errors, 1 warnings"):
+        build_command(project, project / "site")
+    assert messages(caplog) == [
+        "docs/dangling.md:1: the page cannot be read: No such file or directory",
+        "docs/later.md:6:10: 3 is not bound: bind it {= …}, give it {given: …} or make it a label  "
+        "(`nox -s renumber` rewrites moved numbers)",
+        "docs/looping.md:1: the page cannot be read: Too many levels of symbolic links",
+    ]
+
+
+def messages(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [
+        r.getMessage().removeprefix("attend_book: ") for r in caplog.records if r.levelno >= logging.WARNING
+    ]
+
+
+def test_a_page_whose_fence_fails_is_still_checked_for_front_matter_includes_numbers_and_fences(
+    project: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.chdir(project)
+    page = (
+        f'---\ntitle: t\n---\n\n{F}python exec="1"\nraise ValueError("no")\n{F}\n\n'
+        f'It is 3 wide.\n\n{F}python\n--8<-- "missing.py"\n{F}\n\n{F}python exec="1\nprint(1)\n{F}\n'
+    )
+    write(project / "docs" / "index.md", page)
+    with caplog.at_level(logging.WARNING), pytest.raises(Abort):
+        build_command(project, project / "site")
+    assert messages(caplog) == [
+        "docs/index.md:15: this fence's info string `python exec=\"1` cannot be read (No closing quotation), "
+        "so it is shown as text",
+        'docs/index.md:6: a python fence failed at `raise ValueError("no")`:\nValueError: no',
+        "docs/index.md:1: the front matter has no description  (`nox -s renumber` rewrites moved numbers)",
+        "docs/index.md:12: the include names missing.py, which is not there",
+        "docs/index.md:9:7: 3 is not bound: bind it {= …}, give it {given: …} or make it a label",
+    ]
+
+
+def test_ctrl_c_during_a_build_ends_it_with_no_traceback_and_nothing_left_beside_the_site(
+    project: Path,
+) -> None:
+    (project / "mkdocs.yml").write_text(PROJECT + "theme:\n  name: material\n", encoding="utf-8")
+    started = project / "started"
+    fence = f"import time\nopen({str(started)!r}, 'w').close()\ntime.sleep(600)"
+    write(project / "docs" / "index.md", page_of(fence))
+    command = [sys.executable, "-m", "properdocs", "build", "-f", "mkdocs.yml", "--strict"]
+    build = subprocess.Popen(command, cwd=project, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.killpg(build.pid, signal.SIGINT)  # as a terminal sends it: to the build's whole group
+    said = build.communicate(timeout=60)[1]
+    assert build.returncode == 1 and said.rstrip().endswith("Aborted!") and "Traceback" not in said
+    assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+
+
+def test_a_workbench_whose_cell_fails_is_one_line_shown_without_outputs_and_the_build_goes_on(
+    project: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.chdir(project)
+    jupyter = "  - mkdocs-jupyter:\n      include: [workbench.ipynb]\n      execute: false\n"
+    (project / "mkdocs.yml").write_text(
+        PROJECT.replace("markdown_extensions:", f"{jupyter}markdown_extensions:"), encoding="utf-8"
+    )
+    write(project / "docs" / "workbench.py", WORKBENCH + "y = 2\nraise ValueError('no')\n")
+    write(project / "docs" / "later.md", page_of("print(1)").replace("Prose.", "Prose of 3 lines."))
+    with caplog.at_level(logging.WARNING), pytest.raises(Abort, match="1 errors, 1 warnings"):
+        build(load_config(str(project / "mkdocs.yml"), site_dir=str(project / "site")))
+    assert [line.split("  (")[0] for line in messages(caplog)] == [
+        "docs/workbench.py:8: this cell failed: ValueError: no",
+        "docs/later.md:6:10: 3 is not bound: bind it {= …}, give it {given: …} or make it a label",
+    ]
+    shown = (project / "site" / "workbench" / "index.html").read_text(encoding="utf-8")
+    assert "raise ValueError" in shown and "Traceback" not in shown
