@@ -25,7 +25,7 @@ from mkdocs.exceptions import PluginError
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from attend.cli import DISTRIBUTION
-from attend_book.markdown import FRONT, fences, parse
+from attend_book.markdown import FRONT, Fence, fences, parse
 from attend_book.reading import read, strip
 from attend_book.run import Value, commands, executed
 
@@ -35,6 +35,23 @@ ICON = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" aria-hidden="true">'
     '<path d="M5 20h14v-2H5m14-9h-4V3H9v6H5l7 7 7-7Z"/></svg>'
 )
+# An exercise in a notebook: the reader's prediction, then (after the code that works the
+# answer out) the check of it. Whole numbers and bools must match exactly; other numbers to
+# within 1% (or 1e-4 near zero), element by element for an array.
+PREDICTION = "answer = ...  # your prediction: replace the ... and run this cell"
+CHECK = """import numpy as np
+
+_expected = np.asarray({expected})
+if answer is ...:
+    print("Write your prediction in place of the ... above, run that cell, then this one.")
+elif np.shape(answer) != _expected.shape:
+    print(f"Not quite: the answer's shape is {{_expected.shape}}, your prediction's {{np.shape(answer)}}.")
+else:
+    _exact = _expected.dtype.kind in "biu"  # whole numbers and bools: exactly
+    _right = (np.array_equal if _exact else lambda a, b: np.allclose(a, b, rtol=0.01, atol=1e-4))(
+        np.asarray(answer), _expected
+    )
+    print("Right:" if _right else "Not quite:", "the code gives", _expected.tolist())"""
 _MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
 
 
@@ -48,20 +65,28 @@ def cells_of(
     markdown: str, root: Path | None = None, snippets: Mapping[str, Any] | None = None
 ) -> list[Cell]:
     """A page cut into cells. A listing's include lines are resolved by pymdownx.snippets itself,
-    with the page's options for it (`snippets`), from `root` (default: here), as the page shows them."""
+    with the page's options for it (`snippets`), from `root` (default: here), as the page shows them.
+    A fence marked `book-only` (it needs the repository, as the chapter's tests do) is left out;
+    an exercise becomes the cells `_exercise` makes."""
     options = {**(snippets or {}), "base_path": [str(root or Path.cwd())]}
     include = Markdown(extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": options})
-    lines = _admonitions(markdown)
+    answers = _answers(markdown)
+    lines = _admonitions(markdown, skip=answers.values())
     front = FRONT.match(markdown)
     after = front.group(0).count("\n") if front else 0  # the first line not yet in a cell
     cells: list[Cell] = []
     prose: list[str] = []
     for fence in fences(markdown):
-        prose += lines[after : fence.line - 1]
+        if fence.line <= after:  # inside an answer already made into cells
+            continue
+        block = answers.get(fence.line)
+        prose += lines[after : block[0] if block else fence.line - 1]
         after = fence.end
         if not executed(fence):  # a listing, shown with its include lines resolved
             shown = "\n".join(include.preprocessors["snippet"].run(fence.body.splitlines())).rstrip("\n")
             prose.append(f"{fence.mark}{fence.language}\n{shown}\n{fence.mark}")
+            continue
+        if "book-only" in fence.words:
             continue
         cells += _markdown(prose)
         prose = []
@@ -70,8 +95,42 @@ def cells_of(
             code = _calls(code)
         elif fence.switched_on("html"):  # a figure, printed as HTML for the page
             code = _shown(code)
-        cells.append(Cell("code", code.strip("\n")))
+        if block:
+            first, after = block
+            said = [line[4:] for line in lines[first + 1 : fence.line - 1] + lines[fence.end : after]]
+            cells += _exercise(fence, code.strip("\n"), said)
+        else:
+            cells.append(Cell("code", code.strip("\n")))
     return cells + _markdown(prose + lines[after:])
+
+
+def _answers(markdown: str) -> dict[int, tuple[int, int]]:
+    """Each collapsible answer (`??? success "Answer"`) holding a fence that runs with
+    `answer="EXPRESSION"`: that fence's line, and the answer's first line and the line after it
+    (0-based). An answer holds one such fence, the only one in it that runs."""
+    found: dict[int, tuple[int, int]] = {}
+    blocks = [t.map for t in parse(markdown) if t.type == "admonition_open" and t.markup == "???" and t.map]
+    for first, end in blocks:
+        inside = [f for f in fences(markdown) if first < f.line <= end and executed(f)]
+        marked = [f for f in inside if "answer" in f.options]
+        if marked and len(inside) > 1:
+            raise PluginError(f"line {first + 1}: an answer runs one fence, the one with `answer=`")
+        if marked:
+            found[marked[0].line] = (first, end)
+    return found
+
+
+def _exercise(fence: Fence, code: str, said: list[str]) -> list[Cell]:
+    """An exercise's answer as a notebook asks it: a cell for the reader's prediction, the code
+    that works the answer out, a cell that checks the prediction against the fence's `answer=`
+    expression, and the answer's prose folded away. The question is the prose before it."""
+    expected = fence.options["answer"]
+    if any(isinstance(n, ast.Name) and n.id == "answer" and isinstance(n.ctx, ast.Store) for n in ast.walk(ast.parse(code))):
+        raise PluginError(f"line {fence.line}: an answer's code may not set `answer`, the reader's prediction")
+    check = CHECK.format(expected=expected)
+    prose = strip("\n".join(said)).strip("\n")
+    folded = f"<details>\n<summary>Answer</summary>\n\n{prose}\n\n</details>"
+    return [Cell("code", PREDICTION), Cell("code", code), Cell("code", check), Cell("markdown", folded)]
 
 
 def _markdown(prose: list[str]) -> list[Cell]:
@@ -115,13 +174,17 @@ def install_cell(cells: Iterable[Cell]) -> dict[str, Any]:
     return new_code_cell(source, id="install", metadata={"tags": ["skip-execution"]})  # type: ignore[no-any-return]
 
 
-def _admonitions(markdown: str) -> list[str]:
+def _admonitions(markdown: str, skip: Iterable[tuple[int, int]] = ()) -> list[str]:
     """The page's lines, each admonition (`!!! kind "Title"` and its indented body) turned into
-    a block quote, which a notebook renders; one line stays one item, so line numbers hold."""
+    a block quote, which a notebook renders; one line stays one item, so line numbers hold.
+    Those `skip` lists (first line, line after) stay as they are."""
     lines = markdown.splitlines()
     tokens = parse(markdown)
+    kept = {first for first, _ in skip}
     for opening, title in zip(tokens, tokens[2:], strict=False):  # the title's inline token
         if opening.type == "admonition_open" and opening.level == 0 and opening.map:
+            if opening.map[0] in kept:
+                continue
             first, end = opening.map
             body = [f"> {line[4:]}" if line.strip() else ">" for line in lines[first + 1 : end]]
             lines[first:end] = [f"> **{title.content}**\n>", *body]
