@@ -153,6 +153,13 @@ def square(table: Square) -> str:
     )
 
 
+def _tokens_named(numbers: tuple[int, ...]) -> str:
+    """`token 3`, or for a tie `tokens 2 and 4`: every token given the largest weight."""
+    if len(numbers) == 1:
+        return f"token {numbers[0]}"
+    return f"tokens {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"
+
+
 def scores(table: Scores) -> str:
     run, cost = table.run, table.run.cost
     lines = [
@@ -167,7 +174,7 @@ def scores(table: Scores) -> str:
     for i, share in enumerate(table.shares, start=1):
         lines.append(
             f"    row {i}  sums to {share.total:.4f}   its largest share, "
-            f"{share.largest:.4f}, goes to token {share.top}"
+            f"{share.largest:.4f}, goes to {_tokens_named(share.top)}"
         )
     lines += [
         "",
