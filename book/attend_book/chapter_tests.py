@@ -11,7 +11,7 @@ under it a fence that runs that one test and prints how it ended:
     ```
 
 pytest runs the test in the page's own process, with the repository's conftest and settings, so
-what is printed is what `pytest tests/test_chapter.py::test_name` says. Anything but a pass
+what is printed is what `pytest -v tests/test_chapter.py::test_name` says of it. Anything but a pass
 raises, which fails the build naming the page, the line and pytest's reason. The word
 `book-only` keeps the fence out of the page's notebook, which runs far from the repository.
 """
@@ -44,7 +44,7 @@ class TestDidNotPass(AssertionError):
 
 def run_test(node: str) -> str:
     """Run the test `node` (`file::name`, from the working directory) and say how it ended, as
-    `pytest -v` does: `node PASSED`."""
+    `pytest -v` does, by the test's name (the listing above it names the file): `name PASSED`."""
     outcomes = _Outcomes()
     with contextlib.redirect_stdout(io.StringIO()) as said:
         status = pytest.main([*_QUIET, node], plugins=[outcomes])
@@ -53,7 +53,7 @@ def run_test(node: str) -> str:
     if status != 0 or len(calls) != 1 or failed:
         reason = next((_said(r) for r in failed), None) or said.getvalue().strip().splitlines()[-1]
         raise TestDidNotPass(f"{node} did not pass (pytest exit status {int(status)}): {reason}")
-    return f"{node} PASSED"
+    return f"{node.rpartition('::')[2]} PASSED"
 
 
 def _said(report: pytest.TestReport) -> str:
