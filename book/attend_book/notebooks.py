@@ -37,7 +37,8 @@ ICON = (
 )
 # An exercise in a notebook: the reader's prediction, then (after the code that works the
 # answer out) the check of it. Whole numbers and bools must match exactly; other numbers to
-# within 1% (or 1e-4 near zero), element by element for an array.
+# within 1% (or 1e-4 near zero), element by element for an array, or within the fence's own
+# `rtol="…"` where a fair prediction can only be rough.
 PREDICTION = "answer = ...  # your prediction: replace the ... and run this cell"
 CHECK = """import numpy as np
 
@@ -48,7 +49,7 @@ elif np.shape(answer) != _expected.shape:
     print(f"Not quite: the answer's shape is {{_expected.shape}}, your prediction's {{np.shape(answer)}}.")
 else:
     _exact = _expected.dtype.kind in "biu"  # whole numbers and bools: exactly
-    _right = (np.array_equal if _exact else lambda a, b: np.allclose(a, b, rtol=0.01, atol=1e-4))(
+    _right = (np.array_equal if _exact else lambda a, b: np.allclose(a, b, rtol={rtol}, atol=1e-4))(
         np.asarray(answer), _expected
     )
     print("Right:" if _right else "Not quite:", "the code gives", _expected.tolist())"""
@@ -125,9 +126,14 @@ def _exercise(fence: Fence, code: str, said: list[str]) -> list[Cell]:
     that works the answer out, a cell that checks the prediction against the fence's `answer=`
     expression, and the answer's prose folded away. The question is the prose before it."""
     expected = fence.options["answer"]
-    if any(isinstance(n, ast.Name) and n.id == "answer" and isinstance(n.ctx, ast.Store) for n in ast.walk(ast.parse(code))):
+    names = ast.walk(ast.parse(code))
+    if any(isinstance(n, ast.Name) and n.id == "answer" and isinstance(n.ctx, ast.Store) for n in names):
         raise PluginError(f"line {fence.line}: an answer's code may not set `answer`, the reader's prediction")
-    check = CHECK.format(expected=expected)
+    try:
+        rtol = float(fence.options.get("rtol", "0.01"))
+    except ValueError:
+        raise PluginError(f"line {fence.line}: rtol={fence.options['rtol']!r} is not a number") from None
+    check = CHECK.format(expected=expected, rtol=rtol)
     prose = strip("\n".join(said)).strip("\n")
     folded = f"<details>\n<summary>Answer</summary>\n\n{prose}\n\n</details>"
     return [Cell("code", PREDICTION), Cell("code", code), Cell("code", check), Cell("markdown", folded)]
