@@ -4,7 +4,7 @@ The chapter's eight tests (tests/test_chapter.py) are the climax of its story, s
 shows the ones its story has reached: the test's source, included by its section markers, and
 under it a fence that runs that one test and prints how it ended:
 
-    ```python exec="1" session="PAGE" result="text" continuation book-only
+    ```python exec="1" session="PAGE" result="text" continuation book_only
     from attend_book.chapter_tests import run_test
 
     print(run_test("tests/test_chapter.py::test_name"))
@@ -13,7 +13,7 @@ under it a fence that runs that one test and prints how it ended:
 pytest runs the test in the page's own process, with the repository's conftest and settings, so
 what is printed is what `pytest -v tests/test_chapter.py::test_name` says of it. Anything but a pass
 raises, which fails the build naming the page, the line and pytest's reason. The word
-`book-only` keeps the fence out of the page's notebook, which runs far from the repository.
+`book_only` keeps the fence out of the page's notebook, which runs far from the repository.
 """
 
 from __future__ import annotations

@@ -67,76 +67,102 @@ def cells_of(
 ) -> list[Cell]:
     """A page cut into cells. A listing's include lines are resolved by pymdownx.snippets itself,
     with the page's options for it (`snippets`), from `root` (default: here), as the page shows them.
-    A fence marked `book-only` (it needs the repository, as the chapter's tests do) is left out;
-    an exercise becomes the cells `_exercise` makes."""
+    A fence marked `book_only` (it needs the repository, as the chapter's tests do) is left out;
+    an exercise's answer becomes the cells `_exercise` makes."""
     options = {**(snippets or {}), "base_path": [str(root or Path.cwd())]}
     include = Markdown(extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": options})
     answers = _answers(markdown)
-    lines = _admonitions(markdown, skip=answers.values())
+    lines = _admonitions(markdown, skip=[(a.first, a.end) for a in answers])
     front = FRONT.match(markdown)
     after = front.group(0).count("\n") if front else 0  # the first line not yet in a cell
     cells: list[Cell] = []
     prose: list[str] = []
     for fence in fences(markdown):
-        if fence.line <= after:  # inside an answer already made into cells
+        if fence.line <= after:  # in an answer already made into cells
             continue
-        block = answers.get(fence.line)
-        prose += lines[after : block[0] if block else fence.line - 1]
+        if answer := next((a for a in answers if a.first < fence.line <= a.end), None):
+            cells += _markdown([*prose, *lines[after : answer.first]])
+            cells += _exercise(answer, lines)
+            prose, after = [], answer.end
+            continue
+        prose += lines[after : fence.line - 1]
         after = fence.end
         if not executed(fence):  # a listing, shown with its include lines resolved
             shown = "\n".join(include.preprocessors["snippet"].run(fence.body.splitlines())).rstrip("\n")
             prose.append(f"{fence.mark}{fence.language}\n{shown}\n{fence.mark}")
-            continue
-        if "book-only" in fence.words:
-            continue
-        cells += _markdown(prose)
-        prose = []
-        code = fence.body.replace("  # markdown-exec: hide", "")
-        if fence.language == "console":
-            code = _calls(code)
-        elif fence.switched_on("html"):  # a figure, printed as HTML for the page
-            code = _shown(code)
-        if block:
-            first, after = block
-            said = [line[4:] for line in lines[first + 1 : fence.line - 1] + lines[fence.end : after]]
-            cells += _exercise(fence, code.strip("\n"), said)
-        else:
-            cells.append(Cell("code", code.strip("\n")))
+        elif "book_only" not in fence.words:
+            cells += [*_markdown(prose), Cell("code", _code(fence))]
+            prose = []
     return cells + _markdown(prose + lines[after:])
 
 
-def _answers(markdown: str) -> dict[int, tuple[int, int]]:
-    """Each collapsible answer (`??? success "Answer"`) holding a fence that runs with
-    `answer="EXPRESSION"`: that fence's line, and the answer's first line and the line after it
-    (0-based). An answer holds one such fence, the only one in it that runs."""
-    found: dict[int, tuple[int, int]] = {}
+def _code(fence: Fence) -> str:
+    """An executed fence as a code cell's source."""
+    code = fence.body.replace("  # markdown-exec: hide", "")
+    if fence.language == "console":
+        code = _calls(code)
+    elif fence.switched_on("html"):  # a figure, printed as HTML for the page
+        code = _shown(code)
+    return code.strip("\n")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An exercise's collapsible answer (`??? success "Answer"`): its first line and the line
+    after it (0-based), the fences in it, and the one whose `answer="EXPRESSION"` a reader's
+    prediction is checked against."""
+
+    first: int
+    end: int
+    inside: tuple[Fence, ...]
+    checked: Fence
+
+
+def _answers(markdown: str) -> list[Answer]:
+    """Each collapsible answer that holds a fence with `answer=`: one such fence, which runs."""
+    found = []
     blocks = [t.map for t in parse(markdown) if t.type == "admonition_open" and t.markup == "???" and t.map]
     for first, end in blocks:
-        inside = [f for f in fences(markdown) if first < f.line <= end and executed(f)]
+        inside = tuple(f for f in fences(markdown) if first < f.line <= end)
         marked = [f for f in inside if "answer" in f.options]
-        if marked and len(inside) > 1:
-            raise PluginError(f"line {first + 1}: an answer runs one fence, the one with `answer=`")
+        if len(marked) > 1 or (marked and not executed(marked[0])):
+            raise PluginError(f"line {first + 1}: an answer holds one fence with `answer=`, and it runs")
         if marked:
-            found[marked[0].line] = (first, end)
+            found.append(Answer(first, end, inside, marked[0]))
     return found
 
 
-def _exercise(fence: Fence, code: str, said: list[str]) -> list[Cell]:
-    """An exercise's answer as a notebook asks it: a cell for the reader's prediction, the code
-    that works the answer out, a cell that checks the prediction against the fence's `answer=`
-    expression, and the answer's prose folded away. The question is the prose before it."""
-    expected = fence.options["answer"]
-    names = ast.walk(ast.parse(code))
-    if any(isinstance(n, ast.Name) and n.id == "answer" and isinstance(n.ctx, ast.Store) for n in names):
-        raise PluginError(f"line {fence.line}: an answer's code may not set `answer`, the reader's prediction")
+def _exercise(answer: Answer, lines: list[str]) -> list[Cell]:
+    """An exercise's answer as a notebook asks it, the question being the prose before it: a
+    cell for the reader's prediction, the code of each of its fences that runs, a
+    cell after the checked fence that holds the prediction against its `answer=` expression,
+    and the answer's prose folded away at the end."""
+    cells, said, at = [Cell("code", PREDICTION)], [], answer.first + 1
+    for fence in answer.inside:
+        said += lines[at : fence.line - 1]
+        at = fence.end
+        if not executed(fence) or "book_only" in fence.words:
+            said += lines[fence.line - 1 : fence.end]
+            continue
+        source = _code(fence)
+        names = ast.walk(ast.parse(source))
+        if any(isinstance(n, ast.Name) and n.id == "answer" and isinstance(n.ctx, ast.Store) for n in names):
+            raise PluginError(f"line {fence.line}: an answer's code may not set `answer`, the reader's prediction")
+        cells.append(Cell("code", source))
+        if fence == answer.checked:
+            cells.append(Cell("code", _check(fence)))
+    said += lines[at : answer.end]
+    prose = strip("\n".join(line[4:] for line in said)).strip("\n")
+    return [*cells, Cell("markdown", f"<details>\n<summary>Answer</summary>\n\n{prose}\n\n</details>")]
+
+
+def _check(fence: Fence) -> str:
+    """The cell that checks a prediction against the fence's `answer=` expression."""
     try:
         rtol = float(fence.options.get("rtol", "0.01"))
     except ValueError:
         raise PluginError(f"line {fence.line}: rtol={fence.options['rtol']!r} is not a number") from None
-    check = CHECK.format(expected=expected, rtol=rtol)
-    prose = strip("\n".join(said)).strip("\n")
-    folded = f"<details>\n<summary>Answer</summary>\n\n{prose}\n\n</details>"
-    return [Cell("code", PREDICTION), Cell("code", code), Cell("code", check), Cell("markdown", folded)]
+    return CHECK.format(expected=fence.options["answer"], rtol=rtol)
 
 
 def _markdown(prose: list[str]) -> list[Cell]:
