@@ -152,7 +152,7 @@ def _exercise(answer: Answer, lines: list[str]) -> list[Cell]:
         if fence == answer.checked:
             cells.append(Cell("code", _check(fence)))
     said += lines[at : answer.end]
-    prose = strip("\n".join(line[4:] for line in said)).strip("\n")
+    prose = re.sub(r"\n{3,}", "\n\n", strip("\n".join(line[4:] for line in said))).strip("\n")  # fences gone
     return [*cells, Cell("markdown", f"<details>\n<summary>Answer</summary>\n\n{prose}\n\n</details>")]
 
 
