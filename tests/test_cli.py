@@ -96,7 +96,9 @@ def test_the_square_table_is_the_raw_square_and_the_same_divided(divide: bool) -
 def test_the_scores_table_holds_the_shares_what_each_comes_to_and_the_count() -> None:
     table, expected = tables.scores(), by_numpy()
     np.testing.assert_allclose(table.run.attn, expected.attn, rtol=1e-12)
-    assert [s.top for s in table.shares] == [tuple(np.flatnonzero(row == row.max()) + 1) for row in expected.attn]
+    assert [s.top for s in table.shares] == [
+        tuple(np.flatnonzero(row == row.max()) + 1) for row in expected.attn
+    ]
     np.testing.assert_allclose(
         [(s.total, s.largest) for s in table.shares], [(1.0, row.max()) for row in expected.attn], rtol=1e-12
     )

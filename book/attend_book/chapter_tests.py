@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+
 import pytest
 
 # Nothing from the command line's settings that would change what one test does or prints.
@@ -36,7 +37,7 @@ class _Outcomes:
         self.reports.append(report)
 
 
-class TestDidNotPass(AssertionError):
+class ChapterTestError(AssertionError):
     """The test failed, errored, was skipped or was not found: the page cannot show it passing."""
 
     __test__ = False  # a name pytest would otherwise collect
@@ -52,7 +53,7 @@ def run_test(node: str) -> str:
     failed = [report for report in outcomes.reports if not report.passed]
     if status != 0 or len(calls) != 1 or failed:
         reason = next((_said(r) for r in failed), None) or said.getvalue().strip().splitlines()[-1]
-        raise TestDidNotPass(f"{node} did not pass (pytest exit status {int(status)}): {reason}")
+        raise ChapterTestError(f"{node} did not pass (pytest exit status {int(status)}): {reason}")
     return f"{node.rpartition('::')[2]} PASSED"
 
 

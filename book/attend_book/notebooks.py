@@ -147,7 +147,9 @@ def _exercise(answer: Answer, lines: list[str]) -> list[Cell]:
         source = _code(fence)
         names = ast.walk(ast.parse(source))
         if any(isinstance(n, ast.Name) and n.id == "answer" and isinstance(n.ctx, ast.Store) for n in names):
-            raise PluginError(f"line {fence.line}: an answer's code may not set `answer`, the reader's prediction")
+            raise PluginError(
+                f"line {fence.line}: an answer's code may not set `answer`, the reader's prediction"
+            )
         cells.append(Cell("code", source))
         if fence == answer.checked:
             cells.append(Cell("code", _check(fence)))

@@ -242,7 +242,9 @@ def _check_answer(fence: Fence, namespace: dict[str, object], path: str) -> None
         if _numeric(value):
             return
         said = f"{type(value).__name__} {value!r:.60}"
-    raise FenceError(f"{path}:{fence.line}: the answer `{expression}` gives no number to check against: {said}")
+    raise FenceError(
+        f"{path}:{fence.line}: the answer `{expression}` gives no number to check against: {said}"
+    )
 
 
 def _numeric(value: object) -> bool:

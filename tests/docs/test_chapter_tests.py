@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from attend_book.chapter_tests import TestDidNotPass, run_test
+from attend_book.chapter_tests import ChapterTestError, run_test
 from attend_book.run import FenceError, run_page
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,13 +32,13 @@ def test_a_passing_chapter_test_is_reported_by_its_name(monkeypatch: pytest.Monk
 
 
 def test_a_failing_test_raises_with_pytests_reason(failing: str) -> None:
-    with pytest.raises(TestDidNotPass, match=r"test_one.py:2: AssertionError assert 2 == 3$"):
+    with pytest.raises(ChapterTestError, match=r"test_one.py:2: AssertionError assert 2 == 3$"):
         run_test(failing)
 
 
 def test_a_test_that_is_not_there_raises(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
-    with pytest.raises(TestDidNotPass, match="exit status 4"):
+    with pytest.raises(ChapterTestError, match="exit status 4"):
         run_test("tests/test_chapter.py::test_that_was_never_written")
 
 

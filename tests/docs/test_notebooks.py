@@ -231,15 +231,29 @@ EXERCISE = (
 )
 
 
-def test_an_exercise_becomes_its_question_a_prediction_the_answers_code_a_check_and_the_folded_answer() -> None:
+def test_an_exercise_becomes_its_question_a_prediction_the_answers_code_a_check_and_the_folded_answer() -> (
+    None
+):
     cells = cells_of(EXERCISE)
-    assert [c.kind for c in cells] == ["markdown", "code", "markdown", "code", "code", "code", "markdown", "markdown"]
-    intro, first, question, prediction, code, check, answer, after = cells
+    assert [c.kind for c in cells] == [
+        "markdown",
+        "code",
+        "markdown",
+        "code",
+        "code",
+        "code",
+        "markdown",
+        "markdown",
+    ]
+    _, _, question, prediction, code, check, answer, after = cells
     assert question.source.startswith("> **Exercise 1: a sum**") and "Predict x + 1." in question.source
     assert prediction.source.startswith("answer = ...")
     assert code.source == "y = x + 1\nprint(y)"
     assert "np.asarray(y)" in check.source
-    assert answer.source == "<details>\n<summary>Answer</summary>\n\nIt is 3, one more than x.\n\nThat is all.\n\n</details>"
+    assert (
+        answer.source
+        == "<details>\n<summary>Answer</summary>\n\nIt is 3, one more than x.\n\nThat is all.\n\n</details>"
+    )
     assert after.source == "After."
 
 
@@ -257,7 +271,8 @@ def _verdict(page: str, prediction: str) -> str:
 
 def _page_answering(code: str, expression: str, *options: str) -> str:
     header = " ".join([f'{F}python exec="1" answer="{expression}"', *options])
-    return f'!!! question "Exercise 1: q"\n    Predict.\n\n??? success "Answer"\n    A.\n\n    {header}\n    {code}\n    {F}\n'
+    question = '!!! question "Exercise 1: q"\n    Predict.\n\n'
+    return f'{question}??? success "Answer"\n    A.\n\n    {header}\n    {code}\n    {F}\n'
 
 
 @pytest.mark.parametrize(
@@ -296,5 +311,6 @@ def test_an_answers_code_may_not_overwrite_the_readers_prediction() -> None:
 
 
 def test_a_book_only_fence_stays_out_of_the_notebook() -> None:
-    page = f'{F}python exec="1"\nx = 1\n{F}\n\n{F}python exec="1" continuation book_only\nprint("repository")\n{F}\n'
+    kept_out = f'{F}python exec="1" continuation book_only\nprint("repository")\n{F}\n'
+    page = f'{F}python exec="1"\nx = 1\n{F}\n\n{kept_out}'
     assert cells_of(page) == [Cell("code", "x = 1")]
