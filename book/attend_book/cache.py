@@ -83,11 +83,10 @@ def fingerprint(roots: Iterable[Path], versions: Mapping[str, str]) -> str:
     versions and the Python."""
     digest = hashlib.sha256(sys.version.encode())
     for root in roots:
+        top = root.parent if root.is_file() else root  # what a file's name is written from
         for file in [root] if root.is_file() else sorted(root.rglob("*")):
             if file.is_file() and "__pycache__" not in file.parts:
-                digest.update(
-                    f"\0{file.relative_to(root.parent if root.is_file() else root).as_posix()}\0".encode()
-                )
+                digest.update(f"\0{file.relative_to(top).as_posix()}\0".encode())
                 digest.update(file.read_bytes())
     for name, version in sorted(versions.items()):
         digest.update(f"\0{name}=={version}".encode())
