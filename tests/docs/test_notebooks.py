@@ -19,7 +19,7 @@ import yaml
 from mkdocs.exceptions import PluginError
 
 from attend_book.binding import check
-from attend_book.markdown import FRONT
+from attend_book.markdown import FRONT, fences, parse
 from attend_book.notebooks import (
     Cell,
     cells_of,
@@ -314,3 +314,37 @@ def test_a_book_only_fence_stays_out_of_the_notebook() -> None:
     kept_out = f'{F}python exec="1" continuation book_only\nprint("repository")\n{F}\n'
     page = f'{F}python exec="1"\nx = 1\n{F}\n\n{kept_out}'
     assert cells_of(page) == [Cell("code", "x = 1")]
+
+
+def _exercises(page: Path) -> list[tuple[str, str, int]]:
+    """A page's `## Exercises` section as (kind, title, fences with `answer=`) per admonition."""
+    text = page.read_text("utf-8")
+    tokens = parse(text)
+    found, inside = [], False
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open" and token.tag == "h2":
+            inside = tokens[i + 1].content == "Exercises"
+        if inside and token.type == "admonition_open" and token.level == 0 and token.map:
+            first, end = token.map
+            checked = [f for f in fences(text) if first < f.line <= end and "answer" in f.options]
+            found.append((token.markup + token.meta["tag"], tokens[i + 2].content, len(checked)))
+    return found
+
+
+EXERCISED = [p for p in sorted(DOCS.glob("*.md")) if "\n## Exercises\n" in p.read_text("utf-8")]
+
+
+@pytest.mark.parametrize("page", EXERCISED, ids=lambda p: p.name)
+def test_a_pages_exercises_are_two_or_three_questions_each_with_one_checked_answer(page: Path) -> None:
+    found = _exercises(page)
+    assert 4 <= len(found) <= 6 and len(found) % 2 == 0, found
+    for n, (question, answer) in enumerate(zip(found[::2], found[1::2], strict=True), start=1):
+        kind, title, _ = question
+        assert kind == "!!!question" and title.startswith(f"Exercise {n}: ") and title[12:].strip(), question
+        assert answer == ("???success", "Answer", 1), answer
+    assert page.read_text("utf-8").rstrip().endswith("```"), "the exercises end the page"
+
+
+def test_the_opening_pages_each_end_with_exercises() -> None:
+    names = {p.stem for p in EXERCISED}
+    assert {"bare-digit", "three-matrices", "score-square", "square-root-divide"} <= names
