@@ -113,8 +113,12 @@ def open_print_page(context: Any, url: str) -> Any:
 
 def save_pdf(page: Any, out: Path) -> None:
     """The page as a printer gets it (print media) saved to `out`: A4 sheets with MARGIN_MM, an
-    outline of its headings, tagged. print-site's stylesheet numbers the pages."""
+    outline of its headings, tagged. print-site's stylesheet numbers the pages. Every folded
+    block (an exercise's answer, `<details>`) is opened first, since paper cannot be clicked:
+    Material opens them on the browser's `beforeprint` event, which printing to PDF here does
+    not fire."""
     page.emulate_media(media="print")
+    page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
     out.parent.mkdir(parents=True, exist_ok=True)
     page.pdf(
         path=str(out),

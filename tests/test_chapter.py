@@ -13,10 +13,12 @@ import pytest
 from attend import WK, WQ, WV, Head, Layer, Workings, chapter_head, softmax
 
 # Each holds a number of the chapter written out by hand: a weight changed on purpose is
-# edited here, and only here (docs/contributing.md lists them from this mark).
+# edited here, and only here (docs/contributing.md lists them from this mark). The marked
+# sections are what the pages show where their story reaches each test, run at build.
 pytestmark = pytest.mark.pins_chapter
 
 
+# --8<-- [start:projection]
 def test_a_projection_is_a_weighted_sum_and_nothing_else(run: Workings) -> None:
     for matrix, projected in ((WQ, run.q), (WK, run.k), (WV, run.v)):
         for t, token in enumerate(run.x.tolist()):
@@ -27,8 +29,10 @@ def test_a_projection_is_a_weighted_sum_and_nothing_else(run: Workings) -> None:
     assert run.q[1].tolist() == pytest.approx([0, 3, 0.5, 0], abs=1e-12)
     assert run.k[1].tolist() == pytest.approx([1, 0, 0, 0], abs=1e-12)
     assert run.k[0].tolist() == pytest.approx([0, 1, 0.25, 0.5], abs=1e-12)
+    # --8<-- [end:projection]
 
 
+# --8<-- [start:score]
 def test_every_score_is_a_query_times_a_key_divided_by_two(run: Workings) -> None:
     assert run.div == 2.0
     for i in range(4):
@@ -37,41 +41,54 @@ def test_every_score_is_a_query_times_a_key_divided_by_two(run: Workings) -> Non
             assert run.raw[i, j] == dot
             assert run.scaled[i, j] == dot / 2
     assert run.raw[1].tolist() == pytest.approx([3.125, 0, 0.75, 0], abs=1e-12)
+    # --8<-- [end:score]
 
 
-def test_every_attention_row_is_shares_of_one(run: Workings) -> None:
+# --8<-- [start:weights]
+def test_every_row_of_attention_weights_sums_to_one(run: Workings) -> None:
     assert (run.attn > 0).all()
     assert np.allclose(run.attn.sum(axis=1), 1.0, atol=1e-12)
     assert round(run.attn[1, 0], 4) == 0.5800
+    # --8<-- [end:weights]
 
 
+# --8<-- [start:same-row]
 def test_two_tokens_with_the_same_numbers_get_the_same_row(run: Workings) -> None:
     assert np.array_equal(run.attn[1], run.attn[3])
     assert np.array_equal(run.out[1], run.out[3])
     assert not np.array_equal(run.attn[0], run.attn[1])
+    # --8<-- [end:same-row]
 
 
+# --8<-- [start:cost]
 def test_the_cost_is_three_projections_and_two_passes(run: Workings) -> None:
     n, d, dk = 4, 4, 4
     assert (run.cost.project, run.cost.score, run.cost.mix) == (192, 64, 64)
     assert run.cost.total == 320 == 3 * n * d * dk + 2 * n * n * dk
     assert run.cost.quadratic == 128
+    # --8<-- [end:cost]
 
 
+# --8<-- [start:softmax]
 def test_softmax_survives_a_score_nothing_can_raise_e_to() -> None:
     with np.errstate(over="raise"):
         shares = softmax([800.0, 0.0, -800.0])
     assert np.isfinite(shares).all()
     assert math.isclose(shares.sum(), 1.0)
     assert shares[0] == 1.0
+    # --8<-- [end:softmax]
 
 
+# --8<-- [start:wrong-matrix]
 def test_a_matrix_of_the_wrong_size_is_refused() -> None:
     with pytest.raises(ValueError, match="^Wv holds 3 numbers and a 2 by 2 matrix wants 4$"):
         Head(2, 2, [1, 0, 0, 1], [1, 0, 0, 1], [1, 0, 0])
+    # --8<-- [end:wrong-matrix]
 
 
+# --8<-- [start:wrong-width]
 def test_a_token_of_the_wrong_width_is_refused() -> None:
     row = [(0, 1, 0, 0.5), (1, 0), (0, 0, 1, 1), (1, 0, 0, 0)]
     with pytest.raises(ValueError, match="^token 2 of 4 arrives with 2 numbers and the head reads 4$"):
         chapter_head().attend(row)
+    # --8<-- [end:wrong-width]

@@ -36,7 +36,7 @@ class ByNumpy(NamedTuple):
 
 def by_numpy(*, divide: bool = True) -> ByNumpy:
     x = chapter_row()
-    matrices = [np.reshape(w, (DK, D)) for w in (WQ, WK, WV)]  # one run of D weights per slot
+    matrices = [np.reshape(w, (DK, D)) for w in (WQ, WK, WV)]  # row j: the D weights of output dimension j
     q, k, v = (x @ m.T for m in matrices)
     raw = q @ k.T
     scores = raw / (np.sqrt(DK) if divide else 1.0)
@@ -68,11 +68,11 @@ def test_attend_row_prints_token_3_whole_in_its_first_table(capsys: pytest.Captu
     assert out == render.entry(tables.entry()) + "\n"
 
 
-def test_the_weights_table_holds_the_three_chapter_matrices_one_run_per_slot() -> None:
+def test_the_weights_table_holds_the_three_chapter_matrices_a_row_per_output_dimension() -> None:
     table = tables.weights()
     assert [name for name, _ in table.matrices] == ["Wq", "Wk", "Wv"]
     assert [matrix.tolist() for _, matrix in table.matrices] == [m.tolist() for m in by_numpy().matrices]
-    assert "16 numbers each, one run of 4 per slot" in render.weights(table)
+    assert "row j holds the 4 weights that make output dimension j" in render.weights(table)
 
 
 def test_the_project_table_holds_each_projection_and_the_layer_agrees() -> None:
@@ -96,7 +96,9 @@ def test_the_square_table_is_the_raw_square_and_the_same_divided(divide: bool) -
 def test_the_scores_table_holds_the_shares_what_each_comes_to_and_the_count() -> None:
     table, expected = tables.scores(), by_numpy()
     np.testing.assert_allclose(table.run.attn, expected.attn, rtol=1e-12)
-    assert [s.top for s in table.shares] == [int(row.argmax()) + 1 for row in expected.attn]
+    assert [s.top for s in table.shares] == [
+        tuple(np.flatnonzero(row == row.max()) + 1) for row in expected.attn
+    ]
     np.testing.assert_allclose(
         [(s.total, s.largest) for s in table.shares], [(1.0, row.max()) for row in expected.attn], rtol=1e-12
     )
@@ -113,11 +115,11 @@ def test_the_scores_without_the_divide_are_more_peaked() -> None:
     assert undivided.max() > tables.scores().run.attn.max()
 
 
-def test_the_mixed_values_are_labelled_by_token_and_slot_and_the_shares_by_query_and_key() -> None:
+def test_the_output_is_labelled_by_token_and_dimension_and_the_weights_by_query_and_key() -> None:
     text = render.scores(tables.scores())
-    shares, mixed = text.split("the values, mixed in those shares")
-    assert "query \\ key" in shares and "token \\ slot" not in shares
-    assert "token \\ slot" in mixed and "query \\ key" not in mixed
+    weights, output = text.split("the head's output: the values summed in each row's weights")
+    assert "query \\ key" in weights and "token \\ dim" not in weights
+    assert "token \\ dim" in output and "query \\ key" not in output
 
 
 @pytest.mark.parametrize("mode", ["square", "scores"])
@@ -125,7 +127,7 @@ def test_no_scale_prints_the_table_without_the_divide(capsys: pytest.CaptureFixt
     out = printed(capsys, mode, "--no-scale")
     table = getattr(tables, mode)(divide=False)
     assert out == getattr(render, mode)(table) + "\n"
-    assert "left off" in out
+    assert "not scaled" in out
 
 
 def test_the_cost_table_holds_the_counts_the_growth_and_the_crossover() -> None:
@@ -195,7 +197,7 @@ def test_every_mode_prints_exactly_its_rendered_table(
 @pytest.mark.parametrize(
     ("argv", "phrase"),
     [
-        (["scale", "--count", "1", "--widths", "4"], "1 row of four tokens"),
+        (["scale", "--count", "1", "--widths", "4"], "1 draw at each width"),
         (["cost", "--rows", "1"], "the count held against the formula, at 1 token\n"),
         (["cost", "--rows", "2"], "the count held against the formula, at 2 tokens\n"),
     ],

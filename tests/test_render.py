@@ -13,6 +13,6 @@ def test_a_head_one_slot_wide_is_said_to_divide_exactly_when_its_switch_is_on(di
     run = Head(2, 1, [1.0, 0.0], [0.0, 1.0], [1.0, 1.0], divide=divide).attend([[1.0, 2.0], [3.0, 4.0]])
     assert run.div == 1.0  # √1: the number alone cannot tell the two runs apart
     assert run.divided is divide
-    said_divided = "left off" not in divide_line(run)
+    said_divided = "not scaled" not in divide_line(run)
     assert said_divided is divide
-    assert ("the square root of 1" in divide_line(run)) is divide
+    assert ("the square root of d_k = 1" in divide_line(run)) is divide

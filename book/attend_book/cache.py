@@ -63,21 +63,30 @@ def _requirements(roots: tuple[str, ...], installed: frozenset[str]) -> tuple[tu
     return tuple(found.items())
 
 
+# The files of a checkout, beside the package, that pages run: the chapter's tests, which
+# `chapter_tests.run_test` runs where a page shows them, and their fixture.
+CHAPTER_TESTS = ("tests/test_chapter.py", "tests/conftest.py")
+
+
 def source_roots() -> list[Path]:
-    """The folders whose files the pages' outputs are made from: the package, the figures and
-    this plugin."""
+    """The folders and files whose contents the pages' outputs are made from: the package, the
+    figures, this plugin, and in a checkout the chapter's tests the pages run."""
     specs = [importlib.util.find_spec(name) for name in ("attend", "attend_figures")]
     imported = [Path(p) for spec in specs if spec for p in spec.submodule_search_locations or []]
-    return [*imported, Path(__file__).resolve().parent]
+    checkout = imported[0].parents[1] if imported else Path.cwd()  # src/attend's checkout
+    tests = [checkout / name for name in CHAPTER_TESTS if (checkout / name).is_file()]
+    return [*imported, Path(__file__).resolve().parent, *tests]
 
 
 def fingerprint(roots: Iterable[Path], versions: Mapping[str, str]) -> str:
-    """One hash over every file under `roots`, the distributions' versions and the Python."""
+    """One hash over every file under `roots` (a root may be one file), the distributions'
+    versions and the Python."""
     digest = hashlib.sha256(sys.version.encode())
     for root in roots:
-        for file in sorted(root.rglob("*")):
+        top = root.parent if root.is_file() else root  # what a file's name is written from
+        for file in [root] if root.is_file() else sorted(root.rglob("*")):
             if file.is_file() and "__pycache__" not in file.parts:
-                digest.update(f"\0{file.relative_to(root).as_posix()}\0".encode())
+                digest.update(f"\0{file.relative_to(top).as_posix()}\0".encode())
                 digest.update(file.read_bytes())
     for name, version in sorted(versions.items()):
         digest.update(f"\0{name}=={version}".encode())

@@ -23,13 +23,13 @@ FRONT = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 INCLUDE = re.compile(r"""^[ \t]*-+8<-+[ \t]+["'](?P<path>[^"':]+):?(?P<part>[^"']*)["'][ \t]*$""")
 # Admonitions (`!!! note`) and math (`$…$`, `$$`) as mkdocs renders them, so that an indented
 # admonition body is prose and not an indented code block, and TeX is read as math.
-_PARSER = MarkdownIt("commonmark", {"html": True}).enable("table").use(admon_plugin).use(dollarmath_plugin)
+PARSER = MarkdownIt("commonmark", {"html": True}).enable("table").use(admon_plugin).use(dollarmath_plugin)
 
 
 @functools.lru_cache(maxsize=1)  # `reading.read` asks for a page's fences, then for all its tokens
 def parse(text: str) -> tuple[Token, ...]:
     """The page's block tokens; each `token.map` is `[first line, line after]`, 0-based."""
-    return tuple(_PARSER.parse(FRONT.sub(lambda m: "\n" * m.group(0).count("\n"), text, count=1)))
+    return tuple(PARSER.parse(FRONT.sub(lambda m: "\n" * m.group(0).count("\n"), text, count=1)))
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from mkdocs.exceptions import PluginError
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from attend.cli import DISTRIBUTION
-from attend_book.markdown import FRONT, fences, parse
+from attend_book.markdown import FRONT, Fence, fences, parse
 from attend_book.reading import read, strip
 from attend_book.run import TIME_LIMIT, FenceError, Value, commands, executed, words
 
@@ -35,6 +35,24 @@ ICON = (
     '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" aria-hidden="true">'
     '<path d="M5 20h14v-2H5m14-9h-4V3H9v6H5l7 7 7-7Z"/></svg>'
 )
+# An exercise in a notebook: the reader's prediction, then (after the code that works the
+# answer out) the check of it. Whole numbers and bools must match exactly; other numbers to
+# within 1% (or 1e-4 near zero), element by element for an array, or within the fence's own
+# `rtol="…"` where a fair prediction can only be rough.
+PREDICTION = "answer = ...  # your prediction: replace the ... and run this cell"
+CHECK = """import numpy as np
+
+_expected = np.asarray({expected})
+if answer is ...:
+    print("Write your prediction in place of the ... above, run that cell, then this one.")
+elif np.shape(answer) != _expected.shape:
+    print(f"Not quite: the answer's shape is {{_expected.shape}}, your prediction's {{np.shape(answer)}}.")
+else:
+    _exact = _expected.dtype.kind in "biu"  # whole numbers and bools: exactly
+    _right = (np.array_equal if _exact else lambda a, b: np.allclose(a, b, rtol={rtol}, atol=1e-4))(
+        np.asarray(answer), _expected
+    )
+    print("Right:" if _right else "Not quite:", "the code gives", _expected.tolist())"""
 _MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
 
 
@@ -48,30 +66,105 @@ def cells_of(
     markdown: str, root: Path | None = None, snippets: Mapping[str, Any] | None = None
 ) -> list[Cell]:
     """A page cut into cells. A listing's include lines are resolved by pymdownx.snippets itself,
-    with the page's options for it (`snippets`), from `root` (default: here), as the page shows them."""
+    with the page's options for it (`snippets`), from `root` (default: here), as the page shows them.
+    A fence marked `book_only` (it needs the repository, as the chapter's tests do) is left out;
+    an exercise's answer becomes the cells `_exercise` makes."""
     options = {**(snippets or {}), "base_path": [str(root or Path.cwd())]}
     include = Markdown(extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": options})
-    lines = _admonitions(markdown)
+    answers = _answers(markdown)
+    lines = _admonitions(markdown, skip=[(a.first, a.end) for a in answers])
     front = FRONT.match(markdown)
     after = front.group(0).count("\n") if front else 0  # the first line not yet in a cell
     cells: list[Cell] = []
     prose: list[str] = []
     for fence in fences(markdown):
+        if fence.line <= after:  # in an answer already made into cells
+            continue
+        if answer := next((a for a in answers if a.first < fence.line <= a.end), None):
+            cells += _markdown([*prose, *lines[after : answer.first]])
+            cells += _exercise(answer, lines)
+            prose, after = [], answer.end
+            continue
         prose += lines[after : fence.line - 1]
         after = fence.end
         if not executed(fence):  # a listing, shown with its include lines resolved
             shown = "\n".join(include.preprocessors["snippet"].run(fence.body.splitlines())).rstrip("\n")
             prose.append(f"{fence.mark}{fence.language}\n{shown}\n{fence.mark}")
-            continue
-        cells += _markdown(prose)
-        prose = []
-        code = fence.body.replace("  # markdown-exec: hide", "")
-        if fence.language == "console":
-            code = _calls(code)
-        elif fence.switched_on("html"):  # a figure, printed as HTML for the page
-            code = _shown(code)
-        cells.append(Cell("code", code.strip("\n")))
+        elif "book_only" not in fence.words:
+            cells += [*_markdown(prose), Cell("code", _code(fence))]
+            prose = []
     return cells + _markdown(prose + lines[after:])
+
+
+def _code(fence: Fence) -> str:
+    """An executed fence as a code cell's source."""
+    code = fence.body.replace("  # markdown-exec: hide", "")
+    if fence.language == "console":
+        code = _calls(code)
+    elif fence.switched_on("html"):  # a figure, printed as HTML for the page
+        code = _shown(code)
+    return code.strip("\n")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An exercise's collapsible answer (`??? success "Answer"`): its first line and the line
+    after it (0-based), the fences in it, and the one whose `answer="EXPRESSION"` a reader's
+    prediction is checked against."""
+
+    first: int
+    end: int
+    inside: tuple[Fence, ...]
+    checked: Fence
+
+
+def _answers(markdown: str) -> list[Answer]:
+    """Each collapsible answer that holds a fence with `answer=`: one such fence, which runs."""
+    found = []
+    blocks = [t.map for t in parse(markdown) if t.type == "admonition_open" and t.markup == "???" and t.map]
+    for first, end in blocks:
+        inside = tuple(f for f in fences(markdown) if first < f.line <= end)
+        marked = [f for f in inside if "answer" in f.options]
+        if len(marked) > 1 or (marked and not executed(marked[0])):
+            raise PluginError(f"line {first + 1}: an answer holds one fence with `answer=`, and it runs")
+        if marked:
+            found.append(Answer(first, end, inside, marked[0]))
+    return found
+
+
+def _exercise(answer: Answer, lines: list[str]) -> list[Cell]:
+    """An exercise's answer as a notebook asks it, the question being the prose before it: a
+    cell for the reader's prediction, the code of each of its fences that runs, a
+    cell after the checked fence that holds the prediction against its `answer=` expression,
+    and the answer's prose folded away at the end."""
+    cells, said, at = [Cell("code", PREDICTION)], [], answer.first + 1
+    for fence in answer.inside:
+        said += lines[at : fence.line - 1]
+        at = fence.end
+        if not executed(fence) or "book_only" in fence.words:
+            said += lines[fence.line - 1 : fence.end]
+            continue
+        source = _code(fence)
+        names = ast.walk(ast.parse(source))
+        if any(isinstance(n, ast.Name) and n.id == "answer" and isinstance(n.ctx, ast.Store) for n in names):
+            raise PluginError(
+                f"line {fence.line}: an answer's code may not set `answer`, the reader's prediction"
+            )
+        cells.append(Cell("code", source))
+        if fence == answer.checked:
+            cells.append(Cell("code", _check(fence)))
+    said += lines[at : answer.end]
+    prose = re.sub(r"\n{3,}", "\n\n", strip("\n".join(line[4:] for line in said))).strip("\n")  # fences gone
+    return [*cells, Cell("markdown", f"<details>\n<summary>Answer</summary>\n\n{prose}\n\n</details>")]
+
+
+def _check(fence: Fence) -> str:
+    """The cell that checks a prediction against the fence's `answer=` expression."""
+    try:
+        rtol = float(fence.options.get("rtol", "0.01"))
+    except ValueError:
+        raise PluginError(f"line {fence.line}: rtol={fence.options['rtol']!r} is not a number") from None
+    return CHECK.format(expected=fence.options["answer"], rtol=rtol)
 
 
 def _markdown(prose: list[str]) -> list[Cell]:
@@ -114,13 +207,17 @@ def install_cell(cells: Iterable[Cell]) -> dict[str, Any]:
     return new_code_cell(source, id="install", metadata={"tags": ["skip-execution"]})  # type: ignore[no-any-return]
 
 
-def _admonitions(markdown: str) -> list[str]:
+def _admonitions(markdown: str, skip: Iterable[tuple[int, int]] = ()) -> list[str]:
     """The page's lines, each admonition (`!!! kind "Title"` and its indented body) turned into
-    a block quote, which a notebook renders; one line stays one item, so line numbers hold."""
+    a block quote, which a notebook renders; one line stays one item, so line numbers hold.
+    Those `skip` lists (first line, line after) stay as they are."""
     lines = markdown.splitlines()
     tokens = parse(markdown)
+    kept = {first for first, _ in skip}
     for opening, title in zip(tokens, tokens[2:], strict=False):  # the title's inline token
         if opening.type == "admonition_open" and opening.level == 0 and opening.map:
+            if opening.map[0] in kept:
+                continue
             first, end = opening.map
             body = [f"> {line[4:]}" if line.strip() else ">" for line in lines[first + 1 : end]]
             lines[first:end] = [f"> **{title.content}**\n>", *body]

@@ -24,6 +24,17 @@ running, naming the fence it was first seen after, or that prints more than `OUT
 characters, naming the fence that passed it; a copy of the runner (`os.fork()`) that runs on
 into the page is stopped as it reaches the next fence. The parent reads the reports in time
 linear in their size, and holds each fence to the time limit while output flows.
+
+A `python` fence runs with `exec`, its standard output captured; a `console` fence is a
+transcript whose `$ attend …` lines call `attend.cli.main`, the function the installed command
+calls. A figure fence's plotted numbers (an `attend-figure-data` comment) are taken out of its
+text and kept as the block's `data`. Whatever a fence raises, `exit()` and KeyboardInterrupt
+included, is a `FenceError` naming the page, the fence's line and its own failing line; so is a
+fence that ends its process or runs past the time limit. A fence that shows an exercise's answer
+(`answer="EXPRESSION"`) has that expression evaluated as soon as it ran: one that fails, or gives
+no number, bool or array of them to hold a reader's prediction against, fails the page the same
+way. After the last fence, each expression the prose binds a number to is evaluated in the
+page's namespace: its value, or why it has none.
 """
 
 from __future__ import annotations
@@ -33,6 +44,7 @@ import contextlib
 import fcntl
 import io
 import json
+import math
 import os
 import re
 import resource
@@ -248,6 +260,8 @@ def run_here(
                 blocks.append(Block(fence, shown.getvalue()))
             else:
                 blocks.append(_run_python(fence, module.__dict__, path, printed()))
+                if "answer" in fence.options:
+                    _check_answer(fence, module.__dict__, path)
         places = {b.expression: b.numerals[0] for b in reversed(read(markdown).bindings)}
         values: dict[str, Value] = {}
         for expression in expressions:  # each named as it starts, should it hang or end the process
@@ -307,6 +321,32 @@ def _run_python(fence: Fence, namespace: dict[str, object], path: str, printed: 
         ) from None
     data = FIGURE_DATA.findall(printed.getvalue())
     return Block(fence, FIGURE_DATA.sub("", printed.getvalue()), "\n".join(data) if data else None)
+
+
+def _check_answer(fence: Fence, namespace: dict[str, object], path: str) -> None:
+    """An exercise's answer (`answer="EXPRESSION"` on the fence that shows it) must give what a
+    reader's prediction can be checked against: a finite number, a bool, or an array of them."""
+    expression = fence.options["answer"]
+    try:
+        value = eval(compile(expression, "<answer>", "eval"), namespace)
+    except Exception as error:
+        said = _said(error).splitlines()[-1]
+    else:
+        if _numeric(value):
+            return
+        said = f"{type(value).__name__} {value!r:.60}"
+    raise FenceError(
+        f"{path}:{fence.line}: the answer `{expression}` gives no number to check against: {said}"
+    )
+
+
+def _numeric(value: object) -> bool:
+    """Whether `value` (numpy's included) is a finite number or bool, or a non-empty array of them."""
+    if callable(tolist := getattr(value, "tolist", None)):
+        value = tolist()
+    if isinstance(value, list | tuple):
+        return bool(value) and all(map(_numeric, value))
+    return isinstance(value, int | float) and math.isfinite(value)
 
 
 def _said(error: BaseException) -> str:

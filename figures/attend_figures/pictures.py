@@ -165,7 +165,7 @@ def _rows_words(rows: Sequence[int]) -> str:
 
 @cache
 def square_figure() -> Figure:
-    """The score square as `attend square` prints it, before and after the divide."""
+    """The score matrix as `attend square` prints it, before and after scaling."""
     run = chapter_head(divide=True).attend(chapter_row())
     labels = [label(t) for t in chapter_tokens()]
     same = twins(run.raw)
@@ -174,21 +174,23 @@ def square_figure() -> Figure:
     panels = (
         _heat_panel("square-raw", run.raw, labels, "every query dotted with every key", "magma_r", same),
         _heat_panel(
-            "square-scaled", run.scaled, labels, f"the same, divided by {run.div:g}", "magma_r", same
+            "square-scaled", run.scaled, labels, f"the same, scaled: divided by {run.div:g}", "magma_r", same
         ),
     )
     alt = (
-        f"{len(panels)} heat maps of the {n} by {n} score square, token labels on both axes, each with its "
+        f"{len(panels)} heat maps of the {n} by {n} score matrix, token labels on both axes, each with its "
         f"colour bar: the raw scores on the left and the same scores divided by {run.div:g} on "
         f"the right. The darkest cells are rows {_rows_words(same)} against token {top_key}, "
-        f"{run.raw[top_row - 1, top_key - 1]:.4f} before the divide and "
+        f"{run.raw[top_row - 1, top_key - 1]:.4f} before scaling and "
         f"{run.scaled[top_row - 1, top_key - 1]:.4f} after; rows {_rows_words(same)} are the "
         "same colours cell for cell."
     )
     caption = (
-        "The score square: row i is token i's query against every key. The divide by "
-        f"{run.div:g} shrinks every cell alike and changes no pattern; rows {_rows_words(same)} "
-        "(outlined) match cell for cell."
+        "The score matrix: row i is token i's query against every key. Dividing by "
+        f"{run.div:g} scales every score by the same factor, so each row keeps its order and each "
+        "panel, on its own colour bar, looks the same; the attention weights do change, since "
+        f"softmax sees the differences between scores shrink. Rows {_rows_words(same)} (outlined) "
+        "match cell for cell."
     )
     data = {
         "labels": labels,
@@ -204,7 +206,7 @@ def square_figure() -> Figure:
 
 @cache
 def shares_figure() -> Figure:
-    """The shares as `attend scores` and `attend scores --no-scale` print them, side by side."""
+    """The attention weights as `attend scores` and `attend scores --no-scale` print them."""
     divided = chapter_head(divide=True).attend(chapter_row())
     undivided = chapter_head(divide=False).attend(chapter_row())
     labels = [label(t) for t in chapter_tokens()]
@@ -218,7 +220,7 @@ def shares_figure() -> Figure:
             "shares-divided",
             divided.attn,
             labels,
-            f"shares, divided by {divided.div:g}",
+            f"weights, scores divided by {divided.div:g}",
             "viridis_r",
             same,
             SHARE_RANGE,
@@ -227,7 +229,7 @@ def shares_figure() -> Figure:
             "shares-undivided",
             undivided.attn,
             labels,
-            "shares, the divide left off",
+            "weights, scores not scaled",
             "viridis_r",
             same,
             SHARE_RANGE,
@@ -235,15 +237,15 @@ def shares_figure() -> Figure:
     )
     sums = divided.attn.sum(axis=1)
     alt = (
-        f"{len(panels)} heat maps of the {n} by {n} shares, token labels on both axes, each row adding "
-        f"to {sums.min():g}, under a colour bar from {lo:g} to {hi:g}. With the divide, row "
-        f"{row}'s biggest share is {divided.attn[row - 1, key - 1]:.4f} on token {key}; without it "
+        f"{len(panels)} heat maps of the {n} by {n} attention weights, token labels on both axes, each row "
+        f"adding to {sums.min():g}, under a colour bar from {lo:g} to {hi:g}. With scaling, row "
+        f"{row}'s largest weight is {divided.attn[row - 1, key - 1]:.4f} on token {key}; without it "
         f"the same cell is {undivided.attn[row - 1, key - 1]:.4f}. In both maps rows "
-        f"{_rows_words(same)} are identical, because those tokens arrive with the same typed numbers."
+        f"{_rows_words(same)} are identical, because those tokens arrive with the same embedding."
     )
     caption = (
-        "Each row as shares of a whole, with the divide (left) and without it (right), on "
-        f"a shared colour scale from {lo:g} to {hi:g}. Leaving the divide off sharpens every row; "
+        "Each row's attention weights, with the scores scaled (left) and not (right), on "
+        f"a shared colour scale from {lo:g} to {hi:g}. Leaving the scaling out sharpens every row; "
         f"rows {_rows_words(same)} (outlined) stay identical either way, because nothing here "
         "knows where a token sits."
     )

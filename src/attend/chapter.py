@@ -35,12 +35,13 @@ D = 4  # numbers a token arrives with
 DK = 4  # width of a query, a key and a value
 
 # --8<-- [start:weights]
-# One run of D weights per output slot, read left to right.
+# Stored as torch.nn.Linear stores them: row j holds the D weights that
+# make output dimension j, read left to right.
 WQ = (
-    0.0, 0.0, 2.0, 0.0,  # query slot 1: twice "carries a count"
-    3.0, 0.0, 0.0, 0.0,  # query slot 2: three times "a bare digit"
-    0.5, 0.0, 0.0, 0.0,  # query slot 3: half of "a bare digit"
-    0.0, 0.5, 0.0, 0.0,  # query slot 4: half of "carries a year"
+    0.0, 0.0, 2.0, 0.0,  # query dimension 1: twice "carries a count"
+    3.0, 0.0, 0.0, 0.0,  # query dimension 2: three times "a bare digit"
+    0.5, 0.0, 0.0, 0.0,  # query dimension 3: half of "a bare digit"
+    0.0, 0.5, 0.0, 0.0,  # query dimension 4: half of "carries a year"
 )  # fmt: skip
 WK = (
     1.0, 0.0, 0.0, 0.0,

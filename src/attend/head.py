@@ -48,13 +48,14 @@ class Workings:
 
 # --8<-- [start:head]
 class Head:
-    """Three projection matrices, `d` numbers in and `dk` numbers out.
+    """Three weight matrices, d_model = `d` numbers in, `dk` out.
 
-    `wq`, `wk` and `wv` each come as one flat run of d·dk weights,
-    a run of `d` for every output slot, as a layer of neurons keeps
-    them: a flat run can be copied, printed and compared whole.
-    `divide` turns the divide by √dk on or off; it is a switch so
-    that the head without it can be run, not only talked about.
+    `wq`, `wk` and `wv` each come as one flat list of d·dk weights:
+    for each output dimension in turn, the `d` weights that make it,
+    as a layer of neurons keeps them (and torch.nn.Linear stores
+    them, dk rows of d). A flat list is copied, printed and compared
+    whole. `divide` turns the scaling by 1/√dk on or off: a switch,
+    so the head without it can be run, not only talked about.
     """
 
     def __init__(
@@ -81,7 +82,7 @@ class Head:
 
     # --8<-- [start:attend]
     def attend(self, x: npt.ArrayLike) -> Workings:
-        """Run the head over the row `x` and keep every number it made."""
+        """Run the head over the sequence `x` and keep every number it made."""
         x = self._row(x)
         n = len(x)
         div = math.sqrt(self.dk) if self.divide else 1.0
@@ -94,22 +95,23 @@ class Head:
             _fits(k, "key")
             _fits(v, "value")
 
-            # Every query against every key, divided, then made shares.
+            # Every query against every key, scaled, then softmax: the
+            # attention weights.
             raw = np.empty((n, n))
             score = 0
             for i, query in enumerate(q):
-                products = k * query  # slot c of key j times slot c of query i
+                products = k * query  # dimension c of key j times that of query i
                 raw[i] = products.sum(axis=1)  # query i dotted with each key
                 score += products.size  # one multiply-add per product made
             _fits(raw, "score")
             scaled = raw / div
-            attn = softmax(scaled)  # each token's scores on their own
+            attn = softmax(scaled)  # each row of scores on its own
 
-            # Each token leaves with the values mixed in its own shares.
+            # Each token's output: the values summed in its own weights.
             out = np.empty((n, self.dk))
             mix = 0
-            for i, shares in enumerate(attn):
-                products = shares[:, None] * v  # share j times value j
+            for i, weights in enumerate(attn):
+                products = weights[:, None] * v  # weight j times value j
                 out[i] = products.sum(axis=0)  # summed over the tokens
                 mix += products.size  # one multiply-add per product made
             _fits(out, "mix")
@@ -162,17 +164,17 @@ class Head:
 def _project(m: Matrix, x: Matrix) -> tuple[Matrix, int]:
     """Each token times one matrix, and the multiply-adds that took.
 
-    Row j of `m` holds the d weights of output slot j, so slot j
-    of a projected token is those weights dotted with the token:
-    a weighted sum, nothing more. The count is read off the array
+    Row j of `m` holds the d weights that make output dimension j,
+    so dimension j of a projected token is those weights dotted
+    with the token: a weighted sum, nothing more. The count is read off the array
     of products before they are summed: what was made, not what a
     formula says should have been.
     """
     out = np.empty((len(x), m.shape[0]))
     done = 0
     for t, token in enumerate(x):
-        products = m * token  # each of dk runs of weights times the token
-        out[t] = products.sum(axis=1)  # one weighted sum per run
+        products = m * token  # each of the dk rows of weights times the token
+        out[t] = products.sum(axis=1)  # one weighted sum per row
         done += products.size  # one multiply-add per product made
     return out, done
 

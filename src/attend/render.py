@@ -44,7 +44,7 @@ __all__ = [
 
 LABEL = 24  # characters of a token's quoted text before it is cut short in a table
 ASKING = "query \\ key"  # a square's rows are the asking tokens, its columns the keys asked
-MIXED = "token \\ slot"  # the mixed values: a row per token, a column per value slot
+MIXED = "token \\ dim"  # the head's output: a row per token, a column per dimension
 
 
 def label(token: Token) -> str:
@@ -76,13 +76,13 @@ def block(
 def divide_line(run: Workings) -> str:
     """What the scores were divided by, said first so no reader mistakes which run this is."""
     if not run.divided:
-        return "  the divide  left off: every score is used as it came out"
-    return f"  the divide  by {run.div:.4f}, the square root of {run.k.shape[1]}"
+        return "  not scaled: every score is used as it came out"
+    return f"  scaled: every score divided by {run.div:.4f}, the square root of d_k = {run.k.shape[1]}"
 
 
 def entry(table: Entry) -> str:
     lines = [
-        f"attend: the row the head reads, cut by a table of {table.vocabulary} tokens",
+        f"attend: the sequence the head reads, cut by a table of {table.vocabulary} tokens",
         "",
         f"  one chronicle entry, {table.size} bytes, encodes to {amount(len(table.ids), 'token')}",
         f"    {table.text}",
@@ -95,7 +95,7 @@ def entry(table: Entry) -> str:
         lines.append(f'  {n:5d}  {token.id:5d}  {len(token.piece):5d}  "{token.text}"')
     lines += [
         "",
-        "  the four numbers each one arrives with, typed by a rule and not learned",
+        "  each token's embedding, four numbers set by a rule, not learned",
         *slot_header(table.slots),
     ]
     for n, (token, typed) in enumerate(zip(table.tokens, table.typed, strict=True), 1):
@@ -112,11 +112,14 @@ def slot_header(slots: tuple[str, ...]) -> list[str]:
 
 def weights(table: Weights) -> str:
     each = amount(table.d * table.dk, "number")
-    lines = [f"attend: the three stored matrices, {each} each, one run of {table.d} per slot"]
+    lines = [
+        f"attend: three weight matrices of {each}, stored as torch.nn.Linear does:",
+        f"  row j holds the {table.d} weights that make output dimension j",
+    ]
     for name, matrix in table.matrices:
         lines.append("")
-        for slot, run in enumerate(matrix, start=1):
-            lines.append(f"  {name if slot == 1 else '  '} slot {slot} {numbers(run)}")
+        for j, row in enumerate(matrix, start=1):
+            lines.append(f"  {name if j == 1 else '  '} row {j}  {numbers(row)}")
     return "\n".join(lines)
 
 
@@ -148,30 +151,37 @@ def square(table: Square) -> str:
             "",
             *block(table.tokens, run.raw, "each query dotted with each key"),
             "",
-            *block(table.tokens, run.scaled, f"the same square divided by {run.div:.4f}"),
+            *block(table.tokens, run.scaled, f"the same scores divided by {run.div:.4f}"),
         ]
     )
+
+
+def _tokens_named(numbers: tuple[int, ...]) -> str:
+    """`token 3`, or for a tie `tokens 2 and 4`: every token given the largest weight."""
+    if len(numbers) == 1:
+        return f"token {numbers[0]}"
+    return f"tokens {', '.join(map(str, numbers[:-1]))} and {numbers[-1]}"
 
 
 def scores(table: Scores) -> str:
     run, cost = table.run, table.run.cost
     lines = [
-        "attend: the rows as shares of one, and the values mixed in those shares",
+        "attend: the attention weights, each row adding to one, and the head's output",
         "",
         divide_line(run),
         "",
-        *block(table.tokens, run.attn, "each row as shares of one"),
+        *block(table.tokens, run.attn, "the attention weights, a row per query"),
         "",
         "  what each row comes to",
     ]
     for i, share in enumerate(table.shares, start=1):
         lines.append(
-            f"    row {i}  sums to {share.total:.4f}   its largest share, "
-            f"{share.largest:.4f}, goes to token {share.top}"
+            f"    row {i}  sums to {share.total:.4f}   its largest weight, "
+            f"{share.largest:.4f}, goes to {_tokens_named(share.top)}"
         )
     lines += [
         "",
-        *block(table.tokens, run.out, "the values, mixed in those shares", MIXED),
+        *block(table.tokens, run.out, "the head's output: the values summed in each row's weights", MIXED),
         "",
         "  token 2, before and after",
         named("arrives as", run.x[1]),
@@ -188,13 +198,13 @@ def scores(table: Scores) -> str:
 
 def scale(table: ScaleTable) -> str:
     lines = [
-        f"attend: what the divide does, {amount(table.count, 'row')} of four tokens at each width",
+        f"attend: what scaling by 1/sqrt(d_k) does, {amount(table.count, 'draw')} at each width",
         "",
-        f"  queries and keys drawn from numpy's default_rng({table.seed}), afresh at each width",
+        f"  each draw one query and four keys, from numpy's default_rng({table.seed}) at each width",
         "",
-        "           ---- divided by the root ----   -------- left undivided --------",
-        "    keys     spread   biggest  rows at      spread   biggest  rows at",
-        "    wide   of a row     share     0.99    of a row     share     0.99",
+        "           ---------- scaled ----------   ---------- not scaled ----------",
+        "             spread   largest    draws      spread   largest    draws",
+        "     d_k   of a row    weight  at 0.99    of a row    weight  at 0.99",
     ]
     for m in table.measured:
         a, b = m.divided, m.undivided

@@ -1,14 +1,14 @@
-"""Softmax: a row of scores made into shares of one.
+"""Softmax: a row of scores (logits) made into attention weights that add to one.
 
-Shares must be positive and must add to one, so each score is raised as a power of e and
-then divided by the row's total. Before that the row's largest score is subtracted from
+Each weight must lie between 0 and 1 and the row must add to one, so each score is raised
+as a power of e and then divided by the row's total. Before that the row's largest score is subtracted from
 each one. The subtraction changes nothing in the result, since the same factor comes off
 the top and the bottom of every fraction, but it makes the largest power exactly e⁰ = 1:
-a score of 800, whose power of e no float64 can hold, still gives finite shares rather
+a score of 800, whose power of e no float64 can hold, still gives finite weights rather
 than inf / inf = nan.
 
-A score of -inf is allowed and gets a share of exactly 0. That is how a causal mask hides
-the tokens after the one asking; a row that is -inf everywhere has no share to give and
+A score of -inf is allowed and gets a weight of exactly 0. That is how a causal mask hides
+the tokens after the one asking; a row that is -inf everywhere has no weight to give and
 is refused.
 """
 
@@ -24,15 +24,15 @@ __all__ = ["softmax"]
 
 # --8<-- [start:softmax]
 def softmax(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
-    """Shares of one along the last axis, largest score subtracted first."""
+    """Weights adding to one along the last axis, largest score subtracted first."""
     row = _scores(scores)
-    shares: npt.NDArray[np.float64]
+    weights: npt.NDArray[np.float64]
     # a difference below -1.8e308 becomes -inf, and e to -inf is 0
     with np.errstate(over="ignore"):
-        shares = row - row.max(axis=-1, keepdims=True)
-    np.exp(shares, out=shares)  # in place: a long row's square is big
-    shares /= shares.sum(axis=-1, keepdims=True)
-    return shares
+        weights = row - row.max(axis=-1, keepdims=True)
+    np.exp(weights, out=weights)  # in place: a long sequence's score matrix is big
+    weights /= weights.sum(axis=-1, keepdims=True)
+    return weights
 
 
 # --8<-- [end:softmax]

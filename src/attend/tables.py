@@ -119,10 +119,11 @@ class Square:
 
 @dataclass(frozen=True)
 class Share:
-    """What one token's shares come to: their total, and the token given the largest."""
+    """What one token's attention weights come to: their total, and the tokens given the largest
+    (more than one where weights tie, as they do for tokens with the same key)."""
 
     total: float
-    top: int  # token number, counted from 1
+    top: tuple[int, ...]  # token numbers, counted from 1, in order
     largest: float
 
 
@@ -293,7 +294,10 @@ def square(*, divide: bool = True) -> Square:
 def scores(*, divide: bool = True) -> Scores:
     """One run of the chapter's head, and what each token's shares come to."""
     run = chapter_head(divide=divide).attend(chapter_row())
-    shares = tuple(Share(float(s.sum()), int(s.argmax()) + 1, float(s.max())) for s in run.attn)
+    shares = tuple(
+        Share(float(s.sum()), tuple(int(j) + 1 for j in np.flatnonzero(s == s.max())), float(s.max()))
+        for s in run.attn
+    )
     return Scores(_tokens(), run, shares)
 
 

@@ -248,6 +248,16 @@ def test_the_pdf_carries_every_figure_caption_and_its_math(text: str, site: Any)
     assert "softmax" in text and "√" in text, "the attention formula did not print as text"
 
 
+def test_the_pdf_prints_every_exercise_answer_open(text: str, site: Any) -> None:
+    printed = (site.root / "print_page" / "index.html").read_text(encoding="utf-8")
+    found = re.findall(r'<details class="success">.*?<p>(.*?)</p>', printed, re.DOTALL)
+    assert len(found) >= 8, found
+    answers = [a for a in found if "<math" not in a]  # MathML prints as glyphs, not its source
+    flat = _squeeze(text)
+    folded = [a for a in answers if _squeeze(html.unescape(re.sub(r"<[^>]+>", "", a)))[:60] not in flat]
+    assert not folded, f"answers the PDF left folded: {folded}"
+
+
 def test_the_print_page_fetches_nothing_from_outside(printed: Printed) -> None:
     assert printed.sections >= 7
     assert printed.outside == [], f"the print page asked for {printed.outside}"

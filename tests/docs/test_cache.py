@@ -82,6 +82,15 @@ def test_a_changed_package_data_file_or_a_new_file_changes_the_fingerprint(packa
     assert len({before, changed, fingerprint([package], {})}) == 3
 
 
+def test_a_changed_chapter_test_changes_the_fingerprint_and_the_pages_run_it(package: Path) -> None:
+    test = package.parent / "test_chapter.py"
+    test.write_text("def test_one():\n    assert 1\n", encoding="utf-8")
+    before = fingerprint([package, test], {})
+    test.write_text("def test_one():\n    assert 0\n", encoding="utf-8")
+    assert fingerprint([package, test], {}) != before
+    assert {root.name for root in source_roots()} >= {"test_chapter.py", "conftest.py"}
+
+
 def test_a_changed_dependency_version_changes_the_fingerprint(package: Path) -> None:
     assert fingerprint([package], {"numpy": "2.3.0"}) != fingerprint([package], {"numpy": "2.3.1"})
 

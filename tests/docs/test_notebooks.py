@@ -19,7 +19,7 @@ import yaml
 from mkdocs.exceptions import PluginError
 
 from attend_book.binding import check
-from attend_book.markdown import FRONT
+from attend_book.markdown import FRONT, fences, parse
 from attend_book.notebooks import (
     Cell,
     cells_of,
@@ -218,3 +218,133 @@ def test_the_workbench_page_loses_nbconverts_mathjax_from_a_cdn() -> None:
         "\n<script>init()</script>\n<!-- End of mathjax configuration --><p>b</p>"
     )
     assert without_remote_scripts(page) == "<p>a</p><p>b</p>"
+
+
+EXERCISE = (
+    "Intro.\n\n"
+    f'{F}python exec="1" session="p"\nx = 2\n{F}\n\n'
+    '!!! question "Exercise 1: a sum"\n    Predict x + 1.\n    *Hint:* x is 2.\n\n'
+    '??? success "Answer"\n    It is 3{= x + 1}, one more than x.\n\n'
+    f'    {F}python exec="1" session="p" continuation answer="y"\n    y = x + 1\n    print(y)\n    {F}\n\n'
+    "    That is all.\n\n"
+    "After.\n"
+)
+
+
+def test_an_exercise_becomes_its_question_a_prediction_the_answers_code_a_check_and_the_folded_answer() -> (
+    None
+):
+    cells = cells_of(EXERCISE)
+    assert [c.kind for c in cells] == [
+        "markdown",
+        "code",
+        "markdown",
+        "code",
+        "code",
+        "code",
+        "markdown",
+        "markdown",
+    ]
+    _, _, question, prediction, code, check, answer, after = cells
+    assert question.source.startswith("> **Exercise 1: a sum**") and "Predict x + 1." in question.source
+    assert prediction.source.startswith("answer = ...")
+    assert code.source == "y = x + 1\nprint(y)"
+    assert "np.asarray(y)" in check.source
+    assert (
+        answer.source
+        == "<details>\n<summary>Answer</summary>\n\nIt is 3, one more than x.\n\nThat is all.\n\n</details>"
+    )
+    assert after.source == "After."
+
+
+def _verdict(page: str, prediction: str) -> str:
+    """What the check cell of the page's one exercise prints for `prediction`, cells run in order."""
+    namespace: dict[str, object] = {}
+    printed = io.StringIO()
+    for cell in cells_of(page):
+        if cell.kind == "code":
+            source = f"answer = {prediction}" if cell.source.startswith("answer = ...") else cell.source
+            with contextlib.redirect_stdout(printed):
+                exec(source, namespace)
+    return printed.getvalue().splitlines()[-1]
+
+
+def _page_answering(code: str, expression: str, *options: str) -> str:
+    header = " ".join([f'{F}python exec="1" answer="{expression}"', *options])
+    question = '!!! question "Exercise 1: q"\n    Predict.\n\n'
+    return f'{question}??? success "Answer"\n    A.\n\n    {header}\n    {code}\n    {F}\n'
+
+
+@pytest.mark.parametrize(
+    ("prediction", "verdict"),
+    [
+        ("...", "Write your prediction in place of the ... above, run that cell, then this one."),
+        ("0.58", "Right: the code gives 0.58002"),
+        ("0.5800", "Right: the code gives 0.58002"),
+        ("0.6", "Not quite: the code gives 0.58002"),
+        ("[0.58]", "Not quite: the answer's shape is (), your prediction's (1,)."),
+    ],
+)
+def test_the_check_cell_holds_a_number_to_one_percent(prediction: str, verdict: str) -> None:
+    assert _verdict(_page_answering("v = 0.58002", "v"), prediction) == verdict
+
+
+def test_the_check_cell_holds_whole_numbers_and_bools_exactly_and_arrays_element_by_element() -> None:
+    assert _verdict(_page_answering("n = 192", "n"), "191.9").startswith("Not quite")
+    assert _verdict(_page_answering("n = 192", "n"), "192").startswith("Right")
+    assert _verdict(_page_answering("b = 1 < 2", "b"), "True").startswith("Right")
+    assert _verdict(_page_answering("b = 1 < 2", "b"), "False").startswith("Not quite")
+    pair = _page_answering("import numpy as np; w = np.array([0.7311, 0.2689])", "w")
+    assert _verdict(pair, "[0.73, 0.27]").startswith("Right")
+    assert _verdict(pair, "[0.27, 0.73]").startswith("Not quite")
+
+
+def test_an_exercise_may_set_a_looser_tolerance_where_a_fair_prediction_is_rough() -> None:
+    loose = _page_answering("r = 1.7126", "r", 'rtol="0.05"')
+    assert _verdict(loose, "1.732").startswith("Right")
+    assert _verdict(_page_answering("r = 1.7126", "r"), "1.732").startswith("Not quite")
+
+
+def test_an_answers_code_may_not_overwrite_the_readers_prediction() -> None:
+    with pytest.raises(PluginError, match="may not set `answer`"):
+        cells_of(_page_answering("answer = 3", "answer"))
+
+
+def test_a_book_only_fence_stays_out_of_the_notebook() -> None:
+    kept_out = f'{F}python exec="1" continuation book_only\nprint("repository")\n{F}\n'
+    page = f'{F}python exec="1"\nx = 1\n{F}\n\n{kept_out}'
+    assert cells_of(page) == [Cell("code", "x = 1")]
+
+
+def _exercises(page: Path) -> list[tuple[str, str, int]]:
+    """A page's `## Exercises` section as (kind, title, fences with `answer=`) per admonition."""
+    text = page.read_text("utf-8")
+    tokens = parse(text)
+    found, inside = [], False
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open" and token.tag == "h2":
+            inside = tokens[i + 1].content == "Exercises"
+        if inside and token.type == "admonition_open" and token.level == 0 and token.map:
+            first, end = token.map
+            checked = [f for f in fences(text) if first < f.line <= end and "answer" in f.options]
+            found.append((token.markup + token.meta["tag"], tokens[i + 2].content, len(checked)))
+    return found
+
+
+EXERCISED = [p for p in sorted(DOCS.glob("*.md")) if "\n## Exercises\n" in p.read_text("utf-8")]
+
+
+@pytest.mark.parametrize("page", EXERCISED, ids=lambda p: p.name)
+def test_a_pages_exercises_are_two_or_three_questions_each_with_one_checked_answer(page: Path) -> None:
+    found = _exercises(page)
+    assert 4 <= len(found) <= 6 and len(found) % 2 == 0, found
+    for n, (question, answer) in enumerate(zip(found[::2], found[1::2], strict=True), start=1):
+        kind, title, _ = question
+        assert kind == "!!!question" and title.startswith(f"Exercise {n}: ") and title[12:].strip(), question
+        assert answer == ("???success", "Answer", 1), answer
+    assert page.read_text("utf-8").rstrip().endswith("```"), "the exercises end the page"
+
+
+def test_the_opening_pages_each_end_with_exercises() -> None:
+    names = {p.stem for p in EXERCISED}
+    assert {"bare-digit", "three-matrices", "score-square", "square-root-divide"} <= names

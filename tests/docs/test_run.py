@@ -52,3 +52,27 @@ def test_a_block_is_plain_data_equal_by_value() -> None:
     page = f'{F}python exec="1"\nprint(1)\n{F}\n'
     [fence], [moved] = fences(page), fences(f"Prose.\n\n{page}")  # the same fence, two lines down
     assert Block(fence, "1\n") == Block(moved, "1\n")
+
+
+@pytest.mark.parametrize(
+    ("expression", "said"),
+    [
+        ("missing", "NameError: name 'missing' is not defined"),
+        ("'0.58'", "str '0.58'"),
+        ("[]", "list []"),
+        ("float('nan')", "float nan"),
+    ],
+)
+def test_an_answer_that_gives_no_number_fails_its_page_in_one_line(expression: str, said: str) -> None:
+    page = f'Prose.\n\n{F}python exec="1" answer="{expression}"\nx = 1\n{F}\n'
+    with pytest.raises(FenceError) as raised:
+        run_page("docs/p.md", page)
+    message = str(raised.value)
+    assert message == f"docs/p.md:3: the answer `{expression}` gives no number to check against: {said}"
+
+
+@pytest.mark.parametrize("expression", ["x", "x > 0", "[x, 2.5]", "np.array([[1.0, 2.0]])", "np.bool_(True)"])
+def test_an_answer_may_be_a_number_a_bool_or_an_array_of_them(expression: str) -> None:
+    page = f'{F}python exec="1" answer="{expression}"\nimport numpy as np\nx = 3\n{F}\n'
+    [block] = run_page("docs/p.md", page).blocks
+    assert block.fence.options["answer"] == expression
