@@ -14,6 +14,13 @@ except ModuleNotFoundError as missing:
     ) from missing
 
 from attend_figures.controls import driven
+from attend_figures.diagrams import (
+    growth_figure,
+    heads_figure,
+    projection_figure,
+    query_figure,
+    rotation_figure,
+)
 from attend_figures.lacking import mask_figure, parting_figure
 from attend_figures.pictures import cost_figure, flow_figure, scale_figure, shares_figure, square_figure
 
@@ -21,8 +28,13 @@ __all__ = [
     "cost_figure",
     "driven",
     "flow_figure",
+    "growth_figure",
+    "heads_figure",
     "mask_figure",
     "parting_figure",
+    "projection_figure",
+    "query_figure",
+    "rotation_figure",
     "scale_figure",
     "shares_figure",
     "square_figure",

@@ -15,12 +15,14 @@ import ast
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+import attend
 import attend_figures
 from attend import tables
 from attend_book.run import Block, run_page
-from attend_figures import lacking, pictures
+from attend_figures import diagrams, lacking, pictures
 from attend_figures.controls import DRIVES, cost_drive, driven
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -134,6 +136,56 @@ def test_the_parting_figure_plots_rows_two_and_four_under_every_scheme_attend_po
     assert data["largest share apart"] == [p.share_gap for p in partings]
 
 
+def test_the_projection_diagram_draws_token_twos_embedding_query_key_and_value() -> None:
+    run = tables.scores().run
+    data = diagrams.projection_figure().data
+    assert data["embedding"] == run.x[1].tolist()
+    assert (data["query"], data["key"], data["value"]) == (
+        run.q[1].tolist(),
+        run.k[1].tolist(),
+        run.v[1].tolist(),
+    )
+
+
+def test_the_query_diagram_draws_row_two_of_the_scores_the_weights_and_the_output() -> None:
+    run = tables.scores().run
+    data = diagrams.query_figure().data
+    assert data["keys"] == run.k.tolist() and data["values"] == run.v.tolist()
+    assert data["scores"] == run.scaled[1].tolist()
+    assert data["weights"] == run.attn[1].tolist()
+    assert data["output"] == run.out[1].tolist()
+    assert data["top key"] == 1
+
+
+def test_the_heads_diagram_cuts_wq_by_rows_and_joins_what_attend_heads_prints() -> None:
+    run = tables.heads(2).run
+    data = diagrams.heads_figure().data
+    assert data["joined"] == run.joined.tolist() and data["out"] == run.out.tolist()
+    assert [w for row in data["wq"] for w in row] == list(attend.WQ)
+    assert data["widths"] == (4, 2)
+    assert "W_O is the identity" in diagrams.heads_figure().caption
+    assert tuple(float(i == j) for i in range(4) for j in range(4)) == attend.WO
+
+
+def test_the_rotation_diagram_turns_each_pair_by_its_position_and_keeps_its_length() -> None:
+    data = diagrams.rotation_figure().data
+    turned, query = np.array(data["turned"]), np.array(data["query"])
+    assert turned[0].tolist() == query.tolist(), "position 0 is not turned"
+    for pair in range(2):
+        lengths = np.hypot(turned[:, 2 * pair], turned[:, 2 * pair + 1])
+        assert np.allclose(lengths, np.hypot(*query[2 * pair : 2 * pair + 2]))
+        turns = np.unwrap(np.arctan2(turned[:, 2 * pair + 1], turned[:, 2 * pair]))
+        assert np.allclose(np.diff(turns), data["rates"][pair])
+    assert data["rates"] == [1.0, 0.01]
+
+
+def test_the_growth_diagram_draws_the_work_attend_kvcache_prints() -> None:
+    table = tables.kvcache(8, 1)
+    data = diagrams.growth_figure().data
+    assert data["again"] == list(table.again.work) and data["kept"] == list(table.kept.work)
+    assert data["totals"] == (table.again.total, table.kept.total)
+
+
 ALL = [
     pictures.square_figure,
     pictures.shares_figure,
@@ -142,6 +194,11 @@ ALL = [
     pictures.flow_figure,
     lacking.mask_figure,
     lacking.parting_figure,
+    diagrams.projection_figure,
+    diagrams.query_figure,
+    diagrams.heads_figure,
+    diagrams.rotation_figure,
+    diagrams.growth_figure,
 ]
 
 
