@@ -308,6 +308,22 @@ def test_each_figure_sits_on_the_page_that_prints_its_table(name: str) -> None:
     assert text.index(HOMES[name]) < text.index(f"{name}()"), "the table comes before its picture"
 
 
+# The pictures of ideas picture no table: each belongs where its page first needs it.
+DIAGRAM_HOMES = {
+    "projection_figure": "three-matrices.md",
+    "query_figure": "score-square.md",
+    "heads_figure": "several-heads.md",
+    "rotation_figure": "positions.md",
+    "growth_figure": "kv-cache.md",
+}
+
+
+@pytest.mark.parametrize("name", list(DIAGRAM_HOMES))
+def test_each_picture_of_an_idea_is_drawn_once_on_the_page_that_builds_the_idea(name: str) -> None:
+    homes = [page for page, text in _pages().items() if f"{name}()" in text]
+    assert homes == [DIAGRAM_HOMES[name]]
+
+
 def test_no_image_file_is_committed_under_docs() -> None:
     pictures = [
         p
