@@ -39,20 +39,24 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from attend_book import binding, notebooks, reading, run, snippets
+from attend_book import binding, declared, notebooks, reading, run, snippets
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import TextError, read_text, replace_folder
 from attend_book.reading import Reading
 
 log = get_plugin_logger(__name__)
 
-REQUIRED_META = ("title", "description")
 
 
 class BookConfig(Config):
     cache_dir = c.Type(str, default=FOLDER)  # beside mkdocs.yml
     workbench = c.Type(str, default="workbench.py")  # the notebook page, under docs/
     time_limit = c.Type((int, float), default=run.TIME_LIMIT)  # seconds one fence may run
+    # What the number check holds for every page (declared.py): label words and their ranges,
+    # givens, and the front matter every page must have.
+    labels = c.Type(dict, default={})
+    givens = c.Type(dict, default={})
+    front_matter = c.ListOfItems(c.Type(str), default=[])
 
 
 class BookPlugin(BasePlugin[BookConfig]):
@@ -72,6 +76,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         self.moving: tuple[Path, Path] | None = None
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
         self._told = False  # whether this build's first problem said how to renumber
+        self.declared = declared.Declared()  # what the number check holds for every page
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined because mkdocs keeps a plugin that has it, this very object, from one `mkdocs
@@ -80,6 +85,10 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path).parent
+        try:
+            self.declared = declared.of_config(self.config)
+        except declared.DeclarationError as error:
+            raise PluginError(str(error)) from None
         fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
         for language, kind in run.LANGUAGES.items():
             fence = {"name": language, "class": language, "validator": validator}
@@ -111,8 +120,8 @@ class BookPlugin(BasePlugin[BookConfig]):
         source = files.get_file_from_path(self.config.workbench)
         if source is not None and source.abs_src_path:
             script = Path(source.abs_src_path)
-            executed = self.cache.notebook(script, notebooks.execute)
-            found = reading.read(notebooks.prose_of(script.read_text(encoding="utf-8")))
+            executed = self.cache.notebook(script, functools.partial(notebooks.execute, book=self.declared))
+            found = reading.read(notebooks.prose_of(script.read_text(encoding="utf-8")), self.declared)
             for problem in binding.check(found, notebooks.values_of(executed)):
                 self._report(problem.render(os.path.relpath(script, self.root)))
             files.remove(source)  # mkdocs-jupyter renders (and offers) the executed notebook instead
@@ -157,7 +166,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             return markdown
         source = page.file.content_string  # with its front matter, so lines are the file's
         self._page = os.path.relpath(os.path.join(config.docs_dir, page.file.src_path), self.root)
-        found = reading.read(source)
+        found = reading.read(source, self.declared)
         limit, folder = float(self.config.time_limit), str(self.root)
         runner = functools.partial(run.run_page, limit=limit, environment=self.environment, folder=folder)
         try:
@@ -229,7 +238,7 @@ class BookPlugin(BasePlugin[BookConfig]):
     ) -> list[str]:
         """Every problem with the page's front matter, its numbers and its include lines, one line
         each; `path` is the page's file relative to mkdocs.yml's folder."""
-        missing = [key for key in REQUIRED_META if not str(meta.get(key, "")).strip()]
+        missing = [key for key in self.config.front_matter if not str(meta.get(key, "")).strip()]
         problems = [f"{path}:1: the front matter has no {key}" for key in missing]
         checked = [*snippets.check(source, self.root), *binding.check(found, values)]
         return problems + [problem.render(path) for problem in checked]
