@@ -192,6 +192,77 @@ def sums(page: Page) -> None:
     page.edit(edits)
 
 
+_LISTED = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+
+
+def _sliced(expressions: list[str]) -> str:
+    """`s2[0]`, `s2[1]`, `s2[2]` as `s2[:3]`, where they index one thing at consecutive places;
+    else the list of them."""
+    listed = f"[{', '.join(expressions)}]"
+    trees = [ast.parse(e, mode="eval").body for e in expressions]
+    if not all(isinstance(t, ast.Subscript) for t in trees):
+        return listed
+    parts = []
+    for tree in trees:
+        assert isinstance(tree, ast.Subscript)
+        index = tree.slice.elts if isinstance(tree.slice, ast.Tuple) else [tree.slice]
+        last = index[-1]
+        if not (isinstance(last, ast.Constant) and type(last.value) is int):
+            return listed
+        parts.append((ast.dump(tree.value), [ast.dump(i) for i in index[:-1]], last.value))
+    places = [p[2] for p in parts]
+    if any(p[:2] != parts[0][:2] for p in parts) or places != list(range(places[0], places[0] + len(places))):
+        return listed
+    first = trees[0]
+    assert isinstance(first, ast.Subscript)
+    lower = None if places[0] == 0 else ast.Constant(places[0])
+    cut = ast.Slice(lower, ast.Constant(places[-1] + 1))
+    index = [*first.slice.elts[:-1], cut] if isinstance(first.slice, ast.Tuple) else [cut]
+    made = ast.Subscript(first.value, ast.Tuple(index) if len(index) > 1 else cut, ast.Load())
+    return ast.unparse(made)
+
+
+def runs(page: Page) -> None:
+    """Numbers written as a list, each bound on its own, bound by one binding after the last."""
+    found = page.reading()
+    summed = {(n.line, n.column) for s in found.sums for n in (*s.terms, s.result)}
+    maths = [(page.offset(a, b), page.offset(c, d)) for a, b, c, d in found.maths]
+    chains: list[list[tuple[Binding, re.Match[str]]]] = []
+    singles = sorted(
+        (b for b in found.bindings if len(b.numerals) == 1),
+        key=lambda b: (b.numerals[0].line, b.numerals[0].column),
+    )
+    for binding in singles:
+        number = binding.numerals[0]
+        at = page.offset(number.line, number.column)
+        brace = page.brace_after(number.line, number.column + len(number.text))
+        alone = brace is None or (number.line, number.column) in summed or any(a <= at < b for a, b in maths)
+        joined = chains and chains[-1] and _LISTED.fullmatch(page.text, chains[-1][-1][1].end(), at)
+        if alone or not number.text[0].isdigit():
+            chains.append([])
+        elif joined:
+            chains[-1].append((binding, brace))  # type: ignore[arg-type]
+        else:
+            chains.append([(binding, brace)])  # type: ignore[list-item]
+    for chain in reversed(chains):  # from the end back: each chain's offsets stay true
+        if len(chain) < 2:
+            continue
+        said = _sliced([_expression(b) for b, _ in chain])
+        edits = [(brace.start(), brace.end(), "") for _, brace in chain[:-1]]
+        edits.append((chain[-1][1].start(), chain[-1][1].end(), f"{{= {said}}}"))
+        kept = page.text
+        page.edit(edits)
+        if _bound(page.reading()) != _bound(found):  # part of a longer list, or after a label
+            page.text = kept
+
+
+def _bound(found: Reading) -> list[str]:
+    """Every bound or labelled number, in reading order: what a rewrite must keep."""
+    numbers = [n for b in found.bindings for n in b.numerals] + [label.numeral for label in found.labels]
+    numbers += [numeral for numeral, _ in found.unvalued]
+    return [n.text for n in sorted(numbers, key=lambda n: (n.line, n.column))]
+
+
 def declare(page: Page) -> None:
     """The givens named on this run written into the page's front matter."""
     if not page.added:
@@ -236,12 +307,17 @@ def migrate(path: Path, book: Declared) -> tuple[str, list[str]]:
     """The file rewritten, and a line for each thing left for a person."""
     text = path.read_text(encoding="utf-8")
     page = Page(path.as_posix(), text, book, path.suffix == ".py")
+    before = page.reading()
     givens(page)
     maths(page)
     sums(page)
+    runs(page)
     declare(page)
     if _seen(page.text, page.python) != _seen(text, page.python):
         return text, [f"{page.name}:1: rewriting would change what a reader sees; nothing written"]
+    after = page.reading()
+    if _bound(after) != _bound(before) or len(after.problems) > len(before.problems):
+        return text, [f"{page.name}:1: rewriting would unbind a number; nothing written"]
     try:  # the rewritten front matter must still be YAML
         front_matter(page.text)
     except DeclarationError as error:

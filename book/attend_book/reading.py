@@ -55,6 +55,8 @@ BRACE = re.compile(r"\{(?:=(?P<expression>[^{}]*)|given:(?P<reason>[^{}]*))\}")
 _GROUP = re.compile(rf"\((?:\s*[−-]?{NUMBER}\s*,)+\s*[−-]?{NUMBER}\s*\)")
 # A label: an integer right after a label word (declared.py), or joined to such an integer ("rows
 # 2 and 4", "tokens 1, 2 or 3"); in a table, an integer alone in a column headed by one.
+# Numbers written as a list ("1.5625, 0, 0.375 and 0"), which one binding after the last may bind.
+_LISTED = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 _JOIN = r"(?:\s*,\s*|\s+and\s+|\s+or\s+|\s+to\s+|\s*[–-]\s*)"
 _TERM = rf"(?:√\s*)?{NUMBER}[{SUPERSCRIPTS}]*"
 _OP = r"(?:\s*[×*·/÷+−-]\s*|\s+x\s+|(?<=\d)\s*x(?=\d))"  # "2x3", or "2{= a}x3" read as "2      x3"
@@ -312,6 +314,7 @@ class _Reader:
                 if found := self.expression(group.end(), numerals[0], group.start()):
                     self.bind(numerals, *found, group=True)
                 self.done.update(m.start() for m in members)
+        self.bind_runs()
         self.read_numbers()
         for brace in self.braces.values():
             why = "follows no number: a binding goes right after what it binds"
@@ -344,14 +347,41 @@ class _Reader:
         if found := self.expression(end, numerals[0], start):
             self.bind(numerals, *found, group=len(numerals) > 1)
 
+    def labels(self) -> dict[int, str]:
+        """Where each integer that follows a label word starts, and the word."""
+        return {
+            run.start("run") + m.start(): run["word"].lower()
+            for run in _labelled(tuple(self.declared.labels)).finditer(self.text)
+            for m in re.finditer(r"\d+", run["run"])
+        }
+
+    def bind_runs(self) -> None:
+        """A run of numbers written as a list, `1.5625, 0, 0.375 and 0{= s2}`, bound by the one
+        binding after its last: the run's numbers, none bound or a label, in order."""
+        labels = self.labels()
+        free = [m for m in _NUMERAL.finditer(self.text) if m["digits"] and m.start() not in self.done]
+        runs: list[list[re.Match[str]]] = []
+        for found in free:
+            joined = runs and _LISTED.fullmatch(self.text, _numeral_end(runs[-1][-1]), found.start())
+            if joined:
+                runs[-1].append(found)
+            else:
+                runs.append([found])
+        for run in runs:
+            *head, last = run
+            if not head or _numeral_end(last) not in self.braces:
+                continue
+            if any(_numeral_end(m) in self.braces or m.start() in labels for m in head):
+                continue
+            numerals = tuple(map(self.numeral, run))
+            if found := self.expression(_numeral_end(last), numerals[0], run[0].start()):
+                self.bind(numerals, *found, group=True)
+            self.done.update(m.start() for m in run)
+
     def read_numbers(self) -> None:
         text, passage = self.text, self.passage
         words = tuple(self.declared.labels)
-        labels = {
-            run.start("run") + m.start(): run["word"].lower()
-            for run in _labelled(words).finditer(text)
-            for m in re.finditer(r"\d+", run["run"])
-        }
+        labels = self.labels()
         for found in _NUMERAL.finditer(text):
             if found.start() in self.done:
                 continue
