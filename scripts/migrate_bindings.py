@@ -139,8 +139,9 @@ def maths(page: Page) -> None:
         if not any(BRACE.finditer(page.text[start:end])):
             continue
         inside = [b for b in found.bindings if start <= page.offset(b.numerals[0].line, b.numerals[0].column) < end]
-        if page.text.startswith("$$", start) or not page.text.startswith("$", end - 1):
-            page.leave(line, "bindings inside a $$ block: bind its numbers after it by hand")
+        block = page.text.startswith("$$", start)  # bound on the line after it
+        if not page.text.startswith("\n" if block else "$", end - 1):
+            page.leave(line, "a math span the migration cannot find the end of: move its bindings by hand")
             continue
         unread = [p for p in found.problems if p.column is not None and start <= page.offset(p.line, p.column) < end]
         unread = [p for p in unread if "is inside math" not in p.message]
@@ -153,7 +154,8 @@ def maths(page: Page) -> None:
             brace = page.brace_after(number.line, number.column + len(number.text))
             assert brace is not None, binding
             edits.append((brace.start(), brace.end(), ""))
-        edits.append((end, end, f"{{= {said[0] if len(said) == 1 else '[' + ', '.join(said) + ']'}}}"))
+        one = f"{{= {said[0] if len(said) == 1 else '[' + ', '.join(said) + ']'}}}"
+        edits.append((end, end, f"{one}\n" if block else one))
     page.edit(edits)
 
 
@@ -300,7 +302,7 @@ def _seen(text: str, python: bool) -> str:
     """What a reader sees of a page, front matter aside."""
     prose = prose_of(text) if python else text
     body = FRONT.sub("", prose, count=1)
-    return strip(body)
+    return re.sub(r"\n\s*\n", "\n\n", strip(body))  # a math block's binding leaves a blank line
 
 
 def migrate(path: Path, book: Declared) -> tuple[str, list[str]]:

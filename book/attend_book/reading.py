@@ -183,6 +183,7 @@ def _passages(markdown: str) -> Iterator[_Passage]:
             line, at = front.group(0).count("\n", 0, key.start()), key.end() - key.start()
             yield _Passage(line + 1, " " * at + lines[line][at:])
     headers: tuple[str, ...] | None = None  # inside a table: its column heads
+    taken: dict[int, int] = {}  # a line after a math block: how much of it is the block's binding
     for token in parse(markdown):
         first, end = token.map or (0, 0)
         if token.type == "table_open":
@@ -194,10 +195,15 @@ def _passages(markdown: str) -> Iterator[_Passage]:
             yield _Passage(first + 1, _read_as_text(row), "table", headers, _maths(row))
         elif token.type == "inline" and headers is None and token.map:
             said = "\n".join(map(_unmarked, lines[first:end], token.content.split("\n")))
+            said = " " * taken.get(first, 0) + said[taken.get(first, 0) :]  # a math block's binding
             yield _Passage(first + 1, _read_as_text(said), maths=_maths(said))
         elif token.type == "math_block":
+            # A `$$` block's numbers are bound on the line after it: `{= [a, b]}` alone there.
             block = "\n".join(lines[first:end])
-            yield _Passage(first + 1, _tex(block), "math", maths=((0, len(block) + 1),))
+            after = BRACE.match(lines[end]) if end < len(lines) else None
+            taken[end] = after.end() if after else 0
+            bound = f"{block}\n{lines[end][: after.end()]}" if after else block
+            yield _Passage(first + 1, _tex(bound), "math", maths=((0, len(block) + 1),))
         elif token.type == "html_block":
             yield _Passage(first + 1, _read_as_text("\n".join(lines[first:end])), "html")
 
