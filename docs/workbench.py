@@ -73,7 +73,7 @@ for n, (token, piece) in enumerate(zip(tokens, labels, strict=True), 1):
 # read-only in the package; here it is a copy you can edit. The chapter's tokens 2 and 4
 # (`"0"` and `"7"`) arrive with the same row, which is why the head cannot tell them apart.
 # Give one of them something the other lacks, in a slot the query reads: uncomment the line
-# `table[tokens[3]] = suggestion` below, which marks the 7{= chronicle_digit} as part of a count (slot 3, true
+# `table[tokens[3]] = suggestion` below, which marks the 7{= int(tokenizer.piece(tokens[3]))} as part of a count (slot 3, true
 # of it), run the cells again, and watch rows 2 and 4 of the shares part. A change to slot 4
 # alone would not do it: no weight of Wq reads slot 4, so the two queries would stay equal.
 

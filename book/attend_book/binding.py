@@ -51,11 +51,14 @@ def moved(
 
 def out_of_range(reading: Reading, values: Mapping[str, Value]) -> Iterator[Problem]:
     """Each label past the range declared for its word, or whose range has no value."""
+    unranged = set()  # a range that has no value is said once, at its first label
     for label in reading.labels:
         last, at = values.get(label.limit, "it was never evaluated"), label.numeral
         if isinstance(last, str | list):
             why = f"cannot be worked out: {last}" if isinstance(last, str) else "is a list, not a count"
-            yield Problem(at.line, f"{label.word} {at.text}: the range of {label.word}, {label.limit}, {why}", at.column)
+            if label.word not in unranged:
+                unranged.add(label.word)
+                yield Problem(at.line, f"{label.word} {at.text}: the range of {label.word}, {label.limit}, {why}", at.column)
         elif not 1 <= at.value <= last:
             why = f"{label.word} counts from 1 to {last:g} ({label.limit})"
             yield Problem(at.line, f"{label.word} {at.text} is out of range: {why}", at.column)
