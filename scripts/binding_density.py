@@ -2,7 +2,7 @@
 
 For the prose paragraphs of the pages named (paragraphs as markdown-it reads them, in lists and
 admonitions too; not headings, tables or math blocks), prints the share of their characters that
-is binding text (`{= …}` and `{given: …}`), the paragraph whose source is longest next to what a
+is binding text (`{= …}` and `{given: …}`, not in a code span), the paragraph whose source is longest next to what a
 reader sees of it (the same paragraph with its bindings stripped), and how many bindings stand
 inside math (`$…$` or a `$$` block) on those pages.
 
@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from attend_book.markdown import parse
-from attend_book.reading import BRACE
+from attend_book.reading import BRACE, CODE
 
 _INLINE_MATH = re.compile(r"(?<!\\)\$(?!\$)(?:[^$\\]|\\.)+?(?<!\\)\$")
 
@@ -34,7 +34,7 @@ def measure(paths: list[Path]) -> str:
                 in_math += len(BRACE.findall("\n".join(lines[first:end])))
             if token.type != "inline" or at == 0 or tokens[at - 1].type != "paragraph_open":
                 continue
-            source = token.content
+            source = re.sub(CODE, lambda m: "·" * len(m.group(0)), token.content)  # a span shows syntax
             bound = sum(len(m.group(0)) for m in BRACE.finditer(source))
             in_math += sum(len(BRACE.findall(m.group(0))) for m in _INLINE_MATH.finditer(source))
             binding, prose = binding + bound, prose + len(source)
