@@ -40,3 +40,10 @@ def test_every_python_block_imports_from_attend_or_continues_a_page_that_did() -
         ]
         if blocks:
             assert "from attend" in blocks[0].body or "import attend" in blocks[0].body, name(page)
+
+
+def test_a_page_without_the_front_matter_the_book_requires_is_one_line_a_key() -> None:
+    text = "Text.\n"
+    assert plugin().check_numbers("docs/p.md", text, read(text, book()), {}, {"title": "T"}) == [
+        "docs/p.md:1: the front matter has no description"
+    ]
