@@ -1,10 +1,10 @@
 """How heavy the number bindings are in the pages' source: the measure issue 26 sets.
 
 For the prose paragraphs of the pages named (paragraphs as markdown-it reads them, in lists and
-admonitions too; not headings, tables or math blocks), prints the share of their characters that
-is binding text (`{= …}` and `{given: …}`, not in a code span), the paragraph whose source is longest next to what a
-reader sees of it (the same paragraph with its bindings stripped), and how many bindings stand
-inside math (`$…$` or a `$$` block) on those pages.
+admonitions too; not headings, tables or math blocks), prints the share of their characters
+that is binding text (`{= …}` and `{given: …}`, not in a code span), the paragraph whose
+source is longest next to what a reader sees of it (the same paragraph with its bindings
+stripped), and how many bindings stand inside math (`$…$` or a `$$` block) on those pages.
 
     python3 scripts/binding_density.py docs/*.md
 """

@@ -30,14 +30,49 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from attend_book import shapes
-from attend_book.declared import Declared, DeclarationError, Given, front_matter, givens_of, of_mkdocs
+from attend_book.declared import DeclarationError, Declared, Given, front_matter, givens_of, of_mkdocs
 from attend_book.markdown import FRONT, fences
 from attend_book.notebooks import prose_of
 from attend_book.reading import BRACE, Binding, Reading, read, strip
 
 _SKIPPED = frozenset(
-    "a an the of in on to and or for by is are be as at its it this that with from each every one "
-    "two three four five six seven eight nine ten both".split()
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "in",
+        "on",
+        "to",
+        "and",
+        "or",
+        "for",
+        "by",
+        "is",
+        "are",
+        "be",
+        "as",
+        "at",
+        "its",
+        "it",
+        "this",
+        "that",
+        "with",
+        "from",
+        "each",
+        "every",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "both",
+    ]
 )
 
 
@@ -79,7 +114,9 @@ class Page:
 
     def taken(self) -> set[str]:
         """Every name the page's code or bindings use: a given must not hide one."""
-        sources = [f.body for f in fences(self.text)] + [m["expression"] or "" for m in BRACE.finditer(self.text)]
+        sources = [f.body for f in fences(self.text)] + [
+            m["expression"] or "" for m in BRACE.finditer(self.text)
+        ]
         names: set[str] = set()
         for source in sources:
             try:
@@ -138,15 +175,21 @@ def maths(page: Page) -> None:
         start, end = page.offset(line, column), page.offset(end_line, end_column)
         if not any(BRACE.finditer(page.text[start:end])):
             continue
-        inside = [b for b in found.bindings if start <= page.offset(b.numerals[0].line, b.numerals[0].column) < end]
+        inside = [
+            b for b in found.bindings if start <= page.offset(b.numerals[0].line, b.numerals[0].column) < end
+        ]
         block = page.text.startswith("$$", start)  # bound on the line after it
         if not page.text.startswith("\n" if block else "$", end - 1):
             page.leave(line, "a math span the migration cannot find the end of: move its bindings by hand")
             continue
-        unread = [p for p in found.problems if p.column is not None and start <= page.offset(p.line, p.column) < end]
+        unread = [
+            p for p in found.problems if p.column is not None and start <= page.offset(p.line, p.column) < end
+        ]
         unread = [p for p in unread if "is inside math" not in p.message]
         if unread or any(b.group for b in inside) or BRACE.match(page.text, end):
-            page.leave(line, "a math span whose numbers are not each bound on their own: move its bindings by hand")
+            page.leave(
+                line, "a math span whose numbers are not each bound on their own: move its bindings by hand"
+            )
             continue
         said = [_expression(b) for b in inside]
         for binding in inside:
@@ -190,7 +233,9 @@ def sums(page: Page) -> None:
             continue
         brace = page.brace_after(worked.result.line, worked.result.column + len(worked.result.text))
         assert brace is not None, worked
-        edits += [(b.start(), b.end(), "") for b in braces if b is not None] + [(brace.start(), brace.end(), f"{{= {one}}}")]
+        edits += [(b.start(), b.end(), "") for b in braces if b is not None] + [
+            (brace.start(), brace.end(), f"{{= {one}}}")
+        ]
     page.edit(edits)
 
 

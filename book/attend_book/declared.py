@@ -87,7 +87,9 @@ def givens_of(raw: object, where: str) -> dict[str, Given]:
             raise DeclarationError(f"{where} givens: {name!r} is not a name an expression can use")
         ok = isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], str) and entry[1].strip()
         if not ok or isinstance(entry[0], bool) or not isinstance(entry[0], int | float):
-            raise DeclarationError(f"{where} givens: {name} must be [value, reason], a number and why it holds")
+            raise DeclarationError(
+                f"{where} givens: {name} must be [value, reason], a number and why it holds"
+            )
         found[name] = Given(float(entry[0]), " ".join(entry[1].split()))
     return found
 
@@ -119,12 +121,16 @@ def front_matter(markdown: str) -> dict[str, Any]:
 def for_page(markdown: str, book: Declared) -> Declared:
     """The book's declarations with the page's front matter's laid over them."""
     front = front_matter(markdown)
-    return book.over(labels_of(front.get("labels"), "front matter"), givens_of(front.get("givens"), "front matter"))
+    return book.over(
+        labels_of(front.get("labels"), "front matter"), givens_of(front.get("givens"), "front matter")
+    )
 
 
 def of_config(config: Mapping[str, Any]) -> Declared:
     """The book's declarations from the plugin's configuration."""
-    return Declared(labels_of(config.get("labels"), "mkdocs.yml"), givens_of(config.get("givens"), "mkdocs.yml"))
+    return Declared(
+        labels_of(config.get("labels"), "mkdocs.yml"), givens_of(config.get("givens"), "mkdocs.yml")
+    )
 
 
 @functools.cache

@@ -47,7 +47,6 @@ from attend_book.reading import Reading
 log = get_plugin_logger(__name__)
 
 
-
 class BookConfig(Config):
     cache_dir = c.Type(str, default=FOLDER)  # beside mkdocs.yml
     workbench = c.Type(str, default="workbench.py")  # the notebook page, under docs/

@@ -261,7 +261,8 @@ class _Reader:
         said = " ".join((brace["expression"] or "").split())
         if brace["reason"] is not None:
             self.reading.unvalued.append((first, " ".join(brace["reason"].split())))
-            why = "has no value to hold it to: declare it under `givens:` (name: [value, reason]) and write {= name}"
+            why = "has no value to hold it to: declare it under `givens:` (name: [value, reason]) "
+            why += "and write {= name}"
             self.problem(start, f"{brace.group(0)} {why}")
         elif not said:
             self.problem(start, f"{brace.group(0)} binds {first.text} to nothing: write an expression")
@@ -303,7 +304,9 @@ class _Reader:
             self.reading.maths.append((*passage.where(start), *passage.where(end)))
         for at, brace in self.braces.items():
             if any(start < at < end for start, end in passage.maths):
-                self.problem(at, f"{brace.group(0)} is inside math: bind the span's numbers after it, in order")
+                self.problem(
+                    at, f"{brace.group(0)} is inside math: bind the span's numbers after it, in order"
+                )
         for start, end in passage.maths:
             if end in self.braces:
                 self.bind_math(start, end)
@@ -311,7 +314,12 @@ class _Reader:
             terms = [m for m in _NUMERAL.finditer(text, worked.start(), worked.end("left")) if m["digits"]]
             result = _NUMERAL.match(text, worked.start("right"))
             unbound = not any(_numeral_end(m) in self.braces for m in terms)
-            if result and _numeral_end(result) in self.braces and unbound and terms[0].start() not in self.done:
+            if (
+                result
+                and _numeral_end(result) in self.braces
+                and unbound
+                and terms[0].start() not in self.done
+            ):
                 self.bind_sum(terms, (worked.start(), worked.end("left")), result, _numeral_end(result))
         for group in _GROUP.finditer(text):
             if group.end() in self.braces:
@@ -334,7 +342,13 @@ class _Reader:
             written_sum, left = (" ".join(BRACE.sub("", part).split()) for part in (shown, worked["left"]))
             terms = [m for m in _NUMERAL.finditer(text, worked.start(), worked.end("left")) if m["digits"]]
             self.reading.sums.append(
-                Sum(written_sum, left, self.numeral(result), worked["relation"] == "≈", tuple(map(self.numeral, terms)))
+                Sum(
+                    written_sum,
+                    left,
+                    self.numeral(result),
+                    worked["relation"] == "≈",
+                    tuple(map(self.numeral, terms)),
+                )
             )
 
     def bind_math(self, start: int, end: int) -> None:
@@ -345,7 +359,12 @@ class _Reader:
             return
         worked = _SUM.search(self.text, start, end)
         listed = _listed(self.braces[end]["expression"] or "")
-        if worked and not listed and worked.start() <= members[0].start() and worked.end() >= members[-1].end():
+        if (
+            worked
+            and not listed
+            and worked.start() <= members[0].start()
+            and worked.end() >= members[-1].end()
+        ):
             self.bind_sum(members[:-1], (worked.start(), worked.end("left")), members[-1], end)
             return
         numerals = tuple(map(self.numeral, members))
@@ -380,8 +399,8 @@ class _Reader:
             if any(_numeral_end(m) in self.braces or m.start() in labels for m in head):
                 continue
             numerals = tuple(map(self.numeral, run))
-            if found := self.expression(_numeral_end(last), numerals[0], run[0].start()):
-                self.bind(numerals, *found, group=True)
+            if said := self.expression(_numeral_end(last), numerals[0], run[0].start()):
+                self.bind(numerals, *said, group=True)
             self.done.update(m.start() for m in run)
 
     def read_numbers(self) -> None:

@@ -89,11 +89,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             text = read_text(path)
             prose: Callable[[str], str] = notebooks.prose_of if path.suffix == ".py" else str
             if path.suffix == ".py":  # the workbench: its values come from its kernel
-                values = notebooks.values_of(cache.notebook(path, functools.partial(notebooks.execute, book=book)))
+                values = notebooks.values_of(
+                    cache.notebook(path, functools.partial(notebooks.execute, book=book))
+                )
             else:
                 values = cache.page(path.as_posix(), text, reading.read(text, book).expressions).values
             if args.check:
-                lines = [p.render(path.as_posix()) for p in binding.check(reading.read(prose(text), book), values)]
+                lines = [
+                    p.render(path.as_posix()) for p in binding.check(reading.read(prose(text), book), values)
+                ]
                 failed = bool(lines)
             else:
                 new, changes, left = renumber(path.as_posix(), text, values, prose, book)

@@ -16,11 +16,10 @@ parent's clock for the time limit, and what it names if the process dies or hang
 
 A `python` fence runs with `exec`, its standard output captured; a `console` fence is a
 transcript whose `$ attend …` lines call `attend.cli.main`, the function the installed command
-calls. A figure fence's plotted numbers (an `attend-figure-data` comment) are taken out of its
-text and kept as the block's `data`. Whatever a fence raises, `exit()` and KeyboardInterrupt
-included, is a `FenceError` naming the page, the fence's line and its own failing line; so is a
-fence that ends its process or runs past the time limit. After the last fence, each expression
-the prose binds a number to is evaluated in the page's namespace: its value, or why it has none.
+calls. Whatever a fence raises, `exit()` and KeyboardInterrupt included, is a `FenceError`
+naming the page, the fence's line and its own failing line; so is a fence that ends its
+process or runs past the time limit. After the last fence, each expression the prose binds a
+number to is evaluated in the page's namespace: its value, or why it has none.
 """
 
 from __future__ import annotations
@@ -30,7 +29,6 @@ import contextlib
 import io
 import json
 import os
-import re
 import select
 import shlex
 import signal
@@ -52,7 +50,6 @@ LANGUAGES = {"python": "python", "py": "python", "console": "console"}
 # How long one fence may run, in seconds, unless mkdocs.yml says otherwise (`time_limit` under
 # attend-book). The slowest fence today takes under 2.5 s on a busy two-core machine.
 TIME_LIMIT = 30.0
-FIGURE_DATA = re.compile(r"\n<!-- attend-figure-data\n(.*?)\n-->", re.DOTALL)  # as attend_figures prints it
 # What a fence may not do to the build, said in the words of what it did, under what it raised.
 STOPPED: dict[type[BaseException], str] = {
     SystemExit: "\n(a page's code may not end the build (exit() or sys.exit()))",
@@ -74,7 +71,6 @@ class Block(NamedTuple):
 
     fence: Fence
     text: str  # what it printed (for a transcript, the commands' output without the prompts)
-    data: str | None = None  # a figure's plotted numbers, as text
 
 
 class PageRun(NamedTuple):
@@ -86,7 +82,7 @@ class PageRun(NamedTuple):
     def kept(self) -> dict[str, Any]:
         """What a page's process reports and the cache keeps: what each fence printed and the
         values; the fences are the page's own (`blocks_of`)."""
-        return {"blocks": [{"text": b.text, "data": b.data} for b in self.blocks], "values": self.values}
+        return {"blocks": [{"text": b.text} for b in self.blocks], "values": self.values}
 
 
 def executed(fence: Fence) -> bool:
@@ -100,7 +96,7 @@ def commands(transcript: str) -> list[str]:
 
 
 def blocks_of(markdown: str, made: list[dict[str, Any]]) -> list[Block]:
-    """The page's blocks from what each executed fence printed (`text`, `data`), in page order."""
+    """The page's blocks from what each executed fence printed (`text`), in page order."""
     return [Block(f, **m) for f, m in zip(filter(executed, fences(markdown)), made, strict=True)]
 
 
@@ -220,8 +216,7 @@ def _run_python(fence: Fence, namespace: dict[str, object], path: str) -> Block:
         raise FenceError(
             f"{path}:{fence.line + inside}: a python fence failed at `{failing}`:\n{said}"
         ) from None
-    data = FIGURE_DATA.findall(printed.getvalue())
-    return Block(fence, FIGURE_DATA.sub("", printed.getvalue()), "\n".join(data) if data else None)
+    return Block(fence, printed.getvalue())
 
 
 def _said(error: BaseException) -> str:

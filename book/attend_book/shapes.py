@@ -47,7 +47,8 @@ def paired(shape: ast.expr, expression: str) -> tuple[list[str], str]:
         raise ShapeError(f"is not Python: {error.msg}") from None
     result = tree
     if isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq):
-        tree, result = tree.left, tree.comparators[0]
+        result = tree.comparators[0]
+        tree = tree.left
     found: dict[int, ast.expr] = {}
     if not _pair(shape, tree, found):
         want = pattern(shape)

@@ -7,7 +7,9 @@ from attend_book.declared import Declared, Given
 from attend_book.reading import read
 from attend_book.run import Value, run_page
 
-BOOK = Declared(labels={"slot": "len(q)", "token": None}, givens={"matrices": Given(3, "a query, a key and a value")})
+BOOK = Declared(
+    labels={"slot": "len(q)", "token": None}, givens={"matrices": Given(3, "a query, a key and a value")}
+)
 
 F = "```"
 PAGE = f"""---
@@ -80,7 +82,9 @@ def test_a_binding_that_cannot_be_worked_out_or_does_not_fit_is_one_line_never_a
 
 
 def test_a_given_is_held_to_its_declared_value_like_any_number() -> None:
-    page = '---\ngivens:\n  most: [1, "the most a share can be"]\n---\n\nAt most 1{= most}, three{= matrices}.\n'
+    page = (
+        '---\ngivens:\n  most: [1, "the most a share can be"]\n---\n\nAt most 1{= most}, three{= matrices}.\n'
+    )
     assert problems(page) == []
     assert problems(page.replace("most 1{", "most 13{")) == [
         "docs/p.md:6:9: 13 is written, 1 is computed now, bound to {= most}"
@@ -96,13 +100,16 @@ def test_a_label_is_held_to_the_range_declared_for_its_word() -> None:
         "docs/p.md:12:17: slot 43 is out of range: slot counts from 1 to 4 (len(q))"
     ]
     page = PAGE.replace("title: t\n", 'title: t\nlabels: {slot: "len(k) - 1"}\n')  # the page's own range
-    assert problems(page + "Slot 4.\n") == ["docs/p.md:13:6: slot 4 is out of range: slot counts from 1 to 3 (len(k) - 1)"]
+    assert problems(page + "Slot 4.\n") == [
+        "docs/p.md:13:6: slot 4 is out of range: slot counts from 1 to 3 (len(k) - 1)"
+    ]
 
 
 def test_a_range_that_cannot_be_worked_out_is_said_once() -> None:
     values: dict[str, Value] = {"len(q)": "NameError: name 'q' is not defined"}
     assert problems("Slot 1 and slot 2.\n", values) == [
-        "docs/p.md:1:6: slot 1: the range of slot, len(q), cannot be worked out: NameError: name 'q' is not defined"
+        "docs/p.md:1:6: slot 1: the range of slot, len(q), cannot be worked out: "
+        "NameError: name 'q' is not defined"
     ]
 
 
@@ -111,9 +118,11 @@ def test_one_binding_for_a_sum_holds_each_operand_and_the_result_where_it_is_wri
     assert problems(page) == []
     assert problems(page.replace("0.5×0.25", "0.6×0.25")) == [
         "docs/p.md:12:10: 0.6 is written, 0.5 is computed now, bound to {= q[2]}",
-        "docs/p.md:12:21: 0.6×0.25 = 0.125 does not hold: the written operands give 0.15000; show more digits, or write ≈",
+        "docs/p.md:12:21: 0.6×0.25 = 0.125 does not hold: the written operands give 0.15000; "
+        "show more digits, or write ≈",
     ]
     assert problems(page.replace("= 3.5{", "= 3.6{")) == [
         "docs/p.md:12:53: 3.6 is written, 3.5 is computed now, bound to {= q[1] + q[2] == sum(q)}",
-        "docs/p.md:12:53: 3 + 0.5 = 3.6 does not hold: the written operands give 3.500; show more digits, or write ≈",
+        "docs/p.md:12:53: 3 + 0.5 = 3.6 does not hold: the written operands give 3.500; "
+        "show more digits, or write ≈",
     ]

@@ -28,7 +28,7 @@ from attend_book import binding, numerals, reading, renumber
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.declared import front_matter
 from attend_book.numerals import Numeral
-from attend_book.reading import Reading
+from attend_book.reading import Binding, Reading
 from attend_book.run import FenceError, Value, run_here
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +54,7 @@ class Page:
         for numeral, value, _ in self.quoted():
             yield numeral, value
 
-    def quoted(self) -> Iterator[tuple[Numeral, float, reading.Binding]]:
+    def quoted(self) -> Iterator[tuple[Numeral, float, Binding]]:
         """Each bound number, its value now and its binding."""
         for bound in self.reading.bindings:
             quoted = binding.values_of(bound, self.values[bound.expression])
@@ -138,7 +138,7 @@ def mutated(page: Page, numeral: Numeral, new: str) -> list[str]:
 
 def given_names(page: Page) -> set[str]:
     """The givens that hold on the page: the book's and its front matter's."""
-    return set(BOOK.givens) | set((front_matter(page.markdown).get("givens") or {}))
+    return set(BOOK.givens) | set(front_matter(page.markdown).get("givens") or {})
 
 
 def prose_mutants(book: dict[str, Page]) -> Iterator[tuple[Page, Numeral, str, str]]:
@@ -192,26 +192,42 @@ def constant(expression: str) -> Value | None:
     return [float(v) for v in value] if isinstance(value, list) else float(value)
 
 
-def test_each_declared_given_changed_fails_the_check_at_every_number_bound_to_it(book: dict[str, Page]) -> None:
+def test_each_declared_given_changed_fails_the_check_at_every_number_bound_to_it(
+    book: dict[str, Page],
+) -> None:
     survivors, killed = [], 0
     for page in book.values():
         front = front_matter(page.markdown).get("givens") or {}
         for name, (value, _) in front.items():
             declaration = re.compile(rf"^(\s*{name}:\s*\[)\s*{re.escape(str(value))}\s*,", re.MULTILINE)
-            changed, count = declaration.subn(lambda m: f"{m.group(1)}{value + 1},", page.markdown, count=1)
+            changed, count = declaration.subn(rf"\g<1>{value + 1},", page.markdown, count=1)
             assert count == 1, (page.name, name)
             found = reading.read(changed, BOOK)
             # The numbers bound to the given itself (a sum's operand, a math span's list among them):
             # their expression is now the new value, which needs no page to evaluate.
-            uses = [b for b in found.bindings if name in re.findall(r"\w+", b.brace) and constant(b.expression)]
-            values = {**page.values, **{b.expression: constant(b.expression) for b in uses}}
-            named = {p.split(": ", 1)[0] for p in page.problems(markdown=changed, values=values) if "is written" in p}
+            uses = [
+                b for b in found.bindings if name in re.findall(r"\w+", b.brace) and constant(b.expression)
+            ]
+            values: dict[str, Value] = {**page.values}
+            values.update(
+                {b.expression: value for b in uses if (value := constant(b.expression)) is not None}
+            )
+            named = {
+                p.split(": ", 1)[0]
+                for p in page.problems(markdown=changed, values=values)
+                if "is written" in p
+            }
             places = [{f"{page.name}:{n.line}:{n.column + 1}" for n in use.numerals} for use in uses]
             if uses and all(where & named for where in places):  # a group: at the number bound to it
                 killed += 1
             else:
-                survivors.append(f"{page.name}: {name} = {value + 1} ({[sorted(w) for w in places if not w & named]})")
-    print(f"\ndeclared givens changed, failing every number bound to them: {killed}, survivors: {len(survivors)}")
+                survivors.append(
+                    f"{page.name}: {name} = {value + 1} ({[sorted(w) for w in places if not w & named]})"
+                )
+    print(
+        f"\ndeclared givens changed, failing every number bound to them: {killed},",
+        f"survivors: {len(survivors)}",
+    )
     assert survivors == []
 
 
@@ -253,7 +269,9 @@ def renumbered(name: str, markdown: str, values: Mapping[str, Value]) -> tuple[s
     return new, left
 
 
-def test_a_weight_changed_moves_numbers_the_check_names_and_renumber_brings_back(book: dict[str, Page]) -> None:
+def test_a_weight_changed_moves_numbers_the_check_names_and_renumber_brings_back(
+    book: dict[str, Page],
+) -> None:
     matrix, index = WEIGHT
     own = getattr(attend, matrix)
     changed = tuple(w + 1.0 if i == index else w for i, w in enumerate(own))
@@ -266,7 +284,9 @@ def test_a_weight_changed_moves_numbers_the_check_names_and_renumber_brings_back
             new, held = renumbered(page.name, page.markdown, values)
             left += held
             rewritten[page.name] = {
-                n for n, (a, b) in enumerate(zip(page.markdown.split("\n"), new.split("\n"), strict=True), 1) if a != b
+                n
+                for n, (a, b) in enumerate(zip(page.markdown.split("\n"), new.split("\n"), strict=True), 1)
+                if a != b
             }
             still += page.problems(markdown=new, values=values)
     moved = sum(len(lines) for lines in named.values())
@@ -278,10 +298,14 @@ def test_a_weight_changed_moves_numbers_the_check_names_and_renumber_brings_back
 
 
 def test_a_page_whose_code_fails_under_a_changed_weight_fails_the_weight_test() -> None:
-    page = '```python exec="1"\nimport attend\nassert attend.WQ[5] == 0.0, "Wq moved"\n```\n\nIt is 0{= attend.WQ[5]}.\n'
+    code = 'import attend\nassert attend.WQ[5] == 0.0, "Wq moved"'
+    page = f'```python exec="1"\n{code}\n```\n\nIt is 0{{= attend.WQ[5]}}.\n'
     found = reading.read(page, BOOK)
     assert run("docs/p.md", page, found)["attend.WQ[5]"] == 0.0
-    with weights({"WQ": tuple(w + 1.0 if i == 5 else w for i, w in enumerate(attend.WQ))}), pytest.raises(FenceError):
+    with (
+        weights({"WQ": tuple(w + 1.0 if i == 5 else w for i, w in enumerate(attend.WQ))}),
+        pytest.raises(FenceError),
+    ):
         run("docs/p.md", page, found)
 
 
@@ -291,5 +315,3 @@ def _forget(modules: tuple[str, ...] = ("attend_figures.",)) -> None:
         for value in vars(module).values():
             if callable(clear := getattr(value, "cache_clear", None)):
                 clear()
-
-

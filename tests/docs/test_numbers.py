@@ -40,9 +40,7 @@ def test_a_bound_number_is_read_with_its_line_its_column_and_its_expression() ->
 
 
 def test_a_number_with_no_binding_is_one_problem_at_its_line_and_column() -> None:
-    assert problems("Text.\n\nIt is 3.126 now.\n") == [
-        f"p.md:3:7: 3.126 {UNBOUND}"
-    ]
+    assert problems("Text.\n\nIt is 3.126 now.\n") == [f"p.md:3:7: 3.126 {UNBOUND}"]
 
 
 def test_a_group_takes_one_binding_element_by_element() -> None:
@@ -67,7 +65,8 @@ def test_number_words_bind_like_digits_and_small_ordinary_words_are_left_alone()
 
 
 def test_a_given_is_a_name_declared_with_its_value_for_the_book_or_the_page() -> None:
-    page = '---\ngivens:\n  squared: [2, "the power of n in n²"]\n---\n\nSlope 2{= squared}, three{= matrices}.\n'
+    front = '---\ngivens:\n  squared: [2, "the power of n in n²"]\n---\n\n'
+    page = front + "Slope 2{= squared}, three{= matrices}.\n"
     assert bound(page) == [("2", "2"), ("three", "3")]  # what the page's namespace evaluates
     assert read(page, BOOK).bindings[0].brace == "{= squared}"  # what the check names
 
@@ -79,16 +78,23 @@ def test_an_old_given_an_empty_binding_or_a_constant_is_one_problem() -> None:
     ]
     assert problems("It is 3{= }.\n") == ["p.md:1:7: {= } binds 3 to nothing: write an expression"]
     assert problems("At 1.5{= 3 / 2} times.\n") == [
-        "p.md:1:4: {= 3 / 2} names nothing, so it can never fail: bind it to what computes it, or declare a given"
+        "p.md:1:4: {= 3 / 2} names nothing, so it can never fail: "
+        "bind it to what computes it, or declare a given"
     ]
 
 
 @pytest.mark.parametrize(
     ("front", "problem"),
     [
-        ("givens: {two: 2}", "p.md:1: front matter givens: two must be [value, reason], a number and why it holds"),
+        (
+            "givens: {two: 2}",
+            "p.md:1: front matter givens: two must be [value, reason], a number and why it holds",
+        ),
         ("givens: {2x: [2, why]}", "p.md:1: front matter givens: '2x' is not a name an expression can use"),
-        ("labels: [token]", "p.md:1: front matter labels: write a mapping, word: an expression for the last one"),
+        (
+            "labels: [token]",
+            "p.md:1: front matter labels: write a mapping, word: an expression for the last one",
+        ),
         ("givens: {a: [1, why]", "p.md:1: the front matter is not YAML: while parsing a flow mapping"),
     ],
 )
@@ -120,8 +126,13 @@ def test_a_label_takes_the_range_its_page_or_book_declares_or_is_a_problem() -> 
     [label] = read("Token 2.\n", BOOK).labels
     assert (label.numeral.text, label.word, label.limit) == ("2", "token", "n")
     page = '---\nlabels: {token: "len(run.x)", step: "len(work)"}\n---\n\nToken 2, step 3.\n'
-    assert [(label.word, label.limit) for label in read(page, BOOK).labels] == [("token", "len(run.x)"), ("step", "len(work)")]
-    assert problems("Step 3.\n") == ["p.md:1:6: step 3: no range is declared for step: declare `labels: {step: …}` in the front matter"]
+    assert [(label.word, label.limit) for label in read(page, BOOK).labels] == [
+        ("token", "len(run.x)"),
+        ("step", "len(work)"),
+    ]
+    assert problems("Step 3.\n") == [
+        "p.md:1:6: step 3: no range is declared for step: declare `labels: {step: …}` in the front matter"
+    ]
     assert problems("Token 2.\n", Declared()) == [f"p.md:1:7: 2 {UNBOUND}"]  # no label words, no labels
 
 
@@ -172,7 +183,9 @@ def test_one_binding_after_a_worked_sum_pairs_the_expressions_operands_with_the_
         ("0.25", "k1[2]"),
         ("0.125", "q2[2] * k1[2]"),
     ]
-    assert bound("4 × 8 × 4 = 128{= 4 * n8 * matrices}; 512 + 512 = 1,024{= 4*n*d + 2*n*n == work[-1]}.\n") == [
+    assert bound(
+        "4 × 8 × 4 = 128{= 4 * n8 * matrices}; 512 + 512 = 1,024{= 4*n*d + 2*n*n == work[-1]}.\n"
+    ) == [
         ("4", "4"),  # a literal holds its written number to itself
         ("8", "n8"),
         ("4", "3"),  # a given, by its value
@@ -185,7 +198,8 @@ def test_one_binding_after_a_worked_sum_pairs_the_expressions_operands_with_the_
 
 def test_a_sum_binding_not_in_the_sums_shape_is_one_line_naming_the_shape() -> None:
     assert problems("So 4 × 4 + 1 = 17{= a * b}.\n") == [
-        "p.md:1:4: {= a * b} is not in the sum's shape: write a * b + c, or a * b + c == the result (4 × 4 + 1 = 17)"
+        "p.md:1:4: {= a * b} is not in the sum's shape: "
+        "write a * b + c, or a * b + c == the result (4 × 4 + 1 = 17)"
     ]
 
 
