@@ -303,11 +303,13 @@ def runs(page: Page) -> None:
             page.text = kept
 
 
-def _bound(found: Reading) -> list[str]:
-    """Every bound or labelled number, in reading order: what a rewrite must keep."""
-    numbers = [n for b in found.bindings for n in b.numerals] + [label.numeral for label in found.labels]
-    numbers += [numeral for numeral, _ in found.unvalued]
-    return [n.text for n in sorted(numbers, key=lambda n: (n.line, n.column))]
+def _bound(found: Reading) -> list[tuple[str, bool]]:
+    """Every bound or labelled number, in reading order, and whether it is a label: what a
+    rewrite must keep."""
+    numbers = [(n, False) for b in found.bindings for n in b.numerals]
+    numbers += [(numeral, False) for numeral, _ in found.unvalued]
+    numbers += [(label.numeral, True) for label in found.labels]
+    return [(n.text, label) for n, label in sorted(numbers, key=lambda x: (x[0].line, x[0].column))]
 
 
 def declare(page: Page) -> None:
