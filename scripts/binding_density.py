@@ -44,7 +44,7 @@ def measure(paths: list[Path]) -> str:
     share = binding / prose if prose else 0.0
     return (
         f"binding text: {binding} of {prose} prose paragraph characters ({share:.1%})\n"
-        f"worst paragraph: {worst[1]}, source {worst[0]:.2f} times what a reader sees\n"
+        f"worst paragraph: {worst[1]}, source {worst[0]:.3f} times what a reader sees\n"
         f"bindings inside math: {in_math}"
     )
 
