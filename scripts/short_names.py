@@ -21,7 +21,7 @@ import re
 import sys
 from pathlib import Path
 
-from attend_book.declared import Declared, DeclarationError, for_page, of_mkdocs
+from attend_book.declared import DeclarationError, Declared, for_page, of_mkdocs
 from attend_book.markdown import fences
 from attend_book.reading import BRACE, CODE, read
 
