@@ -67,8 +67,10 @@ def name_of(expression: str, taken: set[str]) -> str:
             node.operand = ast.Name("last", ast.Load())
     words: list[str] = []
     digits = ""
-    for node in ast.walk(tree):
+    for node in sorted(ast.walk(tree), key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0))):
         word = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+            word = node.value
         if word and word not in _DROPPED and word not in words:
             words.append(word)
         if isinstance(node, ast.Constant) and type(node.value) is int and node.value >= 0:
