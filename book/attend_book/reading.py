@@ -1,13 +1,16 @@
 """The numbers a reader meets on a page, and what the page binds each one to.
 
 A number is bound where it is written: `3.125{= run.raw[1, 0]}`, a group
-`(0, 3, 0.5, 0){= run.q[1]}`, a number word `sixteen{= run.raw.size}`, a constant
-`2{given: the power of n in n²}`. `read(markdown)` finds every number of headings, paragraphs,
-lists, tables, admonitions, link and alt text, math and the front matter's title and description
-(markdown-it-py's block tokens say which lines a reader sees; fences and code spans are code),
-with its line and column in the file, and returns the bindings, the worked sums (`0.5×0.25 = 0.125`) and a
-`Problem` for each number that is neither bound, given nor a label (`token 2`: a position
-counted from 1), and for each binding it cannot read. `strip` takes the bindings out for the
+`(0, 3, 0.5, 0){= run.q[1]}` or a list `1.5625, 0, 0.375 and 0{= s2}`, a number word
+`sixteen{= run.raw.size}`, a given by its declared name `three{= qkv}`. One binding after a
+worked sum pairs its operands with the written ones (`0.5×0.25 = 0.125{= q2[2] * k1[2]}`,
+`shapes.py`); one after a math span binds the span's numbers in order (`$e^{1.5625}${= s2[0]}`).
+`read(markdown, book)` finds every number of headings, paragraphs, lists, tables, admonitions,
+link and alt text, math and the front matter's title and description (markdown-it-py's block
+tokens say which lines a reader sees; fences and code spans are code), with its line and column
+in the file, and returns the bindings, the labels (`token 2`, held to the range its word is
+declared with, `declared.py`), the worked sums and a `Problem` for each number that is neither
+bound nor a label, and for each binding it cannot read. `strip` takes the bindings out for the
 reader.
 """
 
@@ -50,13 +53,14 @@ _NUMERAL = re.compile(
     rf"|(?<![\d{SUPERSCRIPTS}])(?P<power>[{SUPERSCRIPTS}]+)(?!\w)"
     rf"|(?<![\w-])(?P<word>(?i:{WORDS}))(?!\w)"
 )
-# The binding right after a number: `{= expression}` or `{given: reason}`; it may wrap.
+# The binding right after a number: `{= expression}`, or the old `{given: reason}` (read to be
+# refused, and stripped); it may wrap.
 BRACE = re.compile(r"\{(?:=(?P<expression>[^{}]*)|given:(?P<reason>[^{}]*))\}")
 _GROUP = re.compile(rf"\((?:\s*[−-]?{NUMBER}\s*,)+\s*[−-]?{NUMBER}\s*\)")
-# A label: an integer right after a label word (declared.py), or joined to such an integer ("rows
-# 2 and 4", "tokens 1, 2 or 3"); in a table, an integer alone in a column headed by one.
 # Numbers written as a list ("1.5625, 0, 0.375 and 0"), which one binding after the last may bind.
 _LISTED = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+# A label: an integer right after a label word (declared.py), or joined to such an integer ("rows
+# 2 and 4", "tokens 1, 2 or 3"); in a table, an integer alone in a column headed by one.
 _JOIN = r"(?:\s*,\s*|\s+and\s+|\s+or\s+|\s+to\s+|\s*[–-]\s*)"
 _TERM = rf"(?:√\s*)?{NUMBER}[{SUPERSCRIPTS}]*"
 _OP = r"(?:\s*[×*·/÷+−-]\s*|\s+x\s+|(?<=\d)\s*x(?=\d))"  # "2x3", or "2{= a}x3" read as "2      x3"
