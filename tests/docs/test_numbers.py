@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from tree import pages
 
-from attend_book.declared import Declared, Given
+from attend_book.declared import DeclarationError, Declared, Given, of_config
 from attend_book.markdown import FRONT, parse
 from attend_book.numerals import Numeral, evaluate, holds, restate, value_of
 from attend_book.reading import _passages, read, strip
@@ -303,3 +303,10 @@ def test_the_reader_blanks_on_every_page_what_markdown_it_says_is_not_text(page:
     after = front.group(0).count("\n") if front else 0  # the front matter is not markdown-it's
     kept = [p.text for p in _passages(markdown) if p.kind != "html" and p.line > after]
     assert digit_runs(" ".join(kept)) == digit_runs(" ".join(said))
+
+
+def test_the_books_declarations_are_read_from_the_plugins_config_and_a_bad_one_is_one_line() -> None:
+    book = of_config({"labels": {"Token": "n"}, "givens": {"qkv": [3, "a query, a key and a value"]}})
+    assert book == Declared({"token": "n"}, {"qkv": Given(3, "a query, a key and a value")})
+    with pytest.raises(DeclarationError, match=r"^mkdocs.yml givens: qkv must be \[value, reason\]"):
+        of_config({"givens": {"qkv": [3]}})
