@@ -170,8 +170,7 @@ def _expression(binding: Binding) -> str:
 def maths(page: Page) -> None:
     """The bindings inside each math span moved after it, one for its numbers in order."""
     found = page.reading()
-    edits = []
-    for line, column, end_line, end_column in found.maths:
+    for line, column, end_line, end_column in reversed(found.maths):  # from the end: offsets stay true
         start, end = page.offset(line, column), page.offset(end_line, end_column)
         if not any(BRACE.finditer(page.text[start:end])):
             continue
@@ -192,6 +191,7 @@ def maths(page: Page) -> None:
             )
             continue
         said = [_expression(b) for b in inside]
+        edits = []
         for binding in inside:
             number = binding.numerals[0]
             brace = page.brace_after(number.line, number.column + len(number.text))
@@ -199,7 +199,13 @@ def maths(page: Page) -> None:
             edits.append((brace.start(), brace.end(), ""))
         one = f"{{= {said[0] if len(said) == 1 else '[' + ', '.join(said) + ']'}}}"
         edits.append((end, end, f"{one}\n" if block else one))
-    page.edit(edits)
+        kept = page.text
+        page.edit(edits)
+        if _bound(page.reading()) != _bound(found):
+            page.text = kept
+            page.leave(
+                line, "a math span whose numbers would read differently unbound: move its bindings by hand"
+            )
 
 
 def sums(page: Page) -> None:

@@ -76,7 +76,7 @@ _HIDDEN = re.compile(
     rf"|(?m:{INCLUDE.pattern})|(?<!\\)\$(?P<tex>[^$]+?)(?<!\\)\$",
     re.DOTALL,
 )
-_TEX = re.compile(rf"{BRACE.pattern}|\\(?P<command>[A-Za-z]+)|[\^_{{}}]")
+_TEX = re.compile(rf"{BRACE.pattern}|\\(?P<command>[A-Za-z]+)|[\^_{{}}]|(?<=\d)[A-Za-z]")
 _SYMBOLS = {"times": "×", "cdot": "·", "div": "÷", "sqrt": "√"}
 _FRONT_KEYS = re.compile(r"^(?:title|description):[ \t]*['\"]?", re.MULTILINE)
 
@@ -138,7 +138,8 @@ def _blank(match: re.Match[str]) -> str:
 
 def _tex(tex: str) -> str:
     """TeX as the prose reads it, the same width, bindings kept: operators spelt out; commands,
-    `^`, `_` and braces blank, so that a script is read like the rest (the 1.5625 of $e^{1.5625}$)."""
+    `^`, `_` and braces blank, so that a script is read like the rest (the 1.5625 of $e^{1.5625}$),
+    and a letter right after a digit blank, so that a coefficient is read (the 2 of $2n$)."""
 
     def plain(match: re.Match[str]) -> str:
         kept = match["expression"] is not None or match["reason"] is not None

@@ -310,3 +310,8 @@ def test_the_books_declarations_are_read_from_the_plugins_config_and_a_bad_one_i
     assert book == Declared({"token": "n"}, {"qkv": Given(3, "a query, a key and a value")})
     with pytest.raises(DeclarationError, match=r"^mkdocs.yml givens: qkv must be \[value, reason\]"):
         of_config({"givens": {"qkv": [3]}})
+
+
+def test_a_coefficient_in_math_is_read_though_a_letter_follows_it() -> None:
+    assert problems("So $2n + 3$.\n") == [f"p.md:1:5: 2 {UNBOUND}", f"p.md:1:10: 3 {UNBOUND}"]
+    assert bound("So $2n + 3${= [a, b]}.\n") == [("(2, 3)", "[a, b]")]
