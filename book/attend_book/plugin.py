@@ -41,7 +41,7 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from attend_book import binding, notebooks, reading, run, snippets
+from attend_book import binding, declared, notebooks, reading, run, snippets
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged, TextError, read_text
 from attend_book.markdown import fences
@@ -49,13 +49,16 @@ from attend_book.reading import Reading
 
 log = get_plugin_logger(__name__)
 
-REQUIRED_META = ("title", "description")
-
 
 class BookConfig(Config):
     cache_dir = c.Type(str, default=FOLDER)  # beside mkdocs.yml
     workbench = c.Type(str, default="workbench.py")  # the notebook page, under docs/
     time_limit = c.Type((int, float), default=run.TIME_LIMIT)  # seconds one fence may run
+    # What the number check holds for every page (declared.py): label words and their ranges,
+    # givens, and the front matter every page must have.
+    labels = c.Type(dict, default={})
+    givens = c.Type(dict, default={})
+    front_matter = c.ListOfItems(c.Type(str), default=[])
 
 
 class BookPlugin(BasePlugin[BookConfig]):
@@ -78,6 +81,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
         self._told = False  # whether this build's first problem said how to renumber
         self._scratch: tempfile.TemporaryDirectory[str] | None = None  # an unexecuted workbench
+        self.declared = declared.Declared()  # what the number check holds for every page
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined because mkdocs keeps a plugin that has it, this very object, from one `mkdocs
@@ -86,6 +90,10 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path).parent
+        try:
+            self.declared = declared.of_config(self.config)
+        except declared.DeclarationError as error:
+            raise PluginError(str(error)) from None
         fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
         for language, kind in run.LANGUAGES.items():
             fence = {"name": language, "class": language, "validator": validator}
@@ -122,8 +130,10 @@ class BookPlugin(BasePlugin[BookConfig]):
         if source is not None and source.abs_src_path:
             script = Path(source.abs_src_path)
             shown = os.path.relpath(script, self.root)
-            execute = functools.partial(notebooks.execute, limit=float(self.config.time_limit), shown=shown)
-            found = reading.read(notebooks.prose_of(script.read_text(encoding="utf-8")))
+            execute = functools.partial(
+                notebooks.execute, limit=float(self.config.time_limit), shown=shown, book=self.declared
+            )
+            found = reading.read(notebooks.prose_of(script.read_text(encoding="utf-8")), self.declared)
             try:
                 executed = self.cache.notebook(script, execute)
             except run.FenceError as error:  # one line; the page shows the cells without outputs
@@ -182,7 +192,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             return markdown
         source = page.file.content_string  # with its front matter, so lines are the file's
         self._page = os.path.relpath(os.path.join(config.docs_dir, page.file.src_path), self.root)
-        found = reading.read(source)
+        found = reading.read(source, self.declared)
         limit, folder = float(self.config.time_limit), str(self.root)
         runner = functools.partial(run.run_page, limit=limit, environment=self.environment, folder=folder)
         for fence in fences(source):
@@ -262,7 +272,7 @@ class BookPlugin(BasePlugin[BookConfig]):
     ) -> list[str]:
         """Every problem with the page's front matter, its numbers and its include lines, one line
         each; `path` is the page's file relative to mkdocs.yml's folder."""
-        missing = [key for key in REQUIRED_META if not str(meta.get(key, "")).strip()]
+        missing = [key for key in self.config.front_matter if not str(meta.get(key, "")).strip()]
         problems = [f"{path}:1: the front matter has no {key}" for key in missing]
         checked = [*snippets.check(source, self.root), *binding.check(found, values)]
         return problems + [problem.render(path) for problem in checked]

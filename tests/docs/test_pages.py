@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 from mkdocs.utils.meta import get_data
-from tree import DOCS, pages
+from tree import DOCS, book, pages, plugin
 
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.markdown import fences
-from attend_book.plugin import BookPlugin
 from attend_book.reading import read
 
 PAGES = pages()
@@ -29,11 +28,9 @@ def name(page: Path) -> str:
 @pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
 def test_every_page_passes_the_builds_own_check_of_its_front_matter_numbers_and_includes(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
-    reading = read(text)
+    reading = read(text, book())
     values = CACHE.page(name(page), text, reading.expressions).values
-    plugin = BookPlugin()
-    plugin.root = DOCS.parent
-    assert plugin.check_numbers(name(page), text, reading, values, get_data(text)[1]) == []
+    assert plugin().check_numbers(name(page), text, reading, values, get_data(text)[1]) == []
 
 
 def test_every_python_block_imports_from_attend_or_continues_a_page_that_did() -> None:
@@ -43,3 +40,10 @@ def test_every_python_block_imports_from_attend_or_continues_a_page_that_did() -
         ]
         if blocks:
             assert "from attend" in blocks[0].body or "import attend" in blocks[0].body, name(page)
+
+
+def test_a_page_without_the_front_matter_the_book_requires_is_one_line_a_key() -> None:
+    text = "Text.\n"
+    assert plugin().check_numbers("docs/p.md", text, read(text, book()), {}, {"title": "T"}) == [
+        "docs/p.md:1: the front matter has no description"
+    ]
