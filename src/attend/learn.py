@@ -1,0 +1,176 @@
+"""The smallest model that reads with attention, and its gradients worked out by hand.
+
+Every matrix the earlier pages ran was typed. Here they are numbers to be found: a token
+embedding E, the book's three matrices W_Q, W_K and W_V (one row per output dimension, as
+`Head` stores them, so Q = X·W_Qᵀ), the output projection W_O, and an unembedding W_U that
+turns each token's d_model numbers into one logit per token of the vocabulary. Positions
+are the sinusoidal table, added and never trained. One causal head, a residual connection,
+cross-entropy against the next token: that is the whole model, laid out as nanoGPT's
+model.py lays out a bigger one, so each line maps to a line of the math.
+
+The backward pass is written out step by step in the same names, each gradient the product
+of the one after it with a local derivative. Softmax's is the full Jacobian of each row,
+diag(a) − a·aᵀ, multiplied out, not a shortcut: the page shows that matrix. Everything is
+float64 and every random number comes from one seeded generator, so a run is repeated
+exactly on the machine that made it, and to rounding on any other.
+
+Without the head (`attends=False`) the same code is the baseline: each token's logits come
+from its own embedding and position alone, so nothing earlier in the line can reach them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from attend.arrays import Matrix
+from attend.attention import attention
+from attend.causal import causal_mask
+from attend.checks import whole
+from attend.positions import sinusoidal
+
+__all__ = ["HEAD", "Forward", "Params", "Shape", "backward", "forward", "initial", "jacobian"]
+
+Params: TypeAlias = dict[str, Matrix]
+Ids: TypeAlias = npt.NDArray[np.intp]
+
+HEAD = ("W_Q", "W_K", "W_V", "W_O")  # the parameters the baseline goes without
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The model's sizes: the vocabulary, d_model, d_k (= d_v here), the longest sequence."""
+
+    vocab: int
+    d_model: int
+    d_k: int
+    context: int
+
+    def __post_init__(self) -> None:
+        for name in ("vocab", "d_model", "d_k", "context"):
+            whole(getattr(self, name), name, 1)
+        if self.d_model % 2:
+            raise ValueError(f"sinusoidal positions fill dimensions in pairs, so d_model must be even, not {self.d_model}")
+
+
+# --8<-- [start:initial]
+def initial(shape: Shape, seed: int, *, attends: bool = True) -> Params:
+    """Small random numbers for every parameter, from one seed.
+    Each matrix is scaled by 1/√(its input width), so every
+    product starts near the size of what went in."""
+    rng = np.random.default_rng(seed)
+    V, d, dk = shape.vocab, shape.d_model, shape.d_k
+
+    def draw(rows: int, cols: int) -> Matrix:
+        return rng.standard_normal((rows, cols)) / math.sqrt(cols)
+
+    params = {"E": rng.standard_normal((V, d)) * 0.5}
+    if attends:
+        params |= {"W_Q": draw(dk, d), "W_K": draw(dk, d), "W_V": draw(dk, d), "W_O": draw(d, dk)}
+    params["W_U"] = draw(V, d)
+    return params
+
+
+# --8<-- [end:initial]
+
+
+@dataclass(frozen=True)
+class Forward:
+    """Every number the forward pass made, kept for the backward pass. Arrays are
+    (sequences, tokens, ...); `weight` is 1/(tokens counted) at a counted target, else 0."""
+
+    ids: Ids
+    weight: Matrix
+    X: Matrix
+    Q: Matrix | None
+    K: Matrix | None
+    V: Matrix | None
+    A: Matrix | None  # the attention weights, 0 above the diagonal
+    H: Matrix | None  # the head's output
+    Y: Matrix  # the residual stream after the head
+    probs: Matrix  # softmax of the logits
+    loss: float
+
+
+# --8<-- [start:forward]
+def forward(params: Params, ids: Ids, targets: Ids, weight: Matrix) -> Forward:
+    """ids and targets (B, n): each sequence, and each token's next.
+    Returns every step, and the loss: mean −log p(next token)."""
+    B, n = ids.shape
+    d = params["E"].shape[1]
+    X = params["E"][ids] + sinusoidal(n, d)  # (B, n, d)
+    Q = K = V = A = H = None
+    Y = X
+    if "W_Q" in params:
+        Q = X @ params["W_Q"].T  # (B, n, d_k)
+        K = X @ params["W_K"].T
+        V = X @ params["W_V"].T
+        head = attention(Q, K, V, seen=causal_mask(n, n))  # softmax(QKᵀ/√d_k)
+        A, H = head.shares, head.out  # (B, n, n) and (B, n, d_v)
+        Y = X + H @ params["W_O"].T  # the residual connection
+    logits = Y @ params["W_U"].T  # (B, n, vocab)
+    logits -= logits.max(axis=-1, keepdims=True)
+    probs = np.exp(logits)
+    probs /= probs.sum(axis=-1, keepdims=True)
+    picked = np.take_along_axis(probs, targets[..., None], -1)[..., 0]
+    loss = float(-(weight * np.log(picked)).sum())
+    return Forward(ids, weight, X, Q, K, V, A, H, Y, probs, loss)
+
+
+# --8<-- [end:forward]
+
+
+# --8<-- [start:jacobian]
+def jacobian(a: Matrix) -> Matrix:
+    """∂a_i/∂s_j for a = softmax(s), for every row at once:
+    a_i(δ_ij − a_j), that is diag(a) − a·aᵀ, (..., n, n)."""
+    J = -a[..., :, None] * a[..., None, :]  # −a_i·a_j everywhere
+    diagonal = np.arange(a.shape[-1])
+    J[..., diagonal, diagonal] += a  # and a_i on the diagonal
+    return J
+
+
+# --8<-- [end:jacobian]
+
+
+# --8<-- [start:backward]
+def backward(params: Params, f: Forward, targets: Ids) -> Params:
+    """∂loss/∂ each parameter, the chain rule taken one step at a
+    time from the loss back to the embedding."""
+    grads: Params = {}
+    dZ = f.probs.copy()  # ∂loss/∂logits: p − onehot(next), weighted
+    np.put_along_axis(dZ, targets[..., None], np.take_along_axis(dZ, targets[..., None], -1) - 1, -1)
+    dZ *= f.weight[..., None]
+    grads["W_U"] = _summed(dZ, f.Y)  # Z = Y·W_Uᵀ
+    dY = dZ @ params["W_U"]
+    dX = dY.copy()  # the residual: Y = X + O passes dY straight to X
+    if f.A is not None and f.H is not None and f.Q is not None and f.K is not None and f.V is not None:
+        grads["W_O"] = _summed(dY, f.H)  # O = H·W_Oᵀ
+        dH = dY @ params["W_O"]
+        dA = dH @ np.swapaxes(f.V, -1, -2)  # H = A·V
+        dV = np.swapaxes(f.A, -1, -2) @ dH
+        J = jacobian(f.A)  # (B, n, n, n): one n×n Jacobian per query
+        dS = (J @ dA[..., None])[..., 0]  # each row: ∂a/∂sᵀ·dA (J is symmetric)
+        dS /= math.sqrt(f.Q.shape[-1])  # S = QKᵀ/√d_k
+        dQ = dS @ f.K
+        dK = np.swapaxes(dS, -1, -2) @ f.Q
+        grads["W_Q"] = _summed(dQ, f.X)  # Q = X·W_Qᵀ
+        grads["W_K"] = _summed(dK, f.X)
+        grads["W_V"] = _summed(dV, f.X)
+        dX += dQ @ params["W_Q"] + dK @ params["W_K"] + dV @ params["W_V"]
+    grads["E"] = np.zeros_like(params["E"])
+    np.add.at(grads["E"], f.ids, dX)  # X = E[ids] + P: each row back to its token
+    return grads
+
+
+# --8<-- [end:backward]
+
+
+def _summed(d_out: Matrix, inputs: Matrix) -> Matrix:
+    """∂loss/∂W for out = inputs·Wᵀ, summed over every sequence and token: d_outᵀ·inputs."""
+    flat_out = d_out.reshape(-1, d_out.shape[-1])
+    return flat_out.T @ inputs.reshape(-1, inputs.shape[-1])
