@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
+import numpy.typing as npt
 
 from attend.arrays import Matrix
 from attend.checks import whole
@@ -33,6 +34,8 @@ from attend.tokenizer import Tokenizer
 
 __all__ = [
     "DEFAULTS",
+    "MOST_STEPS",
+    "MOST_WIDTH",
     "Corpus",
     "Run",
     "Settings",
@@ -45,6 +48,8 @@ __all__ = [
 
 WORDS = re.compile(r" ?[A-Za-z]+| ?[0-9]|[^ A-Za-z0-9]+")  # a word with its space, or one digit
 HELD_OUT = 5  # every fifth line is held out
+MOST_STEPS = 3000  # the bound on one run of `attend learn`: measured by scripts/bench.py
+MOST_WIDTH = 128
 
 
 def words(line: str) -> list[str]:
@@ -105,9 +110,20 @@ class Settings:
     rate: float = 0.02  # Adam's step size
     every: int = 50  # steps between two measurements of the held-out loss
 
+    def __post_init__(self) -> None:
+        whole(self.seed, "seed", 0)
+        whole(self.steps, "steps", 1)
+        whole(self.every, "every", 1)
+        if whole(self.d_model, "d_model", 2) % 2:
+            raise ValueError(f"d_model must be even (positions fill dimensions in pairs), not {self.d_model}")
+        if whole(self.batch, "batch", 1) > len(corpus().train):
+            raise ValueError(f"a batch holds at most the {len(corpus().train)} training lines, not {self.batch}")
+        if isinstance(self.rate, bool) or not isinstance(self.rate, int | float) or not 0 < self.rate < 1:
+            raise ValueError(f"the rate is a number between 0 and 1, not {self.rate!r}")
+
     def shape(self) -> Shape:
         longest = corpus().ids.shape[1] - 1
-        return Shape(len(corpus().names), whole(self.d_model, "d_model", 2), self.d_model // 2, longest)
+        return Shape(len(corpus().names), self.d_model, self.d_model // 2, longest)
 
 
 DEFAULTS = Settings()
@@ -124,11 +140,16 @@ class Run:
     steps: tuple[int, ...]  # where the held-out loss was measured
     train_loss: tuple[float, ...]  # the batch's loss at each step, before its update
     held_loss: tuple[float, ...]  # the held-out loss at each of `steps`
-    place_accuracy: float  # held-out lines whose place is named right
+    places_named: int  # held-out lines whose place the model names right
+    held_lines: int
 
     @property
     def final_loss(self) -> float:
         return self.held_loss[-1]
+
+    @property
+    def place_accuracy(self) -> float:
+        return self.places_named / self.held_lines
 
 
 def batch(lines: Ids) -> tuple[Ids, Ids, Matrix]:
@@ -167,7 +188,8 @@ def train(settings: Settings = DEFAULTS, *, attends: bool = True) -> Run:
     draw = np.random.default_rng([settings.seed, 1])  # which lines each step reads
     moments: dict[str, tuple[Matrix, Matrix]] = {}
     held = batch(data.held)
-    train_loss, held_loss, measured = [], [], []
+    train_loss: list[float] = []
+    measured, held_loss = [0], [forward(params, *held).loss]
     for step in range(1, settings.steps + 1):
         ids, targets, weight = batch(draw.choice(data.train, settings.batch, replace=False))
         f = forward(params, ids, targets, weight)
@@ -176,14 +198,16 @@ def train(settings: Settings = DEFAULTS, *, attends: bool = True) -> Run:
         if step % settings.every == 0 or step == settings.steps:
             measured.append(step)
             held_loss.append(forward(params, *held).loss)
-    right = place_correct(params, data.held)
-    return Run(settings, attends, params, tuple(measured), tuple(train_loss), tuple(held_loss), float(right.mean()))
+    named = int(place_correct(params, data.held).sum())
+    return Run(
+        settings, attends, params, tuple(measured), tuple(train_loss), tuple(held_loss), named, len(data.held)
+    )
 
 
 # --8<-- [end:train]
 
 
-def place_correct(params: Params, lines: Ids) -> np.ndarray:
+def place_correct(params: Params, lines: Ids) -> npt.NDArray[np.bool_]:
     """For each line, whether the model's top guess is right at every token of the place's
     name, each guess made from the true tokens before it."""
     data = corpus()

@@ -12,6 +12,8 @@ from tests.crosscheck.torch_side import Agree
 
 TOLERANCE = 1e-6
 DIFFERENCES: list[float] = []
+RELATIVE = 1e-9  # a learned gradient against autograd's, as a share of autograd's largest entry
+GRADIENT_DIFFERENCES: list[tuple[float, float]] = []  # (absolute, relative) for each parameter
 
 torch.set_num_threads(1)  # CI's two cores are shared with the other sessions
 
@@ -36,4 +38,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(
             f"crosscheck: {len(DIFFERENCES)} comparisons, largest absolute difference "
             f"{max(DIFFERENCES):.3g} (tolerance {TOLERANCE:g}), torch {torch.__version__}"
+        )
+    if GRADIENT_DIFFERENCES:
+        absolute, relative = (max(each) for each in zip(*GRADIENT_DIFFERENCES, strict=True))
+        terminalreporter.write_line(
+            f"crosscheck: {len(GRADIENT_DIFFERENCES)} gradients against autograd, largest absolute "
+            f"difference {absolute:.3g}, largest relative {relative:.3g} (tolerance {RELATIVE:g})"
         )
