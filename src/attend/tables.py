@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import pairwise
 
 import numpy as np
@@ -346,8 +347,10 @@ def kvcache(tokens: int, h: int) -> CacheTable:
     return CacheTable(h, layer.dk, generate(layer, x, cache=False), generate(layer, x, cache=True))
 
 
+@cache
 def learning(settings: Settings) -> LearnTable:
-    """The head and the baseline trained with the same settings, the same seed and batches."""
+    """The head and the baseline trained with the same settings, the same seed and batches:
+    kept, so that a page, its figures and its table share one run (nothing changes a run)."""
     data = corpus()
     head, baseline = train(settings), train(settings, attends=False)
     return LearnTable(head, baseline, len(data.train), len(data.held))

@@ -40,7 +40,10 @@ __all__ = [
     "Run",
     "Settings",
     "corpus",
+    "part_of_line",
+    "line_weights",
     "place_correct",
+    "weights_from",
     "train",
     "word_tokenizer",
     "words",
@@ -215,3 +218,46 @@ def place_correct(params: Params, lines: Ids) -> npt.NDArray[np.bool_]:
     guess = forward(params, ids, targets, weight).probs.argmax(axis=-1)
     place = data.place[lines, : ids.shape[1]] > 0
     return np.all((guess == targets) | ~place, axis=1)
+
+
+PARTS = ("the year", "the count", "the animal", "standing", "in")
+
+
+def part_of_line(names: list[str]) -> list[str]:
+    """Which part of "year N: C animal standing in" each token of a line up to " in" is:
+    "year" and its digits and the colon are the year, the digits after it the count."""
+    colon, animal, standing = names.index(":"), names.index(" standing") - 1, names.index(" standing")
+    return [
+        "the year" if at <= colon else "the count" if at < animal else PARTS[2 + at - animal]
+        for at in range(standing + 2)
+    ]
+
+
+def weights_from(params: Params, word: str, lines: Ids) -> dict[str, float]:
+    """The learned head's attention weights from the token `word` (" standing" or " in") of
+    each line, summed over each part of the line and averaged over the lines."""
+    data = corpus()
+    ids, targets, weight = batch(lines)
+    A = forward(params, ids, targets, weight).A
+    if A is None:
+        raise ValueError("the baseline has no head, so no attention weights")
+    totals = dict.fromkeys(PARTS, 0.0)
+    for row, line in enumerate(ids):
+        names = [data.names[i] for i in line]
+        query = names.index(word)
+        for at, part in enumerate(part_of_line(names)[: query + 1]):
+            totals[part] += float(A[row, query, at])
+    return {part: total / len(lines) for part, total in totals.items()}
+
+
+def line_weights(params: Params, line: int, word: str) -> tuple[list[str], Matrix]:
+    """The tokens of one line of the chronicle up to its first `word`, and the learned head's
+    attention weights among them: a row per query, a column per key."""
+    data = corpus()
+    ids, targets, weight = batch(np.array([line]))
+    A = forward(params, ids, targets, weight).A
+    if A is None:
+        raise ValueError("the baseline has no head, so no attention weights")
+    names = [data.names[i] for i in ids[0]]
+    end = names.index(word) + 1
+    return names[:end], A[0, :end, :end]

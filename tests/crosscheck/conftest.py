@@ -33,6 +33,21 @@ def agree() -> Agree:
     return check
 
 
+@pytest.fixture
+def agree_gradient() -> Agree:
+    """Assert that our gradient differs from autograd's by at most RELATIVE times autograd's
+    largest entry, and keep both differences for the summary."""
+
+    def check(ours: npt.ArrayLike, theirs: npt.ArrayLike) -> None:
+        a, b = np.asarray(ours, dtype=np.float64), np.asarray(theirs, dtype=np.float64)
+        assert a.shape == b.shape
+        difference, largest = float(np.abs(a - b).max()), float(np.abs(b).max())
+        GRADIENT_DIFFERENCES.append((difference, difference / largest))
+        assert difference <= RELATIVE * largest
+
+    return check
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if DIFFERENCES:
         terminalreporter.write_line(
