@@ -50,7 +50,7 @@ BRACE = re.compile(r"\{(?:=(?P<expression>[^{}]*)|given:(?P<reason>[^{}]*))\}")
 _GROUP = re.compile(rf"\((?:\s*[−-]?{NUMBER}\s*,)+\s*[−-]?{NUMBER}\s*\)")
 # A position: an integer right after one of these words, or joined to such an integer ("rows 2
 # and 4", "tokens 1, 2 or 3"); in a table, an integer alone in a column headed by one.
-LABELS = ("token", "slot", "row", "column", "position", "line", "layer", "step")
+LABELS = ("token", "slot", "row", "column", "position", "line", "layer", "step", "exercise")
 _JOIN = r"(?:\s*,\s*|\s+and\s+|\s+or\s+|\s+to\s+|\s*[–-]\s*)"
 _LABELLED = re.compile(rf"(?i)\b(?:{'|'.join(LABELS)})s?\s+(?P<run>\d+(?:{_JOIN}\d+)*)(?!\w|[.,]\d)")
 _TERM = rf"(?:√\s*)?{NUMBER}[{SUPERSCRIPTS}]*"
