@@ -33,7 +33,7 @@ from attend.causal import causal_mask
 from attend.checks import whole
 from attend.positions import sinusoidal
 
-__all__ = ["HEAD", "Forward", "Params", "Shape", "backward", "forward", "initial", "jacobian"]
+__all__ = ["HEAD", "Forward", "HeadPass", "Params", "Shape", "backward", "forward", "initial", "jacobian"]
 
 Params: TypeAlias = dict[str, Matrix]
 Ids: TypeAlias = npt.NDArray[np.intp]
@@ -79,6 +79,17 @@ def initial(shape: Shape, seed: int, *, attends: bool = True) -> Params:
 
 
 @dataclass(frozen=True)
+class HeadPass:
+    """What the head made on the way forward: (sequences, tokens, ...)."""
+
+    Q: Matrix
+    K: Matrix
+    V: Matrix
+    A: Matrix  # the attention weights, 0 above the diagonal
+    H: Matrix  # the head's output
+
+
+@dataclass(frozen=True)
 class Forward:
     """Every number the forward pass made, kept for the backward pass. Arrays are
     (sequences, tokens, ...); `weight` is 1/(tokens counted) at a counted target, else 0."""
@@ -86,14 +97,15 @@ class Forward:
     ids: Ids
     weight: Matrix
     X: Matrix
-    Q: Matrix | None
-    K: Matrix | None
-    V: Matrix | None
-    A: Matrix | None  # the attention weights, 0 above the diagonal
-    H: Matrix | None  # the head's output
-    Y: Matrix  # the residual stream after the head
+    head: HeadPass | None  # None for the baseline
+    Y: Matrix  # X plus the head's projected output: the residual connection
     probs: Matrix  # softmax of the logits
     loss: float
+
+    @property
+    def A(self) -> Matrix | None:
+        """The attention weights, if there is a head."""
+        return None if self.head is None else self.head.A
 
 
 # --8<-- [start:forward]
@@ -103,22 +115,22 @@ def forward(params: Params, ids: Ids, targets: Ids, weight: Matrix) -> Forward:
     B, n = ids.shape
     d = params["E"].shape[1]
     X = params["E"][ids] + sinusoidal(n, d)  # (B, n, d)
-    Q = K = V = A = H = None
-    Y = X
+    Y, head = X, None
     if "W_Q" in params:
         Q = X @ params["W_Q"].T  # (B, n, d_k)
         K = X @ params["W_K"].T
         V = X @ params["W_V"].T
-        head = attention(Q, K, V, seen=causal_mask(n, n))  # softmax(QKᵀ/√d_k)
-        A, H = head.shares, head.out  # (B, n, n) and (B, n, d_v)
+        done = attention(Q, K, V, seen=causal_mask(n, n))  # softmax(QKᵀ/√d_k)
+        A, H = done.shares, done.out  # (B, n, n) and (B, n, d_v)
         Y = X + H @ params["W_O"].T  # the residual connection
+        head = HeadPass(Q, K, V, A, H)
     logits = Y @ params["W_U"].T  # (B, n, vocab)
     logits -= logits.max(axis=-1, keepdims=True)
     probs = np.exp(logits)
     probs /= probs.sum(axis=-1, keepdims=True)
     picked = np.take_along_axis(probs, targets[..., None], -1)[..., 0]
     loss = float(-(weight * np.log(picked)).sum())
-    return Forward(ids, weight, X, Q, K, V, A, H, Y, probs, loss)
+    return Forward(ids, weight, X, head, Y, probs, loss)
 
 
 # --8<-- [end:forward]
@@ -142,22 +154,21 @@ def backward(params: Params, f: Forward, targets: Ids) -> Params:
     """∂loss/∂ each parameter, the chain rule taken one step at a
     time from the loss back to the embedding."""
     grads: Params = {}
-    dZ = f.probs.copy()  # ∂loss/∂logits: p − onehot(next), weighted
-    np.put_along_axis(dZ, targets[..., None], np.take_along_axis(dZ, targets[..., None], -1) - 1, -1)
-    dZ *= f.weight[..., None]
+    onehot = np.eye(f.probs.shape[-1])[targets]  # 1 at the next token
+    dZ = (f.probs - onehot) * f.weight[..., None]  # ∂loss/∂logits
     grads["W_U"] = _summed(dZ, f.Y)  # Z = Y·W_Uᵀ
     dY = dZ @ params["W_U"]
     dX = dY.copy()  # the residual: Y = X + O passes dY straight to X
-    if f.A is not None and f.H is not None and f.Q is not None and f.K is not None and f.V is not None:
-        grads["W_O"] = _summed(dY, f.H)  # O = H·W_Oᵀ
+    if (h := f.head) is not None:
+        grads["W_O"] = _summed(dY, h.H)  # O = H·W_Oᵀ
         dH = dY @ params["W_O"]
-        dA = dH @ np.swapaxes(f.V, -1, -2)  # H = A·V
-        dV = np.swapaxes(f.A, -1, -2) @ dH
-        J = jacobian(f.A)  # (B, n, n, n): one n×n Jacobian per query
-        dS = (J @ dA[..., None])[..., 0]  # each row: ∂a/∂sᵀ·dA (J is symmetric)
-        dS /= math.sqrt(f.Q.shape[-1])  # S = QKᵀ/√d_k
-        dQ = dS @ f.K
-        dK = np.swapaxes(dS, -1, -2) @ f.Q
+        dA = dH @ np.swapaxes(h.V, -1, -2)  # H = A·V
+        dV = np.swapaxes(h.A, -1, -2) @ dH
+        J = jacobian(h.A)  # (B, n, n, n): one n×n Jacobian per query
+        dS = (J @ dA[..., None])[..., 0]  # each row: Jᵀ·dA, and Jᵀ = J
+        dS /= math.sqrt(h.Q.shape[-1])  # S = QKᵀ/√d_k
+        dQ = dS @ h.K
+        dK = np.swapaxes(dS, -1, -2) @ h.Q
         grads["W_Q"] = _summed(dQ, f.X)  # Q = X·W_Qᵀ
         grads["W_K"] = _summed(dK, f.X)
         grads["W_V"] = _summed(dV, f.X)

@@ -41,6 +41,7 @@ __all__ = [
     "Settings",
     "corpus",
     "part_of_line",
+    "place_of",
     "line_weights",
     "place_correct",
     "weights_from",
@@ -218,6 +219,13 @@ def place_correct(params: Params, lines: Ids) -> npt.NDArray[np.bool_]:
     guess = forward(params, ids, targets, weight).probs.argmax(axis=-1)
     place = data.place[lines, : ids.shape[1]] > 0
     return np.all((guess == targets) | ~place, axis=1)
+
+
+def place_of(line: int) -> str:
+    """The place a line of the chronicle names, as its tokens spell it."""
+    data = corpus()
+    at = np.flatnonzero(data.place[line]) + 1  # position t predicts token t + 1
+    return "".join(data.names[i] for i in data.ids[line, at]).strip()
 
 
 PARTS = ("the year", "the count", "the animal", "standing", "in")
