@@ -48,10 +48,11 @@ def curve_figure(settings: Settings = DEFAULTS) -> Figure:
         ax.set_title("loss on the lines held out")
         ax.grid(True, color="#e5e5e5", linewidth=0.6)
         ax.legend(frameon=False)
-    start, steps = head.held_loss[0], head.steps[-1]
+    steps = head.steps[-1]
     alt = (
-        f"A line chart of the held-out loss against the training step, 0 to {steps}. Both models "
-        f"start near {start:.2f}. The baseline without a head levels off at {baseline.final_loss:.4f}; "
+        f"A line chart of the held-out loss against the training step, {head.steps[0]} to {steps}. The model "
+        f"with the head starts at {head.held_loss[0]:.2f} and the baseline without a head at "
+        f"{baseline.held_loss[0]:.2f}. The baseline levels off at {baseline.final_loss:.4f}; "
         f"the model with the head goes on down to {head.final_loss:.4f}."
     )
     caption = (
@@ -61,6 +62,8 @@ def curve_figure(settings: Settings = DEFAULTS) -> Figure:
         "earlier tokens is worth."
     )
     data = {
+        "held": table.held,
+        "every": settings.every,
         "steps": head.steps,
         "head": head.held_loss,
         "baseline": baseline.held_loss,
@@ -95,8 +98,8 @@ def learned_figure(settings: Settings = DEFAULTS) -> Figure:
     standing, inn = weights[-2], weights[-1]
     top_standing, top_in = int(np.argmax(standing)), int(np.argmax(inn))
     alt = (
-        f"Two heat maps of attention weights on one colour scale from {SHARE_RANGE[0]:g} to "
-        f"{SHARE_RANGE[1]:g}, zero above the diagonal. Left, the typed head on the chapter's "
+        f"Heat maps of attention weights side by side, on a shared colour scale from {SHARE_RANGE[0]:g} "
+        f"to {SHARE_RANGE[1]:g}, empty above the diagonal. Left, the typed head on the chapter's "
         f"{len(typed_labels)} tokens. Right, the learned head on the first {n} tokens of a held-out "
         f"line, to {learned_labels[-1]}: from {learned_labels[-2]} the largest weight, "
         f"{standing[top_standing]:.4f}, is on token {top_standing + 1}, {learned_labels[top_standing]}; "
@@ -105,10 +108,14 @@ def learned_figure(settings: Settings = DEFAULTS) -> Figure:
     )
     caption = (
         "Attention weights under the causal mask: each row is a query, each column a key. Left, "
-        "the weights typed by hand; right, the weights training found, on a line it never saw, "
-        f"up to the token {learned_labels[-1]} that must predict the place."
+        "the weights typed by hand; right, the weights training found, on a line it never saw "
+        f"(line {line + 1} of the chronicle), up to the token {learned_labels[-1]} that must "
+        "predict the place."
     )
     data = {
+        "scale": SHARE_RANGE,
+        "typed size": len(typed_labels),
+        "size": n,
         "line": line + 1,
         "labels": learned_labels,
         "learned": weights.tolist(),
