@@ -49,10 +49,10 @@ def test_the_jacobian_is_the_derivative_of_softmax_one_score_at_a_time(n: int) -
 
 def test_the_jacobian_is_symmetric_and_each_row_sums_to_zero() -> None:
     a = softmax(np.random.default_rng(0).standard_normal((3, 5)))
-    J = jacobian(a)
-    assert J.shape == (3, 5, 5)
-    assert np.array_equal(J, np.swapaxes(J, -1, -2))
-    assert np.allclose(J.sum(axis=-1), 0, atol=1e-15)
+    jac = jacobian(a)
+    assert jac.shape == (3, 5, 5)
+    assert np.array_equal(jac, np.swapaxes(jac, -1, -2))
+    assert np.allclose(jac.sum(axis=-1), 0, atol=1e-15)
 
 
 def test_a_padded_batch_has_the_loss_and_gradients_of_its_lines_weighted_by_their_tokens() -> None:
@@ -75,7 +75,7 @@ def test_a_padded_batch_has_the_loss_and_gradients_of_its_lines_weighted_by_thei
 
 def test_the_attention_weights_are_causal_and_each_row_sums_to_one() -> None:
     params, ids, targets, weight = small_case(2)
-    A = forward(params, ids, targets, weight).A
-    assert A is not None
-    assert np.all(np.triu(A, k=1) == 0)
-    assert np.allclose(A.sum(axis=-1), 1)
+    weights = forward(params, ids, targets, weight).a
+    assert weights is not None
+    assert np.all(np.triu(weights, k=1) == 0)
+    assert np.allclose(weights.sum(axis=-1), 1)

@@ -42,7 +42,14 @@ def curve_figure(settings: Settings = DEFAULTS) -> Figure:
     with plt.rc_context(_STYLE):
         fig, ax = _panel(height=300)
         ax.plot(head.steps, head.held_loss, "o-", color=DIVIDED, markersize=3, label="with the head")
-        ax.plot(baseline.steps, baseline.held_loss, "s--", color=UNDIVIDED, markersize=3, label="baseline, no head")
+        ax.plot(
+            baseline.steps,
+            baseline.held_loss,
+            "s--",
+            color=UNDIVIDED,
+            markersize=3,
+            label="baseline, no head",
+        )
         ax.set_xlabel("training step")
         ax.set_ylabel("held-out loss (nats)")
         ax.set_title("loss on the lines held out")

@@ -54,7 +54,9 @@ class Shape:
         for name in ("vocab", "d_model", "d_k", "context"):
             whole(getattr(self, name), name, 1)
         if self.d_model % 2:
-            raise ValueError(f"sinusoidal positions fill dimensions in pairs, so d_model must be even, not {self.d_model}")
+            raise ValueError(
+                f"sinusoidal positions fill dimensions in pairs, so d_model must be even, not {self.d_model}"
+            )
 
 
 # --8<-- [start:initial]
@@ -63,15 +65,15 @@ def initial(shape: Shape, seed: int, *, attends: bool = True) -> Params:
     Each matrix is scaled by 1/√(its input width), so every
     product starts near the size of what went in."""
     rng = np.random.default_rng(seed)
-    V, d, dk = shape.vocab, shape.d_model, shape.d_k
+    vocab, d, dk = shape.vocab, shape.d_model, shape.d_k
 
     def draw(rows: int, cols: int) -> Matrix:
         return rng.standard_normal((rows, cols)) / math.sqrt(cols)
 
-    params = {"E": rng.standard_normal((V, d)) * 0.5}
+    params = {"E": rng.standard_normal((vocab, d)) * 0.5}
     if attends:
         params |= {"W_Q": draw(dk, d), "W_K": draw(dk, d), "W_V": draw(dk, d), "W_O": draw(d, dk)}
-    params["W_U"] = draw(V, d)
+    params["W_U"] = draw(vocab, d)
     return params
 
 
@@ -82,11 +84,11 @@ def initial(shape: Shape, seed: int, *, attends: bool = True) -> Params:
 class HeadPass:
     """What the head made on the way forward: (sequences, tokens, ...)."""
 
-    Q: Matrix
-    K: Matrix
-    V: Matrix
-    A: Matrix  # the attention weights, 0 above the diagonal
-    H: Matrix  # the head's output
+    q: Matrix
+    k: Matrix
+    v: Matrix
+    a: Matrix  # the attention weights, 0 above the diagonal
+    out: Matrix  # the head's output
 
 
 @dataclass(frozen=True)
@@ -96,41 +98,40 @@ class Forward:
 
     ids: Ids
     weight: Matrix
-    X: Matrix
+    x: Matrix
     head: HeadPass | None  # None for the baseline
-    Y: Matrix  # X plus the head's projected output: the residual connection
+    y: Matrix  # x plus the head's projected output: the residual connection
     probs: Matrix  # softmax of the logits
     loss: float
 
     @property
-    def A(self) -> Matrix | None:
+    def a(self) -> Matrix | None:
         """The attention weights, if there is a head."""
-        return None if self.head is None else self.head.A
+        return None if self.head is None else self.head.a
 
 
 # --8<-- [start:forward]
 def forward(params: Params, ids: Ids, targets: Ids, weight: Matrix) -> Forward:
     """ids and targets (B, n): each sequence, and each token's next.
     Returns every step, and the loss: mean −log p(next token)."""
-    B, n = ids.shape
-    d = params["E"].shape[1]
-    X = params["E"][ids] + sinusoidal(n, d)  # (B, n, d)
-    Y, head = X, None
+    n, d = ids.shape[1], params["E"].shape[1]
+    x = params["E"][ids] + sinusoidal(n, d)  # X = E[ids] + P, (B, n, d)
+    y, head = x, None
     if "W_Q" in params:
-        Q = X @ params["W_Q"].T  # (B, n, d_k)
-        K = X @ params["W_K"].T
-        V = X @ params["W_V"].T
-        done = attention(Q, K, V, seen=causal_mask(n, n))  # softmax(QKᵀ/√d_k)
-        A, H = done.shares, done.out  # (B, n, n) and (B, n, d_v)
-        Y = X + H @ params["W_O"].T  # the residual connection
-        head = HeadPass(Q, K, V, A, H)
-    logits = Y @ params["W_U"].T  # (B, n, vocab)
+        q = x @ params["W_Q"].T  # Q = X·W_Qᵀ, (B, n, d_k)
+        k = x @ params["W_K"].T  # K = X·W_Kᵀ
+        v = x @ params["W_V"].T  # V = X·W_Vᵀ
+        done = attention(q, k, v, seen=causal_mask(n, n))
+        a, out = done.shares, done.out  # A = softmax(QKᵀ/√d_k), A·V
+        y = x + out @ params["W_O"].T  # the residual connection
+        head = HeadPass(q, k, v, a, out)
+    logits = y @ params["W_U"].T  # Z = Y·W_Uᵀ, (B, n, vocab)
     logits -= logits.max(axis=-1, keepdims=True)
     probs = np.exp(logits)
     probs /= probs.sum(axis=-1, keepdims=True)
     picked = np.take_along_axis(probs, targets[..., None], -1)[..., 0]
     loss = float(-(weight * np.log(picked)).sum())
-    return Forward(ids, weight, X, head, Y, probs, loss)
+    return Forward(ids, weight, x, head, y, probs, loss)
 
 
 # --8<-- [end:forward]
@@ -140,10 +141,10 @@ def forward(params: Params, ids: Ids, targets: Ids, weight: Matrix) -> Forward:
 def jacobian(a: Matrix) -> Matrix:
     """∂a_i/∂s_j for a = softmax(s), for every row at once:
     a_i(δ_ij − a_j), that is diag(a) − a·aᵀ, (..., n, n)."""
-    J = -a[..., :, None] * a[..., None, :]  # −a_i·a_j everywhere
+    jac = -a[..., :, None] * a[..., None, :]  # −a_i·a_j everywhere
     diagonal = np.arange(a.shape[-1])
-    J[..., diagonal, diagonal] += a  # and a_i on the diagonal
-    return J
+    jac[..., diagonal, diagonal] += a  # and a_i on the diagonal
+    return jac
 
 
 # --8<-- [end:jacobian]
@@ -152,29 +153,29 @@ def jacobian(a: Matrix) -> Matrix:
 # --8<-- [start:backward]
 def backward(params: Params, f: Forward, targets: Ids) -> Params:
     """∂loss/∂ each parameter, the chain rule taken one step at a
-    time from the loss back to the embedding."""
+    time from the loss back to the embedding; d_z is ∂loss/∂Z."""
     grads: Params = {}
     onehot = np.eye(f.probs.shape[-1])[targets]  # 1 at the next token
-    dZ = (f.probs - onehot) * f.weight[..., None]  # ∂loss/∂logits
-    grads["W_U"] = _summed(dZ, f.Y)  # Z = Y·W_Uᵀ
-    dY = dZ @ params["W_U"]
-    dX = dY.copy()  # the residual: Y = X + O passes dY straight to X
-    if (h := f.head) is not None:
-        grads["W_O"] = _summed(dY, h.H)  # O = H·W_Oᵀ
-        dH = dY @ params["W_O"]
-        dA = dH @ np.swapaxes(h.V, -1, -2)  # H = A·V
-        dV = np.swapaxes(h.A, -1, -2) @ dH
-        J = jacobian(h.A)  # (B, n, n, n): one n×n Jacobian per query
-        dS = (J @ dA[..., None])[..., 0]  # each row: Jᵀ·dA, and Jᵀ = J
-        dS /= math.sqrt(h.Q.shape[-1])  # S = QKᵀ/√d_k
-        dQ = dS @ h.K
-        dK = np.swapaxes(dS, -1, -2) @ h.Q
-        grads["W_Q"] = _summed(dQ, f.X)  # Q = X·W_Qᵀ
-        grads["W_K"] = _summed(dK, f.X)
-        grads["W_V"] = _summed(dV, f.X)
-        dX += dQ @ params["W_Q"] + dK @ params["W_K"] + dV @ params["W_V"]
+    d_z = (f.probs - onehot) * f.weight[..., None]  # at the logits
+    grads["W_U"] = _summed(d_z, f.y)  # Z = Y·W_Uᵀ
+    d_y = d_z @ params["W_U"]
+    d_x = d_y.copy()  # the residual: Y = X + O passes it to X whole
+    if (head := f.head) is not None:
+        grads["W_O"] = _summed(d_y, head.out)  # O = (A·V)·W_Oᵀ
+        d_out = d_y @ params["W_O"]
+        d_a = d_out @ np.swapaxes(head.v, -1, -2)  # A·V
+        d_v = np.swapaxes(head.a, -1, -2) @ d_out
+        jac = jacobian(head.a)  # (B, n, n, n): an n×n Jacobian per query
+        d_s = (jac @ d_a[..., None])[..., 0]  # each row: Jᵀ·dA, and Jᵀ = J
+        d_s /= math.sqrt(head.q.shape[-1])  # S = QKᵀ/√d_k
+        d_q = d_s @ head.k
+        d_k = np.swapaxes(d_s, -1, -2) @ head.q
+        grads["W_Q"] = _summed(d_q, f.x)  # Q = X·W_Qᵀ
+        grads["W_K"] = _summed(d_k, f.x)
+        grads["W_V"] = _summed(d_v, f.x)
+        d_x += d_q @ params["W_Q"] + d_k @ params["W_K"] + d_v @ params["W_V"]
     grads["E"] = np.zeros_like(params["E"])
-    np.add.at(grads["E"], f.ids, dX)  # X = E[ids] + P: each row back to its token
+    np.add.at(grads["E"], f.ids, d_x)  # X = E[ids] + P: each row back to its token
     return grads
 
 

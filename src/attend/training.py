@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
+from typing import TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -40,12 +41,12 @@ __all__ = [
     "Run",
     "Settings",
     "corpus",
-    "part_of_line",
-    "place_of",
     "line_weights",
+    "part_of_line",
     "place_correct",
-    "weights_from",
+    "place_of",
     "train",
+    "weights_from",
     "word_tokenizer",
     "words",
 ]
@@ -121,7 +122,8 @@ class Settings:
         if whole(self.d_model, "d_model", 2) % 2:
             raise ValueError(f"d_model must be even (positions fill dimensions in pairs), not {self.d_model}")
         if whole(self.batch, "batch", 1) > len(corpus().train):
-            raise ValueError(f"a batch holds at most the {len(corpus().train)} training lines, not {self.batch}")
+            most = len(corpus().train)
+            raise ValueError(f"a batch holds at most the {most} training lines, not {self.batch}")
         if isinstance(self.rate, bool) or not isinstance(self.rate, int | float) or not 0 < self.rate < 1:
             raise ValueError(f"the rate is a number between 0 and 1, not {self.rate!r}")
 
@@ -167,7 +169,10 @@ def batch(lines: Ids) -> tuple[Ids, Ids, Matrix]:
 
 
 # --8<-- [start:adam]
-def adam(params: Params, grads: Params, moments: dict[str, tuple[Matrix, Matrix]], step: int, rate: float) -> None:
+Moments: TypeAlias = dict[str, tuple[Matrix, Matrix]]  # each parameter's running mean and square
+
+
+def adam(params: Params, grads: Params, moments: Moments, step: int, rate: float) -> None:
     """One Adam step in place: each number moves by its gradient's running mean over the
     running root mean square, so every parameter takes steps of about `rate`."""
     beta1, beta2, eps = 0.9, 0.99, 1e-8
@@ -190,7 +195,7 @@ def train(settings: Settings = DEFAULTS, *, attends: bool = True) -> Run:
     data, shape = corpus(), settings.shape()
     params = initial(shape, settings.seed, attends=attends)
     draw = np.random.default_rng([settings.seed, 1])  # which lines each step reads
-    moments: dict[str, tuple[Matrix, Matrix]] = {}
+    moments: Moments = {}
     held = batch(data.held)
     train_loss: list[float] = []
     measured, held_loss = [0], [forward(params, *held).loss]
@@ -218,7 +223,8 @@ def place_correct(params: Params, lines: Ids) -> npt.NDArray[np.bool_]:
     ids, targets, weight = batch(lines)
     guess = forward(params, ids, targets, weight).probs.argmax(axis=-1)
     place = data.place[lines, : ids.shape[1]] > 0
-    return np.all((guess == targets) | ~place, axis=1)
+    named: npt.NDArray[np.bool_] = np.all((guess == targets) | ~place, axis=1)
+    return named
 
 
 def place_of(line: int) -> str:
@@ -246,15 +252,15 @@ def weights_from(params: Params, word: str, lines: Ids) -> dict[str, float]:
     each line, summed over each part of the line and averaged over the lines."""
     data = corpus()
     ids, targets, weight = batch(lines)
-    A = forward(params, ids, targets, weight).A
-    if A is None:
+    weights = forward(params, ids, targets, weight).a
+    if weights is None:
         raise ValueError("the baseline has no head, so no attention weights")
     totals = dict.fromkeys(PARTS, 0.0)
     for row, line in enumerate(ids):
         names = [data.names[i] for i in line]
         query = names.index(word)
         for at, part in enumerate(part_of_line(names)[: query + 1]):
-            totals[part] += float(A[row, query, at])
+            totals[part] += float(weights[row, query, at])
     return {part: total / len(lines) for part, total in totals.items()}
 
 
@@ -263,9 +269,9 @@ def line_weights(params: Params, line: int, word: str) -> tuple[list[str], Matri
     attention weights among them: a row per query, a column per key."""
     data = corpus()
     ids, targets, weight = batch(np.array([line]))
-    A = forward(params, ids, targets, weight).A
-    if A is None:
+    weights = forward(params, ids, targets, weight).a
+    if weights is None:
         raise ValueError("the baseline has no head, so no attention weights")
     names = [data.names[i] for i in ids[0]]
     end = names.index(word) + 1
-    return names[:end], A[0, :end, :end]
+    return names[:end], weights[0, :end, :end]

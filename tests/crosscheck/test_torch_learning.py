@@ -19,18 +19,20 @@ from tests.learn_cases import small_case
 SEEDS = range(6)
 
 
-def torch_loss(params: dict[str, torch.Tensor], ids: np.ndarray, targets: np.ndarray, weight: np.ndarray) -> torch.Tensor:
+def torch_loss(
+    params: dict[str, torch.Tensor], ids: np.ndarray, targets: np.ndarray, weight: np.ndarray
+) -> torch.Tensor:
     """The model of attend.learn written with torch's own operations."""
     n = ids.shape[1]
-    X = params["E"][torch.as_tensor(ids)] + as_torch(sinusoidal(n, params["E"].shape[1]))
-    Y = X
+    x = params["E"][torch.as_tensor(ids)] + as_torch(sinusoidal(n, params["E"].shape[1]))
+    y = x
     if "W_Q" in params:
-        Q, K, V = (X @ params[w].T for w in ("W_Q", "W_K", "W_V"))
-        S = Q @ K.transpose(-1, -2) / math.sqrt(Q.shape[-1])
+        q, k, v = (x @ params[w].T for w in ("W_Q", "W_K", "W_V"))
+        scores = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
         hidden = torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1)
-        A = torch.softmax(S.masked_fill(hidden, -torch.inf), dim=-1)
-        Y = X + (A @ V) @ params["W_O"].T
-    logits = Y @ params["W_U"].T
+        a = torch.softmax(scores.masked_fill(hidden, -torch.inf), dim=-1)
+        y = x + (a @ v) @ params["W_O"].T
+    logits = y @ params["W_U"].T
     each = torch.nn.functional.cross_entropy(
         logits.reshape(-1, logits.shape[-1]), torch.as_tensor(targets).reshape(-1), reduction="none"
     )
