@@ -104,6 +104,8 @@ def test_the_baseline_has_no_attention_weights_to_show() -> None:
     ("changes", "problem"),
     [
         ({"d_model": 3}, "d_model must be even"),
+        ({"d_model": MOST_WIDTH + 2}, f"at most {MOST_WIDTH}"),
+        ({"steps": MOST_STEPS + 1}, f"at most {MOST_STEPS:,} steps"),
         ({"d_model": 0}, "d_model"),
         ({"steps": 0}, "steps"),
         ({"seed": -1}, "seed"),

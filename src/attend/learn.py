@@ -183,6 +183,10 @@ def backward(params: Params, f: Forward, targets: Ids) -> Params:
 
 
 def _summed(d_out: Matrix, inputs: Matrix) -> Matrix:
-    """∂loss/∂W for out = inputs·Wᵀ, summed over every sequence and token: d_outᵀ·inputs."""
-    flat_out = d_out.reshape(-1, d_out.shape[-1])
-    return flat_out.T @ inputs.reshape(-1, inputs.shape[-1])
+    """∂loss/∂W for out = inputs·Wᵀ, summed over every sequence and token: d_outᵀ·inputs.
+
+    One product per sequence, then their sum: each product is small enough that BLAS works
+    it on one thread, so a run costs the same on a busy machine and sums in the same order on
+    every machine, where one product over all the tokens at once would start BLAS's threads."""
+    per_sequence: Matrix = np.swapaxes(d_out, -1, -2) @ inputs
+    return per_sequence.sum(axis=0)
