@@ -95,7 +95,7 @@ def learned_figure(settings: Settings = DEFAULTS) -> Figure:
             "learned-typed",
             typed.masked.shares,
             typed_labels,
-            "typed: the chapter's four tokens",
+            "typed: the chapter's tokens",
             SHARES_MAP,
             (),
             SHARE_RANGE,
