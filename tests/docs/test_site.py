@@ -33,6 +33,7 @@ PAGES = [
     "causal-mask",
     "several-heads",
     "kv-cache",
+    "learning",
     "contributing",
 ]
 
