@@ -72,7 +72,8 @@ def initial(shape: Shape, seed: int, *, attends: bool = True) -> Params:
 
     params = {"E": rng.standard_normal((vocab, d)) * 0.5}
     if attends:
-        params |= {"W_Q": draw(dk, d), "W_K": draw(dk, d), "W_V": draw(dk, d), "W_O": draw(d, dk)}
+        params["W_Q"], params["W_K"] = draw(dk, d), draw(dk, d)
+        params["W_V"], params["W_O"] = draw(dk, d), draw(d, dk)
     params["W_U"] = draw(vocab, d)
     return params
 
@@ -182,11 +183,17 @@ def backward(params: Params, f: Forward, targets: Ids) -> Params:
 # --8<-- [end:backward]
 
 
+# --8<-- [start:summed]
 def _summed(d_out: Matrix, inputs: Matrix) -> Matrix:
-    """∂loss/∂W for out = inputs·Wᵀ, summed over every sequence and token: d_outᵀ·inputs.
-
-    One product per sequence, then their sum: each product is small enough that BLAS works
-    it on one thread, so a run costs the same on a busy machine and sums in the same order on
-    every machine, where one product over all the tokens at once would start BLAS's threads."""
+    """∂loss/∂W for out = inputs·Wᵀ, summed over every
+    sequence and token: d_outᵀ·inputs, one product a sequence.
+    Each product is small enough that BLAS works it on one
+    thread, so a run takes the same time on a busy machine and
+    adds in one order whatever the number of cores; one product
+    over all the tokens at once would start BLAS's threads."""
     per_sequence: Matrix = np.swapaxes(d_out, -1, -2) @ inputs
-    return per_sequence.sum(axis=0)
+    summed: Matrix = per_sequence.sum(axis=0)
+    return summed
+
+
+# --8<-- [end:summed]

@@ -214,9 +214,8 @@ def train(settings: Settings = DEFAULTS, *, attends: bool = True) -> Run:
             measured.append(step)
             held_loss.append(forward(params, *held).loss)
     named = int(place_correct(params, data.held).sum())
-    return Run(
-        settings, attends, params, tuple(measured), tuple(train_loss), tuple(held_loss), named, len(data.held)
-    )
+    losses = tuple(measured), tuple(train_loss), tuple(held_loss)
+    return Run(settings, attends, params, *losses, named, len(data.held))
 
 
 # --8<-- [end:train]
