@@ -176,7 +176,7 @@ def backward(params: Params, f: Forward, targets: Ids) -> Params:
         grads["W_V"] = _summed(d_v, f.x)
         d_x += d_q @ params["W_Q"] + d_k @ params["W_K"] + d_v @ params["W_V"]
     grads["E"] = np.zeros_like(params["E"])
-    np.add.at(grads["E"], f.ids, d_x)  # X = E[ids] + P: each row back to its token
+    np.add.at(grads["E"], f.ids, d_x)  # X = E[ids] + P: to each token
     return grads
 
 

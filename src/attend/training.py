@@ -174,13 +174,14 @@ def batch(lines: Ids) -> tuple[Ids, Ids, Matrix]:
     return ids, targets, counted / counted.sum()
 
 
-# --8<-- [start:adam]
 Moments: TypeAlias = dict[str, tuple[Matrix, Matrix]]  # each parameter's running mean and square
 
 
+# --8<-- [start:adam]
 def adam(params: Params, grads: Params, moments: Moments, step: int, rate: float) -> None:
-    """One Adam step in place: each number moves by its gradient's running mean over the
-    running root mean square, so every parameter takes steps of about `rate`."""
+    """One Adam step in place: each number moves by its gradient's
+    running mean over its running root mean square, so every
+    parameter takes steps of about `rate`."""
     beta1, beta2, eps = 0.9, 0.99, 1e-8
     for name, g in grads.items():
         m, v = moments.get(name, (np.zeros_like(g), np.zeros_like(g)))
@@ -200,13 +201,14 @@ def train(settings: Settings = DEFAULTS, *, attends: bool = True) -> Run:
     the held-out loss measured every `settings.every` of them."""
     data, shape = corpus(), settings.shape()
     params = initial(shape, settings.seed, attends=attends)
-    draw = np.random.default_rng([settings.seed, 1])  # which lines each step reads
+    draw = np.random.default_rng([settings.seed, 1])  # picks the lines
     moments: Moments = {}
     held = batch(data.held)
     train_loss: list[float] = []
     measured, held_loss = [0], [forward(params, *held).loss]
     for step in range(1, settings.steps + 1):
-        ids, targets, weight = batch(draw.choice(data.train, settings.batch, replace=False))
+        lines = draw.choice(data.train, settings.batch, replace=False)
+        ids, targets, weight = batch(lines)
         f = forward(params, ids, targets, weight)
         train_loss.append(f.loss)
         adam(params, backward(params, f, targets), moments, step, settings.rate)
