@@ -367,7 +367,7 @@ def learning(table: LearnTable) -> str:
     head, baseline, held = table.head, table.baseline, table.held
     settings, shape = head.settings, head.settings.shape()
     lines = [
-        f"attend: one causal head trained on the chronicle's words, {table.lines} lines, {held} held out",
+        f"attend: a causal head trained on the chronicle, {table.lines} lines, {held} held out",
         f"        vocabulary {shape.vocab}, d_model {shape.d_model}, d_k = d_v {shape.d_k}, "
         f"seed {settings.seed}, {amount(settings.steps, 'step')} of {settings.batch} lines",
         "",
