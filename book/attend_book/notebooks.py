@@ -166,9 +166,10 @@ def prose_of(script: str) -> str:
     return "\n".join(out)
 
 
-def execute(source: Path, target: Path) -> None:
+def execute(source: Path, target: Path) -> list[str]:
     """Run a jupytext notebook top to bottom in a fresh kernel and write it, outputs and all, its
-    Markdown without bindings and their values in its metadata (`attend_book.values`)."""
+    Markdown without bindings and their values in its metadata (`attend_book.values`); answer
+    the files its kernel read (`inputs`), for the cache."""
     import jupytext  # type: ignore[import-untyped]
     import nbclient
 
@@ -178,21 +179,28 @@ def execute(source: Path, target: Path) -> None:
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
             cell.source = strip(cell.source)
-    # Run last, in the kernel: each binding's value in the namespace the cells left, as a page's.
-    evaluate = "import json\nfrom attend_book.run import evaluate\n"
-    evaluate += f"print(json.dumps(evaluate({expressions!r}, globals())))"
+    # Run last, in the kernel: each binding's value in the namespace the cells left, as a page's,
+    # and what the kernel read since the first cell, which starts recording it.
+    evaluate = "import json\nfrom attend_book import inputs\nfrom attend_book.run import evaluate\n"
+    evaluate += f"print(json.dumps([evaluate({expressions!r}, globals()), inputs.read()]))"
     notebook.cells.append(new_code_cell(evaluate))
     code = [Cell("code", cell.source) for cell in notebook.cells if cell.cell_type == "code"]
     notebook.cells.insert(1, install_cell(code))  # under the title, as on a page
+    notebook.cells.insert(0, new_code_cell("from attend_book import inputs\n\ninputs.record()"))
     folder = {"metadata": {"path": str(source.parent)}}  # where the notebook's cells run
     client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3", resources=folder)
     try:
         client.execute()
     except nbclient.exceptions.CellExecutionError as error:
         raise PluginError(f"{source.name}: a cell failed, so the book is not built:\n{error}") from error
-    values = json.loads(notebook.cells.pop().outputs[0]["text"])
+    values, files = json.loads(notebook.cells.pop().outputs[0]["text"])
+    notebook.cells.pop(0)
+    for cell in notebook.cells:  # numbered as if the recording cell had never run
+        if cell.get("execution_count"):
+            cell.execution_count -= 1
     notebook.metadata["attend_book"] = {"values": values}
     nbformat.write(notebook, target)
+    return list(files)
 
 
 def values_of(executed: Path) -> dict[str, Value]:

@@ -111,9 +111,9 @@ class BookPlugin(BasePlugin[BookConfig]):
         source = files.get_file_from_path(self.config.workbench)
         if source is not None and source.abs_src_path:
             script = Path(source.abs_src_path)
-            executed = self.cache.notebook(script, notebooks.execute)
+            executed, values = self.cache.notebook(script, notebooks.execute, notebooks.values_of)
             found = reading.read(notebooks.prose_of(script.read_text(encoding="utf-8")))
-            for problem in binding.check(found, notebooks.values_of(executed)):
+            for problem in binding.check(found, values):
                 self._report(problem.render(os.path.relpath(script, self.root)))
             files.remove(source)  # mkdocs-jupyter renders (and offers) the executed notebook instead
             page = File(executed.name, str(executed.parent), config.site_dir, config.use_directory_urls)

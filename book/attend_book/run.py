@@ -12,7 +12,7 @@ it (`input()`) fails at once instead of waiting on a terminal. It reports to its
 descriptor of its own, one JSON line per event, so nothing a fence prints can be taken for a
 report: `{"at": WHERE}` as each fence starts and as the prose's bindings are evaluated (the
 parent's clock for the time limit, and what it names if the process dies or hangs there), then
-`PageRun.kept()` when all is done, or `{"failed": MESSAGE}`.
+`PageRun.kept()` with the files it read (`inputs`) when all is done, or `{"failed": MESSAGE}`.
 
 A `python` fence runs with `exec`, its standard output captured; a `console` fence is a
 transcript whose `$ attend …` lines call `attend.cli.main`, the function the installed command
@@ -46,6 +46,7 @@ from typing import Any, NamedTuple
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
+from attend_book import inputs
 from attend_book.markdown import Fence, fences
 
 LANGUAGES = {"python": "python", "py": "python", "console": "console"}
@@ -78,10 +79,12 @@ class Block(NamedTuple):
 
 
 class PageRun(NamedTuple):
-    """A page's executed fences, and the value of each expression its prose binds a number to."""
+    """A page's executed fences, the value of each expression its prose binds a number to, and
+    the files its process read (`inputs`), when it ran in a process of its own."""
 
     blocks: list[Block]
     values: dict[str, Value]
+    read: tuple[str, ...] = ()
 
     def kept(self) -> dict[str, Any]:
         """What a page's process reports and the cache keeps: what each fence printed and the
@@ -147,7 +150,7 @@ def run_page(
                     if "failed" in event:
                         raise FenceError(event["failed"])
                     if "values" in event:
-                        return PageRun(blocks_of(markdown, event["blocks"]), event["values"])
+                        return PageRun(blocks_of(markdown, event["blocks"]), event["values"], tuple(event["read"]))
                     where = event["at"]
             raise FenceError(
                 f"{where} ran past the time limit of {limit:g} seconds "
@@ -281,6 +284,7 @@ def main() -> None:
     reports, run the page."""
     threading.Thread(target=_end_with, args=(os.getppid(),), daemon=True).start()
     path, markdown, expressions = json.load(sys.stdin)
+    inputs.record()
     sys.stdin.close()  # Python's reads fail; the descriptor, at its end, gives a child process nothing
     reports = os.fdopen(os.dup(sys.stdout.fileno()), "w")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # what a fence writes past Python: the log
@@ -289,7 +293,7 @@ def main() -> None:
         print(json.dumps(event), file=reports, flush=True)
 
     try:
-        report(run_here(path, markdown, expressions, report).kept())
+        report({**run_here(path, markdown, expressions, report).kept(), "read": inputs.read()})
     except FenceError as error:
         report({"failed": str(error)})
 

@@ -1,0 +1,96 @@
+"""What a page's code read, for the cache's key: every file its process opened to read and the
+source of every module it imported, and the same of each Python process it started (the
+contributors' page runs pytest in one, which reads `tests/`).
+
+A page's process calls `record` before its first fence and `read` after its last. `record`
+installs an audit hook on `open` events (`sys.addaudithook`) and hands every Python process
+started below it the same hook: this plugin's `descendants/sitecustomize.py`, first on their
+`PYTHONPATH`, records what each reads into the folder `READS` names, one file each as it exits.
+A process started with `-I` or `-E`, or one that is not Python, reads what nothing records.
+
+Not kept: the Python installation's files (the versions of what it installed are in the
+cache's key already), the system's (`/proc`, `/sys`, `/dev`), the temporary folder, what the
+process wrote itself, and files gone by the end. A compiled module (`__pycache__/x.pyc`) stands
+for its source, `x.py`, which an import does not open while the compiled file is fresh.
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib.util
+import json
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+READS = "ATTEND_BOOK_READS"  # the folder where each process started below a page leaves its reads
+DESCENDANTS = Path(__file__).resolve().parent / "descendants"  # their `sitecustomize`
+SYSTEM = ("/proc/", "/sys/", "/dev/")
+
+_opened: set[str] = set()
+_written: set[str] = set()
+
+
+def _audit(event: str, args: tuple[object, ...]) -> None:
+    if event != "open" or not isinstance(path := args[0], str | bytes | os.PathLike):
+        return
+    mode, flags = args[1], args[2]
+    if isinstance(mode, str):  # open(): its mode; os.open(): None, and its flags say
+        writes = any(letter in mode for letter in "wax+")
+    else:
+        writes = isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR))
+    (_written if writes else _opened).add(os.path.abspath(os.fsdecode(path)))
+
+
+def record() -> None:
+    """Record from now on what this process, and every Python process it starts, reads."""
+    sys.addaudithook(_audit)
+    os.environ[READS] = tempfile.mkdtemp(prefix="attend-book-reads-")
+    os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(DESCENDANTS), os.environ.get("PYTHONPATH")]))
+
+
+def record_descendant(folder: str) -> None:
+    """In a Python process started below a page: record, and leave what it read in `folder`."""
+    sys.addaudithook(_audit)
+
+    def leave() -> None:
+        with open(os.path.join(folder, f"{os.getpid()}.json"), "w", encoding="utf-8") as out:
+            json.dump(sorted(_own()), out)
+
+    atexit.register(leave)
+
+
+def _own() -> set[str]:
+    """What this process read: the files it opened to read, and its modules' sources."""
+    modules = {getattr(module, "__file__", None) for module in list(sys.modules.values())}
+    return (_opened | {os.path.abspath(m) for m in modules if isinstance(m, str)}) - _written
+
+
+def read() -> list[str]:
+    """Every file this process and the Python processes below it read since `record`, as the
+    module's docstring keeps them."""
+    found = _own()
+    folder = Path(os.environ[READS])
+    for left in folder.glob("*.json"):
+        found.update(json.loads(left.read_text(encoding="utf-8")))
+    shutil.rmtree(folder, ignore_errors=True)
+    return sorted(kept(found))
+
+
+def kept(paths: Iterable[str]) -> set[str]:
+    """Of `paths`, the files a page's outputs can follow from (see the module's docstring)."""
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, tempfile.gettempdir()}
+    outside = (*SYSTEM, *(os.path.join(os.path.realpath(p), "") for p in prefixes))
+    found = set()
+    for path in paths:
+        if f"{os.sep}__pycache__{os.sep}" in path:
+            try:
+                path = importlib.util.source_from_cache(path)
+            except ValueError:  # not a compiled module's name
+                continue
+        if not os.path.realpath(path).startswith(outside) and os.path.isfile(path):
+            found.add(path)
+    return found
