@@ -9,8 +9,8 @@ started below it the same hook: this plugin's `descendants/sitecustomize.py`, fi
 A process started with `-I` or `-E`, or one that is not Python, reads what nothing records.
 
 Not kept: the Python installation's files (the versions of what it installed are in the
-cache's key already), the system's (`/proc`, `/sys`, `/dev`), the temporary folder, what the
-process wrote itself, and files gone by the end. A compiled module (`__pycache__/x.pyc`) stands
+cache's key already), the system's (`/proc`, `/sys`, `/dev`), what the process wrote itself,
+and files gone by the end (a temporary file). A compiled module (`__pycache__/x.pyc`) stands
 for its source, `x.py`, which an import does not open while the compiled file is fresh.
 """
 
@@ -56,9 +56,11 @@ def record_descendant(folder: str) -> None:
     """In a Python process started below a page: record, and leave what it read in `folder`."""
     sys.addaudithook(_audit)
 
-    def leave() -> None:
-        with open(os.path.join(folder, f"{os.getpid()}.json"), "w", encoding="utf-8") as out:
+    def leave() -> None:  # whole or not at all: a process killed as it leaves leaves a .tmp
+        kept = os.path.join(folder, f"{os.getpid()}.json")
+        with open(f"{kept}.tmp", "w", encoding="utf-8") as out:
             json.dump(sorted(_own()), out)
+        os.replace(f"{kept}.tmp", kept)
 
     atexit.register(leave)
 
@@ -82,7 +84,7 @@ def read() -> list[str]:
 
 def kept(paths: Iterable[str]) -> set[str]:
     """Of `paths`, the files a page's outputs can follow from (see the module's docstring)."""
-    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, tempfile.gettempdir()}
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix}
     outside = (*SYSTEM, *(os.path.join(os.path.realpath(p), "") for p in prefixes))
     found = set()
     for path in paths:

@@ -43,3 +43,13 @@ def test_every_python_block_imports_from_attend_or_continues_a_page_that_did() -
         ]
         if blocks:
             assert "from attend" in blocks[0].body or "import attend" in blocks[0].body, name(page)
+
+
+def test_the_contributors_page_is_kept_only_while_the_tests_it_runs_and_the_files_it_quotes_stand() -> None:
+    """A pinned test broken, score-square.md reworded or the browser tests' sizes changed: each
+    is a file this page read, so its cached outputs are not used again (tests/docs/test_cache.py)."""
+    page = DOCS / "contributing.md"
+    text = page.read_text(encoding="utf-8")
+    followed = {Path(p).resolve() for p in CACHE.page(name(page), text, read(text).expressions).read}
+    tests = DOCS.parent / "tests"
+    assert {tests / "test_chapter.py", tests / "browser" / "figures.py", DOCS / "score-square.md"} <= followed
