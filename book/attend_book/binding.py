@@ -60,7 +60,7 @@ def check(reading: Reading, values: Mapping[str, Value]) -> list[Problem]:
         numeral, value, bound = found
         now = numerals.restate(value, numeral) or f"{value:.6g}"  # as renumber would write it
         message = f"{numeral.text} is written, {now} is computed now, bound to {bound.brace}"
-        problems.append(Problem(numeral.line, message, numeral.column))
+        problems.append(Problem(numeral.line, message, numeral.column, renumbered=True))
     for worked in reading.sums:
         result = worked.result
         try:

@@ -39,14 +39,12 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from attend_book import binding, notebooks, reading, run, snippets
+from attend_book import binding, notebooks, reading, rules, run, snippets
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import TextError, read_text, replace_folder
-from attend_book.reading import Reading
+from attend_book.reading import Problem, Reading
 
 log = get_plugin_logger(__name__)
-
-REQUIRED_META = ("title", "description")
 
 
 class BookConfig(Config):
@@ -71,7 +69,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         # A `mkdocs build`'s site folder, and where it writes the site until it is whole.
         self.moving: tuple[Path, Path] | None = None
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
-        self._told = False  # whether this build's first problem said how to renumber
+        self._told = False  # whether this build's first moved number said how to renumber
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined because mkdocs keeps a plugin that has it, this very object, from one `mkdocs
@@ -114,7 +112,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             executed, values = self.cache.notebook(script, notebooks.execute, notebooks.values_of)
             found = reading.read(notebooks.prose_of(script.read_text(encoding="utf-8")))
             for problem in binding.check(found, values):
-                self._report(problem.render(os.path.relpath(script, self.root)))
+                self._report(os.path.relpath(script, self.root), problem)
             files.remove(source)  # mkdocs-jupyter renders (and offers) the executed notebook instead
             page = File(executed.name, str(executed.parent), config.site_dir, config.use_directory_urls)
             files.append(page)
@@ -169,8 +167,8 @@ class BookPlugin(BasePlugin[BookConfig]):
             self._unshown = None
         else:
             self._unshown = list(ran.blocks)
-            for problem in self.check_numbers(self._page, source, found, ran.values, page.meta):
-                self._report(problem)
+            for problem in self.check_page(source, found, ran.values, page.meta):
+                self._report(self._page, problem)
         cells = notebooks.cells_of(source, self.root, config.mdx_configs.get("pymdownx.snippets"))
         if notebooks.offered(page.meta, cells):
             stem = PurePosixPath(src).stem
@@ -180,12 +178,14 @@ class BookPlugin(BasePlugin[BookConfig]):
             nbformat.write(notebooks.notebook_of(cells, str(page.title or stem), f"docs/{src}"), where)
         return markdown
 
-    def _report(self, problem: str) -> None:
-        """Log a problem; the build's first also says how moved numbers are brought back."""
-        if not self._told:
-            problem += "  (`nox -s renumber` rewrites moved numbers)"
+    def _report(self, path: str, problem: Problem) -> None:
+        """Log a problem of the page `path`; the build's first moved number also says how moved
+        numbers are brought back."""
+        said = problem.render(path)
+        if problem.renumbered and not self._told:
+            said += "  (`nox -s renumber` rewrites moved numbers)"
             self._told = True
-        log.warning(problem)
+        log.warning(said)
 
     def _format(
         self,
@@ -224,15 +224,13 @@ class BookPlugin(BasePlugin[BookConfig]):
             html = notebooks.download_button(self._offered) + html
         return _mathml(notebooks.without_remote_scripts(html))  # the workbench's MathJax goes
 
-    def check_numbers(
-        self, path: str, source: str, found: Reading, values: Mapping[str, run.Value], meta: Mapping[str, Any]
-    ) -> list[str]:
-        """Every problem with the page's front matter, its numbers and its include lines, one line
-        each; `path` is the page's file relative to mkdocs.yml's folder."""
-        missing = [key for key in REQUIRED_META if not str(meta.get(key, "")).strip()]
-        problems = [f"{path}:1: the front matter has no {key}" for key in missing]
-        checked = [*snippets.check(source, self.root), *binding.check(found, values)]
-        return problems + [problem.render(path) for problem in checked]
+    def check_page(
+        self, source: str, found: Reading, values: Mapping[str, run.Value], meta: Mapping[str, Any]
+    ) -> list[Problem]:
+        """Every problem with the page's rules (`rules`: front matter, fences), its numbers and
+        its include lines, one line each, in the order of its lines."""
+        problems = [*rules.check(source, meta), *snippets.check(source, self.root), *binding.check(found, values)]
+        return sorted(problems, key=lambda p: (p.line, p.column or 0))
 
     @event_priority(-100)  # after every other plugin has written its part of the site
     def on_post_build(self, *, config: MkDocsConfig) -> None:

@@ -29,6 +29,7 @@ class Problem:
     line: int
     message: str
     column: int | None = None
+    renumbered: bool = False  # a moved number, which `nox -s renumber` rewrites
 
     def render(self, page: str) -> str:
         return f"{page}:{self.line}:{'' if self.column is None else f'{self.column + 1}:'} {self.message}"

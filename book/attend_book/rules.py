@@ -1,0 +1,51 @@
+"""A page's rules beyond its numbers, in one place: the build checks them, and `nox -s tests`
+refuses a page only through this same check (tests/docs/test_pages.py), so a page that builds
+passes there too. Each problem is one line, pointing to the checklist that lists every rule.
+
+pytest-markdown-docs runs a page's Python fences as tests, each one after the page's earlier
+fences only when it says `continuation`, and it would run an include line as Python unless the
+listing says `notest`; the build runs them in one namespace, in order. So: the first executed
+fence imports the package, every later one says `continuation`, a fence that holds an include
+line is a listing marked `notest` (never executed), and `notest` marks nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from attend_book.markdown import fences
+from attend_book.reading import Problem
+
+CHECKLIST = 'see "Add a page" in docs/contributing.md'
+REQUIRED_META = ("title", "description")
+PYTHON = frozenset({"python", "py", "python3"})  # what pytest-markdown-docs runs
+
+
+def check(markdown: str, meta: Mapping[str, Any]) -> list[Problem]:
+    """Every rule the page breaks, one `Problem` each, in the order of its lines."""
+    problems = [
+        Problem(1, f"the front matter has no {key}; {CHECKLIST}")
+        for key in REQUIRED_META
+        if not str(meta.get(key, "")).strip()
+    ]
+    python = [fence for fence in fences(markdown) if fence.language in PYTHON]
+    executed = [fence for fence in python if fence.executed]
+    for index, fence in enumerate(executed):
+        if index == 0 and not ("from attend" in fence.body or "import attend" in fence.body):
+            problems.append(Problem(fence.line, f"the page's first python fence imports nothing from attend; {CHECKLIST}"))
+        if index == 0 and "continuation" in fence.words:
+            problems.append(Problem(fence.line, f"the page's first python fence says continuation; {CHECKLIST}"))
+        if index > 0 and "continuation" not in fence.words:
+            said = "this python fence runs after the page's first but does not say continuation"
+            problems.append(Problem(fence.line, f"{said}; {CHECKLIST}"))
+    for fence in python:
+        lines = [line for line in fence.body.splitlines() if line.strip()]
+        includes = [line for line in lines if "--8<--" in line]
+        if includes and (fence.executed or "notest" not in fence.words):
+            said = "this fence holds an include line, so it must be a listing marked notest, not executed"
+            problems.append(Problem(fence.line, f"{said}; {CHECKLIST}"))
+        elif "notest" in fence.words and includes != lines:
+            said = "notest hides this fence's code from the tests; it is for a listing of include lines only"
+            problems.append(Problem(fence.line, f"{said}; {CHECKLIST}"))
+    return sorted(problems, key=lambda p: p.line)
