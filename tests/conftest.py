@@ -1,10 +1,14 @@
-"""Shared fixtures: the chapter's head run once over its four typed tokens; and the pinned tests'
-report (`nox -s pins`): each failing `pins_chapter` test on its own lines, the value it holds
-and the value the code gives now, taken from the failing comparison itself."""
+"""Shared fixtures: the chapter's head run once over its four typed tokens; the pages' fences,
+run as tests, printing to nowhere; and the pinned tests' report (`nox -s pins`): each failing
+`pins_chapter` test on its own lines, the value it holds and the value the code gives now, taken
+from the failing comparison itself."""
 
 from __future__ import annotations
 
+import builtins
+import io
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -19,6 +23,19 @@ SHOWN = 100  # characters of a value on a pin's line, at most
 @pytest.fixture
 def run() -> Workings:
     return chapter_head().attend(CHAPTER_ROW)
+
+
+def _unprinted(*values: object, file: Any = None, **options: Any) -> None:
+    """`print`, to nowhere unless told where: what a page shows is the build's to show."""
+    builtins.print(*values, file=io.StringIO() if file is None else file, **options)
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-markdown-docs' hook: a run without it has no fences
+def pytest_markdown_docs_globals() -> dict[str, Any]:
+    """pytest-markdown-docs turns pytest's capture off while a page's fence runs, so whatever it
+    printed (every figure's SVG among it) filled `nox -s tests`' log: 13,456 lines of a passing
+    run. A fence that fails still fails with its traceback and its code."""
+    return {"print": _unprinted}
 
 
 _compared: list[tuple[object, object]] = []  # the running pinned test's failing comparison, if any

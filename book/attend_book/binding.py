@@ -51,11 +51,15 @@ def moved(
 
 
 def check(reading: Reading, values: Mapping[str, Value]) -> list[Problem]:
-    """Every problem with the numbers of one page, in the order of its lines."""
+    """Every problem with the numbers of one page, in the order of its lines; bindings that
+    cannot be worked out for one and the same reason (a fence that defined their names gone)
+    are one line, at the first, naming the others."""
     problems = list(reading.problems)
+    stopped = _stopped(reading, values)
     for found in moved(reading, values):
         if isinstance(found, Problem):
-            problems.append(found)
+            if (found.line, found.column) not in stopped:
+                problems.append(found)
             continue
         numeral, value, bound = found
         now = numerals.restate(value, numeral) or f"{value:.6g}"  # as renumber would write it
@@ -77,4 +81,25 @@ def check(reading: Reading, values: Mapping[str, Value]) -> list[Problem]:
                 "show more digits, or write ≈"
             )
         problems.append(Problem(result.line, message, result.column))
+    for first, *others in {id(bs): bs for bs in stopped.values()}.values():
+        distinct = list(dict.fromkeys(f"{b.brace} (line {b.numerals[0].line})" for b in others))
+        named = ", ".join(distinct[:SHOWN])
+        more = f" and {len(distinct) - SHOWN} more" if len(distinct) > SHOWN else ""
+        said = f"{first.written}{first.brace} cannot be worked out: {values[first.expression or '']}"
+        if others:
+            said += f"; nor, for that reason, can {len(others)} more: {named}{more}"
+        problems.append(Problem(first.numerals[0].line, said, first.numerals[0].column))
     return sorted(problems, key=lambda p: (p.line, p.column or 0))
+
+
+SHOWN = 12  # bindings named on the line of a reason they share
+
+
+def _stopped(reading: Reading, values: Mapping[str, Value]) -> dict[tuple[int, int | None], list[Binding]]:
+    """Each binding whose expression has no value, by the place of its first number, mapped to
+    every binding stopped by the same reason (one list, shared), in page order."""
+    by_reason: dict[str, list[Binding]] = {}
+    for bound in reading.bindings:
+        if bound.expression is not None and isinstance(reason := values.get(bound.expression), str):
+            by_reason.setdefault(reason, []).append(bound)
+    return {(b.numerals[0].line, b.numerals[0].column): bs for bs in by_reason.values() for b in bs}

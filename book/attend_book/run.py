@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import difflib
 import io
 import json
 import os
@@ -261,14 +262,27 @@ def plain(value: object) -> Value:
 
 
 def evaluate(expressions: Iterable[str], namespace: dict[str, object]) -> dict[str, Value]:
-    """Each expression's value in `namespace`, or the one-line reason it has none."""
+    """Each expression's value in `namespace`, or the one-line reason it has none: for a name
+    or an attribute that is not there, with the nearest one that is."""
     values: dict[str, Value] = {}
     for expression in expressions:
         try:
             values[expression] = plain(eval(compile(expression, "<binding>", "eval"), namespace))
         except Exception as error:  # a binding that cannot be worked out is reported, not raised
-            values[expression] = _said(error).splitlines()[-1]
+            values[expression] = _said(error).splitlines()[-1] + _nearest(error, namespace)
     return values
+
+
+def _nearest(error: Exception, namespace: dict[str, object]) -> str:
+    """"; did you mean 'q2'?" for a misspelt name or attribute with a near one, else ""."""
+    if isinstance(error, NameError):
+        missing, known = error.name, list(namespace)
+    elif isinstance(error, AttributeError):
+        missing, known = error.name, dir(error.obj)
+    else:
+        return ""
+    near = difflib.get_close_matches(missing or "", [k for k in known if not k.startswith("_")], 1, 0.5)
+    return f"; did you mean {near[0]!r}?" if near else ""
 
 
 def _end_with(build: int) -> None:

@@ -78,3 +78,19 @@ def test_a_binding_that_cannot_be_worked_out_or_does_not_fit_is_one_line_never_a
 
 def test_a_given_holds_as_written_whatever_the_code_prints() -> None:
     assert problems("Slope 2{given: the power of n in n²}.\n", {}) == []
+
+
+
+def test_bindings_stopped_by_one_missing_name_are_one_line_naming_them() -> None:
+    gone = PAGE.replace("q = [0.0, 3.0, 0.5, 0.0]\n", "")
+    assert problems(gone) == [
+        "docs/p.md:9:15: (0, 3, 0.5, 0){= q} cannot be worked out: NameError: name 'q' is not defined; "
+        "nor, for that reason, can 3 more: {= q[2]} (line 9), {= q[2] * k[2]} (line 9), {= len(q) ** 2} (line 10)"
+    ]
+
+
+def test_a_misspelt_name_in_a_binding_is_told_the_nearest_name_the_page_defines() -> None:
+    [said] = problems(PAGE.replace("0.25{= k[2]}", "0.25{= kk[2]}"))
+    assert said == (
+        "docs/p.md:10:55: 0.25{= kk[2]} cannot be worked out: NameError: name 'kk' is not defined; did you mean 'k'?"
+    )
