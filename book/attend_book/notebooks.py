@@ -11,8 +11,10 @@ from __future__ import annotations
 import ast
 import html
 import json
+import os
 import re
 import shlex
+import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -172,6 +174,7 @@ def execute(source: Path, target: Path) -> list[str]:
     the files its kernel read (`inputs`), for the cache."""
     import jupytext  # type: ignore[import-untyped]
     import nbclient
+    from traitlets.config import Config
 
     notebook = jupytext.read(source)
     notebook.metadata.pop("jupytext", None)
@@ -188,11 +191,17 @@ def execute(source: Path, target: Path) -> list[str]:
     notebook.cells.insert(1, install_cell(code))  # under the title, as on a page
     notebook.cells.insert(0, new_code_cell("from attend_book import inputs\n\ninputs.record()"))
     folder = {"metadata": {"path": str(source.parent)}}  # where the notebook's cells run
-    client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3", resources=folder)
-    try:
-        client.execute()
-    except nbclient.exceptions.CellExecutionError as error:
-        raise PluginError(f"{source.name}: a cell failed, so the book is not built:\n{error}") from error
+    # Over local sockets (IPC) in a folder of its own, not TCP: nothing is open to the network,
+    # and the kernel says nothing about running over TCP without encryption into the build's output.
+    with tempfile.TemporaryDirectory(prefix="attend-book-kernel-") as sockets:
+        ipc = Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(sockets, "kernel")}})
+        client = nbclient.NotebookClient(
+            notebook, timeout=300, kernel_name="python3", resources=folder, config=ipc
+        )
+        try:
+            client.execute()
+        except nbclient.exceptions.CellExecutionError as error:
+            raise PluginError(f"{source.name}: a cell failed, so the book is not built:\n{error}") from error
     values, files = json.loads(notebook.cells.pop().outputs[0]["text"])
     notebook.cells.pop(0)
     for cell in notebook.cells:  # numbered as if the recording cell had never run

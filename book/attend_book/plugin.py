@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import os
 import re
 import shutil
@@ -45,6 +46,9 @@ from attend_book.files import TextError, read_text, replace_folder
 from attend_book.reading import Problem, Reading
 
 log = get_plugin_logger(__name__)
+# mkdocs-jupyter says at INFO level where it converts, caches and copies the workbench: three
+# lines of hashed cache paths in every build's output, of no use to whoever reads it.
+JUPYTER_LOGGERS = ("mkdocs.plugins.mkdocs_jupyter", "mkdocs.mkdocs-jupyter")
 
 
 class BookConfig(Config):
@@ -78,6 +82,8 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path).parent
+        for name in JUPYTER_LOGGERS:  # its warnings still show
+            logging.getLogger(name).setLevel(logging.WARNING)
         fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
         for language, kind in run.LANGUAGES.items():
             fence = {"name": language, "class": language, "validator": validator}
