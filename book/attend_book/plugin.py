@@ -55,6 +55,7 @@ class BookConfig(Config):
     cache_dir = c.Type(str, default=FOLDER)  # beside mkdocs.yml
     workbench = c.Type(str, default="workbench.py")  # the notebook page, under docs/
     time_limit = c.Type((int, float), default=run.TIME_LIMIT)  # seconds one fence may run
+    first_import = c.Type(str, default="")  # what a page's first python fence imports from; "": anything
 
 
 class BookPlugin(BasePlugin[BookConfig]):
@@ -235,7 +236,8 @@ class BookPlugin(BasePlugin[BookConfig]):
     ) -> list[Problem]:
         """Every problem with the page's rules (`rules`: front matter, fences), its numbers and
         its include lines, one line each, in the order of its lines."""
-        problems = [*rules.check(source, meta), *snippets.check(source, self.root), *binding.check(found, values)]
+        page_rules = rules.check(source, meta, self.config.first_import)
+        problems = [*page_rules, *snippets.check(source, self.root), *binding.check(found, values)]
         return sorted(problems, key=lambda p: (p.line, p.column or 0))
 
     @event_priority(-100)  # after every other plugin has written its part of the site

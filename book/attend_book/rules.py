@@ -5,12 +5,13 @@ passes there too. Each problem is one line, pointing to the checklist that lists
 pytest-markdown-docs runs a page's Python fences as tests, each one after the page's earlier
 fences only when it says `continuation`, and it would run an include line as Python unless the
 listing says `notest`; the build runs them in one namespace, in order. So: the first executed
-fence imports the package, every later one says `continuation`, a fence that holds an include
+fence imports the book's package (`first_import` under attend-book in mkdocs.yml), every later one says `continuation`, a fence that holds an include
 line is a listing marked `notest` (never executed), and `notest` marks nothing else.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,8 +23,9 @@ REQUIRED_META = ("title", "description")
 PYTHON = frozenset({"python", "py", "python3"})  # what pytest-markdown-docs runs
 
 
-def check(markdown: str, meta: Mapping[str, Any]) -> list[Problem]:
-    """Every rule the page breaks, one `Problem` each, in the order of its lines."""
+def check(markdown: str, meta: Mapping[str, Any], package: str = "") -> list[Problem]:
+    """Every rule the page breaks, one `Problem` each, in the order of its lines; the first
+    executed python fence must import from `package`, if one is named."""
     problems = [
         Problem(1, f"the front matter has no {key}; {CHECKLIST}")
         for key in REQUIRED_META
@@ -32,8 +34,9 @@ def check(markdown: str, meta: Mapping[str, Any]) -> list[Problem]:
     python = [fence for fence in fences(markdown) if fence.language in PYTHON]
     executed = [fence for fence in python if fence.executed]
     for index, fence in enumerate(executed):
-        if index == 0 and not ("from attend" in fence.body or "import attend" in fence.body):
-            problems.append(Problem(fence.line, f"the page's first python fence imports nothing from attend; {CHECKLIST}"))
+        if index == 0 and package and not re.search(rf"^\s*(from|import)\s+{re.escape(package)}\b", fence.body, re.M):
+            said = f"the page's first python fence imports nothing from {package}"
+            problems.append(Problem(fence.line, f"{said}; {CHECKLIST}"))
         if index == 0 and "continuation" in fence.words:
             problems.append(Problem(fence.line, f"the page's first python fence says continuation; {CHECKLIST}"))
         if index > 0 and "continuation" not in fence.words:

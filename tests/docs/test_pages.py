@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from mkdocs.utils.meta import get_data
+from mkdocs.utils.yaml import yaml_load
 from tree import DOCS, pages
 
 from attend_book import rules
@@ -19,6 +20,12 @@ from attend_book.plugin import BookPlugin
 from attend_book.reading import read
 
 PAGES = pages()
+# What mkdocs.yml tells the plugin a page's first fence imports from.
+[PACKAGE] = [
+    p["attend-book"]["first_import"]
+    for p in yaml_load((DOCS.parent / "mkdocs.yml").read_text(encoding="utf-8"))["plugins"]
+    if isinstance(p, dict) and "attend-book" in p
+]
 CACHE = Cache(DOCS.parent / FOLDER, fingerprint(source_roots(), build_versions()))
 
 
@@ -33,6 +40,7 @@ def test_every_page_passes_the_builds_own_check_of_its_rules_numbers_and_include
     values = CACHE.page(name(page), text, reading.expressions).values
     plugin = BookPlugin()
     plugin.root = DOCS.parent
+    plugin.load_config({"first_import": PACKAGE})
     assert [p.render(name(page)) for p in plugin.check_page(text, reading, values, get_data(text)[1])] == []
 
 
@@ -46,7 +54,7 @@ FRONT = "---\ntitle: t\ndescription: d\n---\n"
 def broken(*parts: str, front: str = FRONT) -> list[str]:
     """The rule problems of a page of `parts` under `front`, each as the build logs it."""
     text = front + "\n".join(parts)
-    return [p.render("docs/p.md") for p in rules.check(text, get_data(text)[1])]
+    return [p.render("docs/p.md") for p in rules.check(text, get_data(text)[1], PACKAGE)]
 
 
 def test_a_page_that_keeps_every_rule_has_no_problem() -> None:
