@@ -9,6 +9,7 @@ worked sum holds when its written operands give its written result at the result
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Mapping
 
 from attend_book import numerals
@@ -40,10 +41,12 @@ def moved(
     for bound in reading.bindings:
         if bound.expression is None:
             continue
-        quoted = values_of(bound, values.get(bound.expression, "it was never evaluated"))
+        value = values.get(bound.expression, "it was never evaluated")
+        quoted = values_of(bound, value)
         if isinstance(quoted, str):
             first = bound.numerals[0]
-            yield Problem(first.line, f"{bound.written}{bound.brace} {quoted}", first.column)
+            cause = (value, bound.brace) if isinstance(value, str) else None
+            yield Problem(first.line, f"{bound.written}{bound.brace} {quoted}", first.column, cause=cause)
             continue
         for numeral, value in zip(bound.numerals, quoted, strict=True):
             if not numerals.holds(numeral, value):
@@ -51,15 +54,11 @@ def moved(
 
 
 def check(reading: Reading, values: Mapping[str, Value]) -> list[Problem]:
-    """Every problem with the numbers of one page, in the order of its lines; bindings that
-    cannot be worked out for one and the same reason (a fence that defined their names gone)
-    are one line, at the first, naming the others."""
+    """Every problem with the numbers of one page, in the order of its lines."""
     problems = list(reading.problems)
-    stopped = _stopped(reading, values)
     for found in moved(reading, values):
         if isinstance(found, Problem):
-            if (found.line, found.column) not in stopped:
-                problems.append(found)
+            problems.append(found)
             continue
         numeral, value, bound = found
         now = numerals.restate(value, numeral) or f"{value:.6g}"  # as renumber would write it
@@ -81,25 +80,28 @@ def check(reading: Reading, values: Mapping[str, Value]) -> list[Problem]:
                 "show more digits, or write ≈"
             )
         problems.append(Problem(result.line, message, result.column))
-    for first, *others in {id(bs): bs for bs in stopped.values()}.values():
-        distinct = list(dict.fromkeys(f"{b.brace} (line {b.numerals[0].line})" for b in others))
-        named = ", ".join(distinct[:SHOWN])
-        more = f" and {len(distinct) - SHOWN} more" if len(distinct) > SHOWN else ""
-        said = f"{first.written}{first.brace} cannot be worked out: {values[first.expression or '']}"
-        if others:
-            said += f"; nor, for that reason, can {len(others)} more: {named}{more}"
-        problems.append(Problem(first.numerals[0].line, said, first.numerals[0].column))
     return sorted(problems, key=lambda p: (p.line, p.column or 0))
 
 
-SHOWN = 12  # bindings named on the line of a reason they share
+SHOWN = 12  # bindings named on the line of a cause they share
 
 
-def _stopped(reading: Reading, values: Mapping[str, Value]) -> dict[tuple[int, int | None], list[Binding]]:
-    """Each binding whose expression has no value, by the place of its first number, mapped to
-    every binding stopped by the same reason (one list, shared), in page order."""
-    by_reason: dict[str, list[Binding]] = {}
-    for bound in reading.bindings:
-        if bound.expression is not None and isinstance(reason := values.get(bound.expression), str):
-            by_reason.setdefault(reason, []).append(bound)
-    return {(b.numerals[0].line, b.numerals[0].column): bs for bs in by_reason.values() for b in bs}
+def one_per_cause(problems: list[Problem]) -> list[Problem]:
+    """`problems` with the bindings that cannot be worked out for one and the same reason (the
+    fence that defined a name they use gone) made one line, at the first, naming the others:
+    what the build reports. `check` keeps one each, for the tools that count them."""
+    shared: dict[str, list[Problem]] = {}
+    for problem in problems:
+        if problem.cause is not None:
+            shared.setdefault(problem.cause[0], []).append(problem)
+    kept = []
+    for problem in problems:
+        group = shared.get(problem.cause[0], []) if problem.cause else []
+        if len(group) < 2:
+            kept.append(problem)
+        elif problem is group[0]:
+            named = list(dict.fromkeys(f"{p.cause[1]} (line {p.line})" for p in group[1:] if p.cause))
+            more = f" and {len(named) - SHOWN} more" if len(named) > SHOWN else ""
+            said = f"; nor, for that reason, can {len(group) - 1} more: {', '.join(named[:SHOWN])}{more}"
+            kept.append(dataclasses.replace(problem, message=problem.message + said))
+    return kept

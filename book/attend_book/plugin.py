@@ -235,10 +235,11 @@ class BookPlugin(BasePlugin[BookConfig]):
         self, source: str, found: Reading, values: Mapping[str, run.Value], meta: Mapping[str, Any]
     ) -> list[Problem]:
         """Every problem with the page's rules (`rules`: front matter, fences), its numbers and
-        its include lines, one line each, in the order of its lines."""
+        its include lines, one line each (bindings stopped by one cause: one line), in the order
+        of its lines."""
         page_rules = rules.check(source, meta, self.config.first_import)
         problems = [*page_rules, *snippets.check(source, self.root), *binding.check(found, values)]
-        return sorted(problems, key=lambda p: (p.line, p.column or 0))
+        return binding.one_per_cause(sorted(problems, key=lambda p: (p.line, p.column or 0)))
 
     @event_priority(-100)  # after every other plugin has written its part of the site
     def on_post_build(self, *, config: MkDocsConfig) -> None:

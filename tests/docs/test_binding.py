@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from attend_book.binding import check
+from attend_book.binding import check, one_per_cause
 from attend_book.reading import read
 from attend_book.run import Value, run_page
 
@@ -81,9 +81,12 @@ def test_a_given_holds_as_written_whatever_the_code_prints() -> None:
 
 
 
-def test_bindings_stopped_by_one_missing_name_are_one_line_naming_them() -> None:
+def test_bindings_stopped_by_one_missing_name_are_one_line_naming_them_in_the_builds_report() -> None:
     gone = PAGE.replace("q = [0.0, 3.0, 0.5, 0.0]\n", "")
-    assert problems(gone) == [
+    assert len(problems(gone)) == 4  # one each, for the tools that count them
+    reading = read(gone)
+    values = run_page("docs/p.md", gone, reading.expressions).values
+    assert [p.render("docs/p.md") for p in one_per_cause(check(reading, values))] == [
         "docs/p.md:9:15: (0, 3, 0.5, 0){= q} cannot be worked out: NameError: name 'q' is not defined; "
         "nor, for that reason, can 3 more: {= q[2]} (line 9), {= q[2] * k[2]} (line 9), {= len(q) ** 2} (line 10)"
     ]
