@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import builtins
 import io
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import Any
 
 import pytest
@@ -57,7 +57,9 @@ def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, righ
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report: pytest.TestReport = yield
     if call.when == "call" and report.failed and item.get_closest_marker(PIN):
         crash = getattr(report.longrepr, "reprcrash", None)

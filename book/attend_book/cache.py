@@ -21,9 +21,9 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
-from typing import TypeVar
 from importlib import metadata
 from pathlib import Path
+from typing import TypeVar
 
 from mkdocs.plugins import get_plugin_logger
 from packaging.requirements import Requirement
@@ -172,7 +172,9 @@ class Cache:
         self.runs += 1
         read: list[str] = []
         made = self._write(entry, lambda target: read.extend(execute(source, target)))
-        self._write(entry.with_name("read.json"), lambda t: t.write_text(json.dumps(digests(read)), encoding="utf-8"))
+        self._write(
+            entry.with_name("read.json"), lambda t: t.write_text(json.dumps(digests(read)), encoding="utf-8")
+        )
         return made, load(made)
 
     def _stored(

@@ -82,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             text = read_text(path)
             prose: Callable[[str], str] = notebooks.prose_of if path.suffix == ".py" else str
             if path.suffix == ".py":  # the workbench: its values come from its kernel
-                values = notebooks.values_of(cache.notebook(path, notebooks.execute))
+                values = cache.notebook(path, notebooks.execute, notebooks.values_of)[1]
             else:
                 values = cache.page(path.as_posix(), text, reading.read(text).expressions).values
             if args.check:

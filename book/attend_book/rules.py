@@ -5,8 +5,9 @@ passes there too. Each problem is one line, pointing to the checklist that lists
 pytest-markdown-docs runs a page's Python fences as tests, each one after the page's earlier
 fences only when it says `continuation`, and it would run an include line as Python unless the
 listing says `notest`; the build runs them in one namespace, in order. So: the first executed
-fence imports the book's package (`first_import` under attend-book in mkdocs.yml), every later one says `continuation`, a fence that holds an include
-line is a listing marked `notest` (never executed), and `notest` marks nothing else.
+fence imports the book's package (`first_import` under attend-book in mkdocs.yml), every later
+one says `continuation`, a fence that holds an include line is a listing marked `notest`
+(never executed), and `notest` marks nothing else.
 """
 
 from __future__ import annotations
@@ -34,11 +35,17 @@ def check(markdown: str, meta: Mapping[str, Any], package: str = "") -> list[Pro
     python = [fence for fence in fences(markdown) if fence.language in PYTHON]
     executed = [fence for fence in python if fence.executed]
     for index, fence in enumerate(executed):
-        if index == 0 and package and not re.search(rf"^\s*(from|import)\s+{re.escape(package)}\b", fence.body, re.M):
+        if (
+            index == 0
+            and package
+            and not re.search(rf"^\s*(from|import)\s+{re.escape(package)}\b", fence.body, re.M)
+        ):
             said = f"the page's first python fence imports nothing from {package}"
             problems.append(Problem(fence.line, f"{said}; {CHECKLIST}"))
         if index == 0 and "continuation" in fence.words:
-            problems.append(Problem(fence.line, f"the page's first python fence says continuation; {CHECKLIST}"))
+            problems.append(
+                Problem(fence.line, f"the page's first python fence says continuation; {CHECKLIST}")
+            )
         if index > 0 and "continuation" not in fence.words:
             said = "this python fence runs after the page's first but does not say continuation"
             problems.append(Problem(fence.line, f"{said}; {CHECKLIST}"))

@@ -151,7 +151,9 @@ def run_page(
                     if "failed" in event:
                         raise FenceError(event["failed"])
                     if "values" in event:
-                        return PageRun(blocks_of(markdown, event["blocks"]), event["values"], tuple(event["read"]))
+                        return PageRun(
+                            blocks_of(markdown, event["blocks"]), event["values"], tuple(event["read"])
+                        )
                     where = event["at"]
             raise FenceError(
                 f"{where} ran past the time limit of {limit:g} seconds "
@@ -274,7 +276,7 @@ def evaluate(expressions: Iterable[str], namespace: dict[str, object]) -> dict[s
 
 
 def _nearest(error: Exception, namespace: dict[str, object]) -> str:
-    """"; did you mean 'q2'?" for a misspelt name or attribute with a near one, else ""."""
+    """ "; did you mean 'q2'?" for a misspelt name or attribute with a near one, else ""."""
     if isinstance(error, NameError):
         missing, known = error.name, list(namespace)
     elif isinstance(error, AttributeError):

@@ -80,7 +80,6 @@ def test_a_given_holds_as_written_whatever_the_code_prints() -> None:
     assert problems("Slope 2{given: the power of n in n²}.\n", {}) == []
 
 
-
 def test_bindings_stopped_by_one_missing_name_are_one_line_naming_them_in_the_builds_report() -> None:
     gone = PAGE.replace("q = [0.0, 3.0, 0.5, 0.0]\n", "")
     assert len(problems(gone)) == 4  # one each, for the tools that count them
@@ -88,12 +87,14 @@ def test_bindings_stopped_by_one_missing_name_are_one_line_naming_them_in_the_bu
     values = run_page("docs/p.md", gone, reading.expressions).values
     assert [p.render("docs/p.md") for p in one_per_cause(check(reading, values))] == [
         "docs/p.md:9:15: (0, 3, 0.5, 0){= q} cannot be worked out: NameError: name 'q' is not defined; "
-        "nor, for that reason, can 3 more: {= q[2]} (line 9), {= q[2] * k[2]} (line 9), {= len(q) ** 2} (line 10)"
+        "nor, for that reason, can 3 more: {= q[2]} (line 9), {= q[2] * k[2]} (line 9), "
+        "{= len(q) ** 2} (line 10)"
     ]
 
 
 def test_a_misspelt_name_in_a_binding_is_told_the_nearest_name_the_page_defines() -> None:
     [said] = problems(PAGE.replace("0.25{= k[2]}", "0.25{= kk[2]}"))
     assert said == (
-        "docs/p.md:10:55: 0.25{= kk[2]} cannot be worked out: NameError: name 'kk' is not defined; did you mean 'k'?"
+        "docs/p.md:10:55: 0.25{= kk[2]} cannot be worked out: "
+        "NameError: name 'kk' is not defined; did you mean 'k'?"
     )

@@ -149,7 +149,8 @@ def page_reading(body: str) -> str:
         "from pathlib import Path\nprint(Path({file!r}).read_text())",
         "import subprocess, sys\n"
         "shown = 'import sys; print(open(sys.argv[1]).read())'\n"
-        "print(subprocess.run([sys.executable, '-c', shown, {file!r}], capture_output=True, text=True).stdout)",
+        "done = subprocess.run([sys.executable, '-c', shown, {file!r}], capture_output=True, text=True)\n"
+        "print(done.stdout)",
         "import importlib.util\nspec = importlib.util.spec_from_file_location('m', {file!r})\n"
         "m = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(m)\nprint(m.SMALLEST)",
     ],
@@ -200,7 +201,7 @@ def test_a_changed_workbench_input_executes_it_again_and_a_corrupt_one_is_thrown
     def weight(notebook: Path) -> str:
         return str(json.loads(notebook.read_text(encoding="utf-8"))["weight"])
 
-    entry, first = Cache(tmp_path / "cache", "env").notebook(source, execute, weight)
+    entry, _ = Cache(tmp_path / "cache", "env").notebook(source, execute, weight)
     assert Cache(tmp_path / "cache", "env").notebook(source, execute, weight) == (entry, "0.5")
     data.write_text("0.7", encoding="utf-8")
     assert Cache(tmp_path / "cache", "env").notebook(source, execute, weight)[1] == "0.7"

@@ -88,7 +88,8 @@ BROKEN = {
     "notest on code": (
         (FIRST, f"{F}python notest\nprint(2)\n{F}\n"),
         FRONT,
-        "docs/p.md:9: notest hides this fence's code from the tests; it is for a listing of include lines only",
+        "docs/p.md:9: notest hides this fence's code from the tests; "
+        "it is for a listing of include lines only",
     ),
 }
 

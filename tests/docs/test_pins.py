@@ -11,7 +11,7 @@ from xml.etree import ElementTree
 
 from tree import ROOT
 
-PINNED = '''import pytest
+PINNED = """import pytest
 
 pytestmark = pytest.mark.pins_chapter
 
@@ -30,7 +30,7 @@ def test_a_refusal():
 
 def test_kept(run):
     assert run.raw.size == 16
-'''
+"""
 UNPINNED = "def test_unpinned_is_not_told(run):\n    assert run.raw[1, 0] == 4\n"
 
 
@@ -47,7 +47,9 @@ def test_each_failing_pin_gives_its_place_the_value_it_holds_and_the_value_compu
     }
     assert told == {
         "test_a_score": ["test_pinned.py:7: test_a_score\n  expected 3.5\n  obtained 3.125"],
-        "test_a_row": ["test_pinned.py:11: test_a_row\n  expected [3.125, 0, 0.7, 0]\n  obtained [3.125, 0.0, 0.75, 0.0]"],
+        "test_a_row": [
+            "test_pinned.py:11: test_a_row\n  expected [3.125, 0, 0.7, 0]\n  obtained [3.125, 0.0, 0.75, 0.0]"
+        ],
         "test_a_refusal": ["test_pinned.py:15: test_a_refusal\n  AssertionError: assert not 'refused'"],
         "test_kept": [],
         "test_unpinned_is_not_told": [],

@@ -11,10 +11,9 @@ from typing import Any
 import markdown
 import pytest
 from mkdocs.utils.yaml import yaml_load
-from tree import DOCS, pages
+from tree import DOCS
 
 from attend_book import snippets
-from attend_book.markdown import fences
 from attend_book.run import FenceError, run_page
 
 ROOT = DOCS.parent
