@@ -7,7 +7,8 @@ fences only when it says `continuation`, and it would run an include line as Pyt
 listing says `notest`; the build runs them in one namespace, in order. So: the first executed
 fence imports the book's package (`first_import` under attend-book in mkdocs.yml), every later
 one says `continuation`, a fence that holds an include line is a listing marked `notest`
-(never executed), and `notest` marks nothing else.
+(never executed), and `notest` marks nothing else. A transcript (a `console` fence) is
+executed and holds only `$ ` commands, whose output the build writes in.
 """
 
 from __future__ import annotations
@@ -57,5 +58,14 @@ def check(markdown: str, meta: Mapping[str, Any], package: str = "") -> list[Pro
             problems.append(Problem(fence.line, f"{said}; {CHECKLIST}"))
         elif "notest" in fence.words and includes != lines:
             said = "notest hides this fence's code from the tests; it is for a listing of include lines only"
+            problems.append(Problem(fence.line, f"{said}; {CHECKLIST}"))
+    for fence in fences(markdown):
+        if fence.language != "console":
+            continue
+        if not fence.executed:
+            said = 'this transcript is not marked exec="1": typed by hand, nothing checks it'
+            problems.append(Problem(fence.line, f"{said}; {CHECKLIST}"))
+        if any(not line.startswith("$ ") for line in fence.body.splitlines() if line.strip()):
+            said = "this transcript holds a line that is not a `$ ` command, which the build would not show"
             problems.append(Problem(fence.line, f"{said}; {CHECKLIST}"))
     return sorted(problems, key=lambda p: p.line)

@@ -91,6 +91,17 @@ BROKEN = {
         "docs/p.md:9: notest hides this fence's code from the tests; "
         "it is for a listing of include lines only",
     ),
+    "a transcript typed by hand": (
+        (f"{F}console\n$ attend scores\n{F}\n",),
+        FRONT,
+        'docs/p.md:5: this transcript is not marked exec="1": typed by hand, nothing checks it',
+    ),
+    "a transcript with its output pasted": (
+        (f'{F}console exec="1"\n$ attend scores\n0.58\n{F}\n',),
+        FRONT,
+        "docs/p.md:5: this transcript holds a line that is not a `$ ` command, "
+        "which the build would not show",
+    ),
 }
 
 
