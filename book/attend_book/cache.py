@@ -29,6 +29,7 @@ from mkdocs.plugins import get_plugin_logger
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from attend_book import inputs
 from attend_book.files import beside
 from attend_book.markdown import fences
 from attend_book.run import PageRun, blocks_of, executed, run_page
@@ -97,11 +98,11 @@ def _key(*parts: str) -> str:
 
 
 def digests(paths: Iterable[str]) -> dict[str, str]:
-    """Each file's contents, hashed; "" for a file that is not there."""
+    """Each file's contents (a folder's names), hashed; "" for one that is not there."""
     found = {}
     for path in paths:
         try:
-            found[path] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+            found[path] = hashlib.sha256(inputs.contents(path)).hexdigest()
         except OSError:
             found[path] = ""
     return found

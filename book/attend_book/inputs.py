@@ -11,7 +11,10 @@ A process started with `-I` or `-E`, or one that is not Python, reads what nothi
 Not kept: the Python installation's files (the versions of what it installed are in the
 cache's key already), the system's (`/proc`, `/sys`, `/dev`), what the process wrote itself,
 and files gone by the end (a temporary file). A compiled module (`__pycache__/x.pyc`) stands
-for its source, `x.py`, which an import does not open while the compiled file is fresh.
+for its source, `x.py`, which an import does not open while the compiled file is fresh. A
+folder listed (a glob, an import looking for a module) is kept, by the names it holds, when it
+is the working folder (the book's) or inside it: a new test file that a glob over `tests/` would
+find counts as a change, a new file in the temporary folder does not.
 """
 
 from __future__ import annotations
@@ -29,13 +32,17 @@ from pathlib import Path
 READS = "ATTEND_BOOK_READS"  # the folder where each process started below a page leaves its reads
 DESCENDANTS = Path(__file__).resolve().parent / "descendants"  # their `sitecustomize`
 SYSTEM = ("/proc/", "/sys/", "/dev/")
+LISTINGS = ("os.listdir", "os.scandir")  # a folder listed: its names are read (a glob, an import)
 
 _opened: set[str] = set()
 _written: set[str] = set()
 
 
 def _audit(event: str, args: tuple[object, ...]) -> None:
-    if event != "open" or not isinstance(path := args[0], str | bytes | os.PathLike):
+    if event not in ("open", *LISTINGS) or not isinstance(path := args[0], str | bytes | os.PathLike):
+        return
+    if event in LISTINGS:
+        _opened.add(os.path.abspath(os.fsdecode(path)))
         return
     mode, flags = args[1], args[2]
     if isinstance(mode, str):  # open(): its mode; os.open(): None, and its flags say
@@ -86,13 +93,27 @@ def kept(paths: Iterable[str]) -> set[str]:
     """Of `paths`, the files a page's outputs can follow from (see the module's docstring)."""
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix}
     outside = (*SYSTEM, *(os.path.join(os.path.realpath(p), "") for p in prefixes))
+    here = os.path.join(os.path.realpath(os.getcwd()), "")  # folders: only those of the book's own
     found = set()
     for path in paths:
-        if f"{os.sep}__pycache__{os.sep}" in path:
+        if f"{os.sep}__pycache__{os.sep}" in os.path.join(path, ""):  # its own folder: dropped
             try:
                 path = importlib.util.source_from_cache(path)
             except ValueError:  # not a compiled module's name
                 continue
-        if not os.path.realpath(path).startswith(outside) and os.path.isfile(path):
+        real = os.path.realpath(path)
+        if real.startswith(outside):
+            continue
+        if os.path.isfile(path) or (os.path.isdir(path) and os.path.join(real, "").startswith(here)):
             found.add(path)
     return found
+
+
+def contents(path: str) -> bytes:
+    """What a page read of `path`: a file's bytes, or a folder's names (those of its own files,
+    such as `__pycache__` and dot-files, left out)."""
+    if os.path.isdir(path):
+        names = sorted(n for n in os.listdir(path) if not n.startswith((".", "__pycache__")))
+        return "\0".join(names).encode()
+    with open(path, "rb") as file:
+        return file.read()

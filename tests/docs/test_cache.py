@@ -174,6 +174,29 @@ def test_a_file_the_pages_code_read_reruns_it_when_changed_and_again_when_put_ba
     assert len(run.pages) == 3
 
 
+def test_a_new_file_in_a_folder_the_page_listed_reruns_it_and_one_outside_the_book_does_not(
+    tmp_path: Path,
+) -> None:
+    book, elsewhere = tmp_path / "book", tmp_path / "elsewhere"
+    (book / "tests").mkdir(parents=True)
+    elsewhere.mkdir()
+    body = f"import os\nprint(sorted(os.listdir('tests')), len(os.listdir({str(elsewhere)!r})))"
+    ran: list[str] = []
+
+    def run(path: str, markdown: str, expressions: tuple[str, ...] = ()) -> PageRun:
+        ran.append(path)
+        return run_page(path, markdown, expressions, folder=str(book))  # the page's process works in the book
+
+    def shown() -> str:
+        return Cache(tmp_path / "cache", "env").page("docs/p.md", page_reading(body), run=run).blocks[0].text
+
+    assert shown() == "[] 0\n"
+    (elsewhere / "unrelated.txt").write_text("", encoding="utf-8")
+    assert shown() == "[] 0\n" and len(ran) == 1  # outside the book: not followed
+    (book / "tests" / "test_new.py").write_text("", encoding="utf-8")
+    assert shown() == "['test_new.py'] 1\n" and len(ran) == 2
+
+
 def test_a_file_the_page_wrote_itself_or_one_gone_by_its_end_is_not_followed(tmp_path: Path) -> None:
     written = tmp_path / "written.txt"
     body = f"import tempfile\nopen({str(written)!r}, 'w').write('x')\nprint(open({str(written)!r}).read())\n"
