@@ -36,6 +36,7 @@ LISTINGS = ("os.listdir", "os.scandir")  # a folder listed: its names are read (
 
 _opened: set[str] = set()
 _written: set[str] = set()
+_book = os.getcwd()  # the folder whose own folders are followed: where `record` was called
 
 
 def _audit(event: str, args: tuple[object, ...]) -> None:
@@ -54,6 +55,8 @@ def _audit(event: str, args: tuple[object, ...]) -> None:
 
 def record() -> None:
     """Record from now on what this process, and every Python process it starts, reads."""
+    global _book
+    _book = os.getcwd()  # a fence that changes folder changes nothing of what is kept
     sys.addaudithook(_audit)
     os.environ[READS] = tempfile.mkdtemp(prefix="attend-book-reads-")
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(DESCENDANTS), os.environ.get("PYTHONPATH")]))
@@ -93,7 +96,7 @@ def kept(paths: Iterable[str]) -> set[str]:
     """Of `paths`, the files a page's outputs can follow from (see the module's docstring)."""
     prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix}
     outside = (*SYSTEM, *(os.path.join(os.path.realpath(p), "") for p in prefixes))
-    here = os.path.join(os.path.realpath(os.getcwd()), "")  # folders: only those of the book's own
+    here = os.path.join(os.path.realpath(_book), "")  # folders: only those of the book's own
     found = set()
     for path in paths:
         if f"{os.sep}__pycache__{os.sep}" in os.path.join(path, ""):  # its own folder: dropped
