@@ -180,6 +180,17 @@ def test_the_workbench_runs_top_to_bottom_in_a_kernel() -> None:
     assert install["outputs"] == []  # not run at build, where the package is installed already
 
 
+def test_the_workbench_kernel_says_nothing_into_the_builds_output(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Over TCP it warns of running without encryption on every build; over IPC, nothing."""
+    source = tmp_path / "quiet.py"
+    source.write_text("# %%\nprint('fine')\n", encoding="utf-8")
+    execute(source, tmp_path / "quiet.ipynb")
+    said = capfd.readouterr()
+    assert "encryption" not in said.err + said.out and "fine" not in said.out
+
+
 def test_a_workbench_cell_that_raises_stops_the_build(tmp_path: Path) -> None:
     source = tmp_path / "broken.py"
     source.write_text("# %%\nprint('fine')\n\n# %%\n1 / 0\n", encoding="utf-8")
