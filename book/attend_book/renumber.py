@@ -165,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             text = read_text(path, page)
             prose: Callable[[str], str] = notebooks.prose_of if path.suffix == ".py" else str
             if path.suffix == ".py":  # the workbench: its values come from its kernel
-                values = notebooks.values_of(cache.notebook(path, notebooks.execute))
+                values = cache.notebook(path, notebooks.execute, notebooks.values_of)[1]
             else:
                 values = cache.page(page, text, reading.read(text).expressions).values
             if args.check:
