@@ -8,11 +8,17 @@ assertions. Run it as `python scripts/bench.py` after `pip install -e .`.
   2. every other mode at its defaults (target: under 0.3 s each);
   3. the heaviest runs the command's bound lets through, time and peak memory (target: a
      few seconds and under 1 GiB each): the longest cost row, the book's longest ladder, and
-     scale at the limit.
+     scale at the limit;
+  4. training as the book's build does it (the head and the baseline at the page's settings),
+     the seconds of CPU one core spends, with numpy's BLAS held to one thread (target: at most
+     10 s), and `attend learn` at its bound, time and peak memory.
+
+`python scripts/bench.py learn` runs part 4 alone.
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tempfile
@@ -43,6 +49,18 @@ HEAVY = [
 ]
 
 
+ONE_CORE = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+BOOK_TRAINING = (  # every run docs/learning.md trains: the page's pair and its two exercises'
+    "import resource, time; start = time.perf_counter(); "
+    "from attend import tables; from attend.training import DEFAULTS, Settings, train; "
+    "tables.learning(DEFAULTS); train(Settings(steps=3 * DEFAULTS.steps), attends=False); "
+    "tables.learning(Settings(d_model=4)); "
+    "used = resource.getrusage(resource.RUSAGE_SELF); "
+    "print(used.ru_utime + used.ru_stime, time.perf_counter() - start)"
+)
+LEARN_BOUND = ["learn", "--steps", "2000", "--width", "64"]
+
+
 def best_of(argv: list[str], runs: int = 5) -> float:
     """The fastest of several runs of a whole process, in seconds."""
     times = []
@@ -66,7 +84,28 @@ def peak_mib(argv: list[str]) -> tuple[float, float]:
     return float(seconds), float(mib)
 
 
+def learning() -> None:
+    """Part 4: the book's training on one core, best of three, and `attend learn` at its bound."""
+    runs = []
+    for _ in range(3):
+        done = subprocess.run(
+            [sys.executable, "-c", BOOK_TRAINING],
+            check=True,
+            capture_output=True,
+            text=True,
+            env={**os.environ, **ONE_CORE},
+        )
+        runs.append(tuple(map(float, done.stdout.split())))
+    cpu, wall = min(runs)
+    print(f"the page's training, every run it makes  {cpu:6.2f} s of CPU, {wall:6.2f} s   (target: 10 s)")
+    seconds, mib = peak_mib([*ATTEND, *LEARN_BOUND])
+    print(f"attend {' '.join(LEARN_BOUND):<32} {seconds:6.2f} s, peak {mib:5.0f} MiB   (bound: 1024 MiB)")
+
+
 def main() -> None:
+    if sys.argv[1:] == ["learn"]:
+        learning()
+        return
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "plain.py"
         script.write_text(PLAIN_NUMPY)
@@ -81,6 +120,7 @@ def main() -> None:
         seconds, mib = peak_mib([*ATTEND, *argv])
         shown = " ".join(argv) if len(" ".join(argv)) < 40 else " ".join(argv)[:37] + "..."
         print(f"attend {shown:<40} {seconds:6.2f} s, peak {mib:5.0f} MiB   (bound: 1024 MiB)")
+    learning()
 
 
 if __name__ == "__main__":

@@ -1,11 +1,15 @@
 """Time the writer's loop and the book's builds, as a contributor meets them.
 
-    python scripts/bench_book.py [--repo PATH] [--runs N] [--fresh]
+    python scripts/bench_book.py [--repo PATH] [--runs N] [--fresh] [--tests]
 
 * serve: `nox -s serve` running, a one-word prose edit is written to a page; the time until the
   served page shows it (polled over HTTP every 20 ms). Then the edit is undone.
 * warm docs: `nox -R -s docs` after a build with nothing changed, as whole processes.
 * fresh docs (with --fresh): a new clone of the repository's HEAD and its first `nox -s docs`.
+* tests (with --tests, instead of the above): `nox -R -s tests -p 3.11` after a warm build, in
+  CPU seconds (user + system time of every process it started, as `/usr/bin/time` counts
+  them: what a machine shared with other work still measures fairly), wall seconds, and the
+  lines its log holds.
 
 `--repo` measures another checkout (an older commit in a worktree, say) the same way. Figures
 go in the issue notes; nothing here is asserted.
@@ -16,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import socket
 import statistics
 import subprocess
@@ -38,6 +43,18 @@ def timed(repo: Path, *args: str) -> float:
     start = time.perf_counter()
     nox(repo, *args)
     return time.perf_counter() - start
+
+
+def tests_run(repo: Path) -> str:
+    """`nox -R -s tests -p 3.11` once: its CPU seconds, wall seconds and log lines, as a line."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = nox(repo, "-R", "-s", "tests", "-p", "3.11")
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    lines = len(done.stdout.splitlines()) + len(done.stderr.splitlines())
+    return f"nox -R -s tests -p 3.11: {cpu:.1f} CPU s (user + sys), {wall:.1f} s wall, {lines} lines"
 
 
 def free_port() -> int:
@@ -110,9 +127,15 @@ def main() -> None:
     parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--fresh", action="store_true", help="also time a fresh clone's first nox -s docs")
+    parser.add_argument("--tests", action="store_true", help="time nox -s tests (CPU seconds) instead")
     args = parser.parse_args()
     repo = args.repo.resolve()
     nox(repo, "-s", "docs")  # environments made, cache filled: what "warm" means
+    if args.tests:
+        nox(repo, "-s", "tests", "-p", "3.11", "--install-only")
+        for _ in range(args.runs):
+            print(tests_run(repo))
+        return
     report("warm nox -R -s docs", [timed(repo, "-R", "-s", "docs") for _ in range(args.runs)])
     report("serve: prose edit shown", serve_edits(repo, args.runs))
     if args.fresh:

@@ -176,9 +176,7 @@ def _with_block(text: str, named: dict[str, str]) -> str:
             lines[fence.end - 1 : fence.end - 1] = new
             return "\n".join(lines)
     body = "\n".join([HEADER, *new])
-    session = next((f.options["session"] for f in fences(text) if "session" in f.options), "")
-    info = 'python exec="1"' + (f' session="{session}"' if session else "") + " continuation"
-    return text.rstrip("\n") + f"\n\n```{info}\n{body}\n```\n"
+    return text.rstrip("\n") + f'\n\n```python exec="1" continuation\n{body}\n```\n'
 
 
 def main(argv: list[str]) -> int:

@@ -280,6 +280,8 @@ FLAGS = [
     "--no-scale",
     "--heads",
     "--tokens",
+    "--width",
+    "--steps",
     "--help",
     "--version",
     "--r",
@@ -297,6 +299,7 @@ MODES = [
     "mask",
     "heads",
     "kvcache",
+    "learn",
     "fly",
     "",
 ]

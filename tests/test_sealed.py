@@ -24,7 +24,7 @@ import io, contextlib
 import attend.cli
 runs = [["row"], ["weights"], ["project"], ["square"], ["square", "--no-scale"], ["scores"],
         ["scores", "--no-scale"], ["scale"], ["cost"], ["positions"], ["mask"], ["heads"],
-        ["kvcache"]]
+        ["kvcache"], ["learn", "--steps", "5"]]
 codes = []
 for argv in runs:
     with contextlib.redirect_stdout(io.StringIO()):
@@ -40,7 +40,7 @@ def test_every_mode_runs_sealed_on_numpy_and_the_standard_library() -> None:
     )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.splitlines()[-1])
-    assert result["codes"] == [0] * 13
+    assert result["codes"] == [0] * 14
     # numpy's compiled extensions register these two Cython runtime modules; no file is imported
     cython = {name for name in result["pulled"] if name.startswith("_cython_") or name == "cython_runtime"}
     outside = set(result["pulled"]) - set(sys.stdlib_module_names) - {"attend", "numpy"} - cython

@@ -10,6 +10,7 @@ one unit in the last place written). Each failure is one `Problem`.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Iterator, Mapping
 
@@ -43,10 +44,12 @@ def moved(
     """Each binding whose value no longer fits its numbers (a `Problem`), and each number whose
     value moved, with that value: what the check reports and what renumber rewrites."""
     for bound in reading.bindings:
-        quoted = values_of(bound, values.get(bound.expression, "it was never evaluated"))
+        value = values.get(bound.expression, "it was never evaluated")
+        quoted = values_of(bound, value)
         if isinstance(quoted, str):
             first = bound.numerals[0]
-            yield Problem(first.line, f"{bound.written}{bound.brace} {quoted}", first.column)
+            cause = (value, bound.brace) if isinstance(value, str) else None
+            yield Problem(first.line, f"{bound.written}{bound.brace} {quoted}", first.column, cause=cause)
             continue
         for numeral, value in zip(bound.numerals, quoted, strict=True):
             if not numerals.holds(numeral, value):
@@ -84,7 +87,7 @@ def check(reading: Reading, values: Mapping[str, Value]) -> list[Problem]:
         message = f"{numeral.text} is written, {now} is computed now, bound to {bound.brace}"
         if numeral.unit == "%" and numerals.holds(numeral, value * 100):
             message += ": a percentage quotes its number as written, so bind it to 100 × the share"
-        problems.append(Problem(numeral.line, message, numeral.column))
+        problems.append(Problem(numeral.line, message, numeral.column, renumbered=True))
     for worked in reading.sums:
         result = worked.result
         try:
@@ -102,3 +105,27 @@ def check(reading: Reading, values: Mapping[str, Value]) -> list[Problem]:
             )
         problems.append(Problem(result.line, message, result.column))
     return sorted(problems, key=lambda p: (p.line, p.column or 0))
+
+
+SHOWN = 12  # bindings named on the line of a cause they share
+
+
+def one_per_cause(problems: list[Problem]) -> list[Problem]:
+    """`problems` with the bindings that cannot be worked out for one and the same reason (the
+    fence that defined a name they use gone) made one line, at the first, naming the others:
+    what the build reports. `check` keeps one each, for the tools that count them."""
+    shared: dict[str, list[Problem]] = {}
+    for problem in problems:
+        if problem.cause is not None:
+            shared.setdefault(problem.cause[0], []).append(problem)
+    kept = []
+    for problem in problems:
+        group = shared.get(problem.cause[0], []) if problem.cause else []
+        if len(group) < 2:
+            kept.append(problem)
+        elif problem is group[0]:
+            named = list(dict.fromkeys(f"{p.cause[1]} (line {p.line})" for p in group[1:] if p.cause))
+            more = f" and {len(named) - SHOWN} more" if len(named) > SHOWN else ""
+            said = f"; nor, for that reason, can {len(group) - 1} more: {', '.join(named[:SHOWN])}{more}"
+            kept.append(dataclasses.replace(problem, message=problem.message + said))
+    return kept

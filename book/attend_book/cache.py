@@ -4,7 +4,9 @@ An entry's key hashes all that can change what the code prints: the code (a page
 fences, the workbench's text), every file of the package, of the figures and of this plugin,
 the versions of the distributions the build imports and the Python. Prose is not in it, so a prose
 edit reruns nothing, and blocks are kept without their line numbers, which come from the page
-as it is now.
+as it is now. An entry also keeps every file its code read (`inputs`: the tests the contributors'
+page runs, another page it quotes, a file a fence opens), each with a hash of its contents, and
+is used only while each still hashes the same: no list of folders to keep up, and none to forget.
 """
 
 from __future__ import annotations
@@ -21,16 +23,19 @@ import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from importlib import metadata
 from pathlib import Path
+from typing import TypeVar
 
 from mkdocs.plugins import get_plugin_logger
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from attend_book import inputs
 from attend_book.files import beside
 from attend_book.markdown import fences
 from attend_book.run import PageRun, blocks_of, executed, run_page
 
 log = get_plugin_logger(__name__)
+Loaded = TypeVar("Loaded")
 
 
 def build_versions(roots: tuple[str, ...] = ("attend-book",)) -> dict[str, str]:
@@ -101,6 +106,22 @@ def _key(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
 
+def digests(paths: Iterable[str]) -> dict[str, str]:
+    """Each file's contents (a folder's names), hashed; "" for one that is not there."""
+    found = {}
+    for path in paths:
+        try:
+            found[path] = hashlib.sha256(inputs.contents(path)).hexdigest()
+        except OSError:
+            found[path] = ""
+    return found
+
+
+def unchanged(read: Mapping[str, str]) -> bool:
+    """Whether every file an entry's code read still holds what it held then."""
+    return digests(read) == dict(read)
+
+
 class Cache:
     """Entries under `root`, in one folder per `environment` (a `fingerprint`): environments share
     a root (a nox session's venv and a developer's, say), and only the newest few are kept.
@@ -124,33 +145,63 @@ class Cache:
         self, path: str, markdown: str, expressions: Iterable[str] = (), run: Runner = run_page
     ) -> PageRun:
         """The page's blocks and the values of `expressions`: from the cache while its code, those
-        expressions and the environment stand, else run."""
+        expressions, the environment and every file it read stand, else run."""
         wanted = tuple(sorted(set(expressions)))
         code = (f"{f.language} {f.switched_on('html')}\n{f.body}" for f in fences(markdown) if executed(f))
         key = _key(self.environment, *code, "\0bindings", *wanted)
         entry = self.folder / "pages" / f"{key}.json"
         self.used.add(entry)
-        if entry.is_file():  # else a plain miss
-            try:
-                stored = json.loads(entry.read_text(encoding="utf-8"))
-                return PageRun(blocks_of(markdown, stored["blocks"]), dict(stored["values"]))
-            except (OSError, ValueError, LookupError, TypeError) as error:  # cut, garbled or unreadable
-                reason = f"{type(error).__name__}: {error}".splitlines()[0][:100]
-                log.info(f"{path}: its cache entry {entry} cannot be read ({reason}); running it again")
+
+        def stored(entry: Path) -> tuple[dict[str, str], PageRun]:
+            kept = json.loads(entry.read_text(encoding="utf-8"))
+            blocks = blocks_of(markdown, kept["blocks"])
+            return kept["read"], PageRun(blocks, dict(kept["values"]), tuple(kept["read"]))
+
+        if (found := self._stored(path, entry, stored)) is not None:
+            return found
         self.runs += 1
         done = run(path, markdown, wanted)
-        self._write(entry, lambda target: target.write_text(json.dumps(done.kept()), encoding="utf-8"))
+        kept = {**done.kept(), "read": digests(done.read)}
+        self._write(entry, lambda target: target.write_text(json.dumps(kept), encoding="utf-8"))
         return done
 
-    def notebook(self, source: Path, execute: Callable[[Path, Path], object]) -> Path:
-        """The notebook `source`, executed by `execute(source, target)` unless it already was."""
+    def notebook(
+        self, source: Path, execute: Callable[[Path, Path], Iterable[str]], load: Callable[[Path], Loaded]
+    ) -> tuple[Path, Loaded]:
+        """The notebook `source` executed by `execute(source, target)`, which answers the files
+        its kernel read, unless it already was; and what `load` reads from it."""
         key = _key(self.environment, source.read_text(encoding="utf-8"))
         entry = self.folder / "notebooks" / key / f"{source.stem}.ipynb"
         self.used.add(entry.parent)
+
+        def stored(notebook: Path) -> tuple[dict[str, str], Loaded]:
+            return json.loads(notebook.with_name("read.json").read_text(encoding="utf-8")), load(notebook)
+
+        if (found := self._stored(source.name, entry, stored)) is not None:
+            return entry, found
+        self.runs += 1
+        read: list[str] = []
+        made = self._write(entry, lambda target: read.extend(execute(source, target)))
+        self._write(
+            entry.with_name("read.json"), lambda t: t.write_text(json.dumps(digests(read)), encoding="utf-8")
+        )
+        return made, load(made)
+
+    def _stored(
+        self, name: str, entry: Path, load: Callable[[Path], tuple[dict[str, str], Loaded]]
+    ) -> Loaded | None:
+        """What `load` reads from the entry while every file its code read (`load`'s first answer)
+        holds what it held; else None: a plain miss, a changed input, or an entry that cannot be
+        read (cut, garbled, mis-shaped), said in one line. Each is run and written again."""
         if not entry.is_file():
-            self.runs += 1
-            entry = self._write(entry, lambda target: execute(source, target))
-        return entry
+            return None
+        try:
+            read, loaded = load(entry)
+            return loaded if unchanged(read) else None
+        except (OSError, ValueError, LookupError, TypeError, AttributeError) as error:
+            reason = f"{type(error).__name__}: {error}".splitlines()[0][:100]
+            log.info(f"{name}: its cache entry {entry} cannot be read ({reason}); running it again")
+            return None
 
     def prune(self) -> None:
         """Drop what this build did not use from its folder, and all but the newest folders."""

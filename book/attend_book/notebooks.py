@@ -11,8 +11,10 @@ from __future__ import annotations
 import ast
 import html
 import json
+import os
 import re
 import shlex
+import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -265,14 +267,16 @@ def prose_of(script: str) -> str:
 
 def execute(
     source: Path, target: Path, *, limit: float = TIME_LIMIT, shown: str = "", book: Declared | None = None
-) -> None:
+) -> list[str]:
     """Run a jupytext notebook top to bottom in a fresh kernel and write it, outputs and all, its
-    Markdown without bindings and their values in its metadata (`attend_book.values`).
+    Markdown without bindings and their values in its metadata (`attend_book.values`); answer
+    the files its kernel read (`inputs`), for the cache.
 
     Each cell has `limit` seconds, as a page's fence has. A cell that fails, runs past the limit
     or ends its kernel is a `FenceError` naming its line in `shown` (default: the file's name)."""
     import jupytext  # type: ignore[import-untyped]
     import nbclient
+    from traitlets.config import Config
 
     text = source.read_text(encoding="utf-8")
     notebook = jupytext.read(source)
@@ -288,42 +292,54 @@ def execute(
     where = {
         id(cell): f"{name}:{start}: this cell" for cell, start in zip(notebook.cells, starts, strict=False)
     }
-    # Run last, in the kernel: each binding's value in the namespace the cells left, as a page's.
-    evaluate = "import json\nfrom attend_book.run import evaluate\n"
-    evaluate += f"print(json.dumps(evaluate({expressions!r}, globals())))"
+    # Run last, in the kernel: each binding's value in the namespace the cells left, as a page's,
+    # and what the kernel read since the first cell, which starts recording it.
+    evaluate = "import json\nfrom attend_book import inputs\nfrom attend_book.run import evaluate\n"
+    evaluate += f"print(json.dumps([evaluate({expressions!r}, globals()), inputs.read()]))"
     notebook.cells.append(new_code_cell(evaluate))
     where[id(notebook.cells[-1])] = f"{name}:1: evaluating the prose's bindings"
     code = [Cell("code", cell.source) for cell in notebook.cells if cell.cell_type == "code"]
     notebook.cells.insert(1, install_cell(code))  # under the title, as on a page
+    notebook.cells.insert(0, new_code_cell("from attend_book import inputs\n\ninputs.record()"))
     folder = {"metadata": {"path": str(source.parent)}}  # where the notebook's cells run
     running = [f"{name}:1: the notebook's kernel"]
 
     def started(cell: Any, cell_index: int) -> None:
         running[0] = where.get(id(cell), running[0])
 
-    client = nbclient.NotebookClient(
-        notebook,
-        timeout=limit,
-        kernel_name="python3",
-        resources=folder,
-        on_cell_execute=started,
-        shutdown_kernel="immediate",  # a cell past the limit is killed, not asked, mid-reply, to stop
-    )
-    try:
-        client.execute()
-    except nbclient.exceptions.CellExecutionError as error:
-        said = f"{error.ename}: {error.evalue}".splitlines()[0]
-        raise FenceError(f"{running[0]} failed: {said}") from None
-    except nbclient.exceptions.CellTimeoutError:
-        raise FenceError(
-            f"{running[0]} ran past the time limit of {limit:g} seconds "
-            "(`time_limit` under attend-book in mkdocs.yml)"
-        ) from None
-    except nbclient.exceptions.DeadKernelError:
-        raise FenceError(f"{running[0]} ended the notebook's kernel") from None
-    values = json.loads(notebook.cells.pop().outputs[0]["text"])
+    # Over local sockets (IPC) in a folder of its own, not TCP: nothing is open to the network,
+    # and the kernel says nothing about running over TCP without encryption into the build's output.
+    with tempfile.TemporaryDirectory(prefix="attend-book-kernel-") as sockets:
+        ipc = Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(sockets, "kernel")}})
+        client = nbclient.NotebookClient(
+            notebook,
+            timeout=limit,
+            kernel_name="python3",
+            resources=folder,
+            config=ipc,
+            on_cell_execute=started,
+            shutdown_kernel="immediate",  # a cell past the limit is killed, not asked, mid-reply, to stop
+        )
+        try:
+            client.execute()
+        except nbclient.exceptions.CellExecutionError as error:
+            said = f"{error.ename}: {error.evalue}".splitlines()[0]
+            raise FenceError(f"{running[0]} failed: {said}") from None
+        except nbclient.exceptions.CellTimeoutError:
+            raise FenceError(
+                f"{running[0]} ran past the time limit of {limit:g} seconds "
+                "(`time_limit` under attend-book in mkdocs.yml)"
+            ) from None
+        except nbclient.exceptions.DeadKernelError:
+            raise FenceError(f"{running[0]} ended the notebook's kernel") from None
+    values, files = json.loads(notebook.cells.pop().outputs[0]["text"])
+    notebook.cells.pop(0)
+    for cell in notebook.cells:  # numbered as if the recording cell had never run
+        if cell.get("execution_count"):
+            cell.execution_count -= 1
     notebook.metadata["attend_book"] = {"values": values}
     nbformat.write(notebook, target)
+    return list(files)
 
 
 def unexecuted(source: Path, folder: Path) -> Path:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import logging
 import os
 import re
 import tempfile
@@ -41,13 +42,16 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from attend_book import binding, declared, notebooks, reading, run, snippets
+from attend_book import binding, declared, notebooks, reading, rules, run, snippets
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged, TextError, read_text
 from attend_book.markdown import fences
-from attend_book.reading import Reading
+from attend_book.reading import Problem, Reading
 
 log = get_plugin_logger(__name__)
+# mkdocs-jupyter says at INFO level where it converts, caches and copies the workbench: three
+# lines of hashed cache paths in every build's output, of no use to whoever reads it.
+JUPYTER_LOGGERS = ("mkdocs.plugins.mkdocs_jupyter", "mkdocs.mkdocs-jupyter")
 
 
 class BookConfig(Config):
@@ -59,6 +63,7 @@ class BookConfig(Config):
     labels = c.Type(dict, default={})
     givens = c.Type(dict, default={})
     front_matter = c.ListOfItems(c.Type(str), default=[])
+    first_import = c.Type(str, default="")  # what a page's first python fence imports from; "": anything
 
 
 class BookPlugin(BasePlugin[BookConfig]):
@@ -79,7 +84,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         self.staged: Staged | None = None
         self.whole = False
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
-        self._told = False  # whether this build's first problem said how to renumber
+        self._told = False  # whether this build's first moved number said how to renumber
         self._scratch: tempfile.TemporaryDirectory[str] | None = None  # an unexecuted workbench
         self.declared = declared.Declared()  # what the number check holds for every page
 
@@ -94,6 +99,8 @@ class BookPlugin(BasePlugin[BookConfig]):
             self.declared = declared.of_config(self.config)
         except declared.DeclarationError as error:
             raise PluginError(str(error)) from None
+        for name in JUPYTER_LOGGERS:  # its warnings still show
+            logging.getLogger(name).setLevel(logging.WARNING)
         fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
         for language, kind in run.LANGUAGES.items():
             fence = {"name": language, "class": language, "validator": validator}
@@ -135,16 +142,16 @@ class BookPlugin(BasePlugin[BookConfig]):
             )
             found = reading.read(notebooks.prose_of(script.read_text(encoding="utf-8")), self.declared)
             try:
-                executed = self.cache.notebook(script, execute)
+                executed, values = self.cache.notebook(script, execute, notebooks.values_of)
             except run.FenceError as error:  # one line; the page shows the cells without outputs
                 log.error(str(error))
                 self._scratch = tempfile.TemporaryDirectory(prefix="attend-book-")
                 executed = notebooks.unexecuted(script, Path(self._scratch.name))
                 problems = binding.check(_unbound(found), {})
             else:
-                problems = binding.check(found, notebooks.values_of(executed))
+                problems = binding.check(found, values)
             for problem in problems:
-                self._report(problem.render(shown))
+                self._report(shown, problem)
             files.remove(source)  # mkdocs-jupyter renders (and offers) the executed notebook instead
             page = File(executed.name, str(executed.parent), config.site_dir, config.use_directory_urls)
             files.append(page)
@@ -206,12 +213,12 @@ class BookPlugin(BasePlugin[BookConfig]):
             # its code did not give; the build goes on to the next.
             log.error(str(error))
             self._unshown = None
-            problems = self.check_numbers(self._page, source, _unbound(found), {}, page.meta)
+            problems = self.check_page(source, _unbound(found), {}, page.meta)
         else:
             self._unshown = list(ran.blocks)
-            problems = self.check_numbers(self._page, source, found, ran.values, page.meta)
+            problems = self.check_page(source, found, ran.values, page.meta)
         for problem in problems:
-            self._report(problem)
+            self._report(self._page, problem)
         if self._unshown is None:  # its notebook would fail as its page did
             return markdown
         cells = notebooks.cells_of(source, self.root, config.mdx_configs.get("pymdownx.snippets"))
@@ -223,12 +230,14 @@ class BookPlugin(BasePlugin[BookConfig]):
             nbformat.write(notebooks.notebook_of(cells, str(page.title or stem), f"docs/{src}"), where)
         return markdown
 
-    def _report(self, problem: str) -> None:
-        """Log a problem; the build's first also says how moved numbers are brought back."""
-        if not self._told:
-            problem += "  (`nox -s renumber` rewrites moved numbers)"
+    def _report(self, path: str, problem: Problem) -> None:
+        """Log a problem of the page `path`; the build's first moved number also says how moved
+        numbers are brought back."""
+        said = problem.render(path)
+        if problem.renumbered and not self._told:
+            said += "  (`nox -s renumber` rewrites moved numbers)"
             self._told = True
-        log.warning(problem)
+        log.warning(said)
 
     def _format(
         self,
@@ -267,15 +276,15 @@ class BookPlugin(BasePlugin[BookConfig]):
             html = notebooks.download_button(self._offered) + html
         return _mathml(notebooks.without_remote_scripts(html))  # the workbench's MathJax goes
 
-    def check_numbers(
-        self, path: str, source: str, found: Reading, values: Mapping[str, run.Value], meta: Mapping[str, Any]
-    ) -> list[str]:
-        """Every problem with the page's front matter, its numbers and its include lines, one line
-        each; `path` is the page's file relative to mkdocs.yml's folder."""
-        missing = [key for key in self.config.front_matter if not str(meta.get(key, "")).strip()]
-        problems = [f"{path}:1: the front matter has no {key}" for key in missing]
-        checked = [*snippets.check(source, self.root), *binding.check(found, values)]
-        return problems + [problem.render(path) for problem in checked]
+    def check_page(
+        self, source: str, found: Reading, values: Mapping[str, run.Value], meta: Mapping[str, Any]
+    ) -> list[Problem]:
+        """Every problem with the page's rules (`rules`: front matter, fences), its numbers and
+        its include lines, one line each (bindings stopped by one cause: one line), in the order
+        of its lines."""
+        page_rules = rules.check(source, meta, self.config.first_import, self.config.front_matter)
+        problems = [*page_rules, *snippets.check(source, self.root), *binding.check(found, values)]
+        return binding.one_per_cause(sorted(problems, key=lambda p: (p.line, p.column or 0)))
 
     @event_priority(-100)  # after every other plugin has written its part of the site
     def on_post_build(self, *, config: MkDocsConfig) -> None:

@@ -37,6 +37,8 @@ class Problem:
     line: int
     message: str
     column: int | None = None
+    renumbered: bool = False  # a moved number, which `nox -s renumber` rewrites
+    cause: tuple[str, str] | None = None  # why a binding has no value, and the binding
 
     def render(self, page: str) -> str:
         return f"{page}:{self.line}:{'' if self.column is None else f'{self.column + 1}:'} {self.message}"

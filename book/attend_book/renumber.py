@@ -172,9 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             text = read_text(path, page)
             prose: Callable[[str], str] = notebooks.prose_of if path.suffix == ".py" else str
             if path.suffix == ".py":  # the workbench: its values come from its kernel
-                values = notebooks.values_of(
-                    cache.notebook(path, functools.partial(notebooks.execute, book=book))
-                )
+                execute = functools.partial(notebooks.execute, book=book)
+                values = cache.notebook(path, execute, notebooks.values_of)[1]
             else:
                 values = cache.page(page, text, reading.read(text, book).expressions).values
             if args.check:

@@ -13,8 +13,8 @@ pipe of its own, kept at a high descriptor, one JSON line per event, written wit
 to `json` and `os` taken before any fence runs, so nothing a fence prints, replaces or closes
 can pass for a report: `{"at": WHERE}` as each fence starts and as each binding is evaluated,
 at its first number's line and column (the parent's clock for the time limit, and what it
-names if the process dies or hangs there), then `PageRun.kept()` when all is done, or
-`{"failed": MESSAGE}`.
+names if the process dies or hangs there), then `PageRun.kept()` with the files it read
+(`inputs`) when all is done, or `{"failed": MESSAGE}`.
 
 The page's process is two: a holder, which adopts every process the page's code starts however
 it detaches (`processes`), and under it the runner, which runs the page. The holder says how
@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import difflib
 import fcntl
 import io
 import json
@@ -61,7 +62,7 @@ from typing import Any, NamedTuple
 from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
-from attend_book import processes
+from attend_book import inputs, processes
 from attend_book.markdown import Fence, fences
 from attend_book.reading import read
 
@@ -104,10 +105,12 @@ class Block(NamedTuple):
 
 
 class PageRun(NamedTuple):
-    """A page's executed fences, and the value of each expression its prose binds a number to."""
+    """A page's executed fences, the value of each expression its prose binds a number to, and
+    the files its process read (`inputs`), when it ran in a process of its own."""
 
     blocks: list[Block]
     values: dict[str, Value]
+    read: tuple[str, ...] = ()
 
     def kept(self) -> dict[str, Any]:
         """What a page's process reports and the cache keeps: what each fence printed and the
@@ -201,7 +204,7 @@ def _heard(
             if "failed" in event:
                 raise FenceError(event["failed"])
             if "values" in event:
-                return PageRun(blocks_of(markdown, event["blocks"]), event["values"])
+                return PageRun(blocks_of(markdown, event["blocks"]), event["values"], tuple(event["read"]))
             if "gone" in event:
                 raise FenceError(f"{where} {_ended(event['gone'])}")
             where, deadline = event["at"], time.monotonic() + limit
@@ -388,13 +391,14 @@ def plain(value: object) -> Value:
 
 
 def evaluate(expressions: Iterable[str], namespace: dict[str, object]) -> dict[str, Value]:
-    """Each expression's value in `namespace`, or the one-line reason it has none."""
+    """Each expression's value in `namespace`, or the one-line reason it has none: for a name
+    or an attribute that is not there, with the nearest one that is."""
     values: dict[str, Value] = {}
     for expression in expressions:
         try:
             values[expression] = plain(eval(compile(expression, "<binding>", "eval"), namespace))
         except Exception as error:  # a binding that cannot be worked out is reported, not raised
-            values[expression] = _said(error).splitlines()[-1]
+            values[expression] = _said(error).splitlines()[-1] + _nearest(error, namespace)
     return values
 
 
@@ -453,6 +457,18 @@ def _hold(runner: int, build: int, channel: Channel) -> None:
     threading.Event().wait()
 
 
+def _nearest(error: Exception, namespace: dict[str, object]) -> str:
+    """ "; did you mean 'q2'?" for a misspelt name or attribute with a near one, else ""."""
+    if isinstance(error, NameError):
+        missing, known = error.name, list(namespace)
+    elif isinstance(error, AttributeError):
+        missing, known = error.name, dir(error.obj)
+    else:
+        return ""
+    near = difflib.get_close_matches(missing or "", [k for k in known if not k.startswith("_")], 1, 0.5)
+    return f"; did you mean {near[0]!r}?" if near else ""
+
+
 def _end_with(build: int) -> None:
     """End this process and all below it once `build`, its parent, is gone: a build killed
     outright leaves no page running on, past any time limit."""
@@ -465,6 +481,7 @@ def _end_with(build: int) -> None:
 def _run(path: str, markdown: str, expressions: list[str], most: int, channel: Channel) -> None:
     """The runner's part: run the page, report each step, and fail it for a process it leaves
     running (named by the fence it was first seen after) or output past `most` characters."""
+    inputs.record()
     runner, holder = _GETPID(), os.getppid()
     where = f"{path}:1: the page's process"
     seen: dict[int, str] = {}  # each process below the holder, and the step it was first seen after
@@ -500,7 +517,7 @@ def _run(path: str, markdown: str, expressions: list[str], most: int, channel: C
             started = seen[left[0]]
             ended = ", ".join(map(processes.named, left))
             raise FenceError(f"{started} left processes running when its page was done, now ended: {ended}")
-        channel.send(ran.kept())
+        channel.send({**ran.kept(), "read": inputs.read()})
     except FenceError as error:
         channel.send({"failed": str(error)})
     _EXIT(0)

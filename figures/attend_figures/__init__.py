@@ -22,14 +22,17 @@ from attend_figures.diagrams import (
     rotation_figure,
 )
 from attend_figures.lacking import mask_figure, parting_figure
+from attend_figures.learning import curve_figure, learned_figure
 from attend_figures.pictures import cost_figure, flow_figure, scale_figure, shares_figure, square_figure
 
 __all__ = [
     "cost_figure",
+    "curve_figure",
     "driven",
     "flow_figure",
     "growth_figure",
     "heads_figure",
+    "learned_figure",
     "mask_figure",
     "parting_figure",
     "projection_figure",

@@ -27,6 +27,7 @@ from attend import render, tables
 from attend.chapter import D
 from attend.checks import WORK_LIMIT, amount, draw_work, generation_work, row_work, within_work
 from attend.tokenizer import chronicle_ids
+from attend.training import DEFAULTS, MOST_STEPS, MOST_WIDTH, Settings
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -41,7 +42,8 @@ BOUND = (
     "row of n tokens counts 3 x n x n, a scale width w counts COUNT x (5 x w + 20), summed "
     f"over the {MOST_ITEMS} lengths or widths a flag may list at most, and kvcache counts "
     "3 x H x t x t for each of its steps t. That keeps a run "
-    "under 1 GiB of memory and a few seconds."
+    "under 1 GiB of memory and a few seconds. learn trains at most "
+    f"{MOST_STEPS:,} steps at a width of at most {MOST_WIDTH}, about a quarter of a minute."
 )
 PLAIN = str.maketrans({"√": "sqrt ", "×": "x", "−": "-", "…": "...", "²": "^2", "·": "*"})
 
@@ -200,13 +202,14 @@ def parser() -> Parser:
         "mask": "the square under the causal mask",
         "heads": "the matrices cut into several heads, joined by Wo",
         "kvcache": "generating token by token, with and without a KV cache",
+        "learn": "a head and a baseline without one, trained on the chronicle",
     }
     mode = {
         name: modes.add_parser(
             name,
             help=text,
             allow_abbrev=False,
-            epilog=BOUND if name in ("scale", "cost", "kvcache") else None,
+            epilog=BOUND if name in ("scale", "cost", "kvcache", "learn") else None,
         )
         for name, text in helps.items()
     }
@@ -256,7 +259,53 @@ def parser() -> Parser:
         metavar="N",
         help="tokens to generate, the front of the chronicle (default: 8)",
     )
+    learn = mode["learn"]
+    learn.add_argument(
+        "--seed",
+        type=one("--seed", least=0),
+        default=DEFAULTS.seed,
+        metavar="N",
+        help=f"where the weights and the batches start (default: {DEFAULTS.seed})",
+    )
+    learn.add_argument(
+        "--width",
+        type=width("--width"),
+        default=DEFAULTS.d_model,
+        metavar="D",
+        help=f"d_model, an even number up to {MOST_WIDTH}; d_k is half of it (default: {DEFAULTS.d_model})",
+    )
+    learn.add_argument(
+        "--steps",
+        type=steps("--steps"),
+        default=DEFAULTS.steps,
+        metavar="N",
+        help=f"Adam steps, at most {MOST_STEPS:,} (default: {DEFAULTS.steps})",
+    )
     return top
+
+
+def width(flag: str) -> Callable[[str], int]:
+    """An even d_model from 2 up to `MOST_WIDTH`: sinusoidal positions fill dimensions in pairs."""
+
+    def parse(text: str) -> int:
+        d = whole_number(flag, text, least=2)
+        if d % 2 or d > MOST_WIDTH:
+            raise argparse.ArgumentTypeError(f"{flag} takes an even number from 2 to {MOST_WIDTH}, not {d}")
+        return d
+
+    return parse
+
+
+def steps(flag: str) -> Callable[[str], int]:
+    """A number of training steps from 1 to `MOST_STEPS`."""
+
+    def parse(text: str) -> int:
+        n = whole_number(flag, text)
+        if n > MOST_STEPS:
+            raise argparse.ArgumentTypeError(f"{flag} takes at most {MOST_STEPS:,} steps, not {n:,}")
+        return n
+
+    return parse
 
 
 def work(args: argparse.Namespace) -> tuple[int, str, str]:
@@ -298,6 +347,9 @@ def printout(args: argparse.Namespace) -> str:
             return render.heads(tables.heads(args.heads))
         case "kvcache":
             return render.kvcache(tables.kvcache(args.tokens, args.heads))
+        case "learn":
+            settings = Settings(seed=args.seed, d_model=args.width, steps=args.steps)
+            return render.learning(tables.learning(settings))
         case _:
             return render.cost(tables.cost(args.rows))
 

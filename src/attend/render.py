@@ -18,6 +18,7 @@ from attend.tables import (
     CostTable,
     Entry,
     HeadsTable,
+    LearnTable,
     MaskTable,
     PositionsTable,
     Project,
@@ -33,6 +34,7 @@ __all__ = [
     "entry",
     "heads",
     "kvcache",
+    "learning",
     "mask",
     "positions",
     "project",
@@ -371,4 +373,23 @@ def kvcache(table: CacheTable) -> str:
         "  what the cache holds at the end, in float64",
         f"    2 x 1 layer x {table.h} x {table.dk} x {n} tokens x 8 bytes = {table.cache_bytes:,} bytes",
     ]
+    return "\n".join(lines)
+
+
+def learning(table: LearnTable) -> str:
+    head, baseline, held = table.head, table.baseline, table.held
+    settings, shape = head.settings, head.settings.shape()
+    lines = [
+        f"attend: a causal head trained on the chronicle, {table.lines} lines, {held} held out",
+        f"        vocabulary {shape.vocab}, d_model {shape.d_model}, d_k = d_v {shape.d_k}, "
+        f"seed {settings.seed}, {amount(settings.steps, 'step')} of {settings.batch} lines",
+        "",
+        "  held-out loss (mean cross-entropy, nats) by step",
+        "      step      head  baseline",
+    ]
+    for step, ours, theirs in zip(head.steps, head.held_loss, baseline.held_loss, strict=True):
+        lines.append(f"    {step:6d}{ours:10.4f}{theirs:10.4f}")
+    lines += ["", "  the place's name predicted right, held-out lines"]
+    for name, run in (("head", head), ("baseline", baseline)):
+        lines.append(f"    {name:<10}{run.places_named:6d} of {held}  ({run.place_accuracy:.1%})")
     return "\n".join(lines)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import pairwise
 
 import numpy as np
@@ -30,12 +31,14 @@ from attend.layer import Layer
 from attend.parting import SCHEMES, Parting, parting
 from attend.positions import sinusoidal
 from attend.tokenizer import load_tokenizer
+from attend.training import Run, Settings, corpus, train
 
 __all__ = [
     "CacheTable",
     "CostTable",
     "Entry",
     "HeadsTable",
+    "LearnTable",
     "MaskTable",
     "PositionsTable",
     "Project",
@@ -49,6 +52,7 @@ __all__ = [
     "entry",
     "heads",
     "kvcache",
+    "learning",
     "mask",
     "positions",
     "project",
@@ -246,6 +250,17 @@ class CacheTable:
         return cache_bytes(self.layers, self.h, self.dk, len(self.kept.work), self.kept.out.itemsize)
 
 
+@dataclass(frozen=True)
+class LearnTable:
+    """`attend learn`: one head and the baseline without it, trained alike on the chronicle's
+    lines, measured on the lines held out."""
+
+    head: Run
+    baseline: Run
+    lines: int  # lines trained on
+    held: int  # lines held out
+
+
 def _frozen(array: npt.ArrayLike) -> Matrix:
     """A read-only copy, so a table handed out cannot be changed under its renderer."""
     copy = np.array(array, dtype=np.float64)
@@ -341,3 +356,12 @@ def kvcache(tokens: int, h: int) -> CacheTable:
     """The chapter's matrices as h heads, generating the chronicle's first `tokens` tokens."""
     layer, x = chapter_heads(h), chronicle_row(tokens)
     return CacheTable(h, layer.dk, generate(layer, x, cache=False), generate(layer, x, cache=True))
+
+
+@cache
+def learning(settings: Settings) -> LearnTable:
+    """The head and the baseline trained with the same settings, the same seed and batches:
+    kept, so that a page, its figures and its table share one run (nothing changes a run)."""
+    data = corpus()
+    head, baseline = train(settings), train(settings, attends=False)
+    return LearnTable(head, baseline, len(data.train), len(data.held))

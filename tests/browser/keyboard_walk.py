@@ -18,6 +18,7 @@ CONTROLS = """() => {
       const box = el.getBoundingClientRect(); const style = getComputedStyle(el);
       return box.width > 0 && box.height > 0 && style.visibility !== 'hidden'
         && !el.closest('[hidden], [inert], [aria-hidden="true"]') && el.tabIndex >= 0
+        && !el.closest('details:not([open]) > :not(summary)')  // a folded answer, until opened
         && !el.disabled && !(el.type === 'radio' && !el.checked);
     });
   all.forEach((el, i) => { el.dataset.control = String(i); });

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from attend_book.binding import check
+from attend_book.binding import check, one_per_cause
 from attend_book.declared import Declared, Given
 from attend_book.reading import read
 from attend_book.run import Value, run_page
@@ -144,3 +144,23 @@ def test_an_integer_past_a_floats_range_is_one_line_as_a_number_a_group_or_a_wor
         "here can quote"
         for column, written in [(7, "5{= n}"), (16, "(1, 2){= v}"), (31, "sixteen{= w}")]
     ]
+
+
+def test_bindings_stopped_by_one_missing_name_are_one_line_naming_them_in_the_builds_report() -> None:
+    gone = PAGE.replace("q = [0.0, 3.0, 0.5, 0.0]\n", "")
+    assert len(problems(gone)) == 4  # one each, for the tools that count them
+    reading = read(gone)
+    values = run_page("docs/p.md", gone, reading.expressions).values
+    assert [p.render("docs/p.md") for p in one_per_cause(check(reading, values))] == [
+        "docs/p.md:9:15: (0, 3, 0.5, 0){= q} cannot be worked out: NameError: name 'q' is not defined; "
+        "nor, for that reason, can 3 more: {= q[2]} (line 9), {= q[2] * k[2]} (line 9), "
+        "{= len(q) ** 2} (line 10)"
+    ]
+
+
+def test_a_misspelt_name_in_a_binding_is_told_the_nearest_name_the_page_defines() -> None:
+    [said] = problems(PAGE.replace("0.25{= k[2]}", "0.25{= kk[2]}"))
+    assert said == (
+        "docs/p.md:10:55: 0.25{= kk[2]} cannot be worked out: "
+        "NameError: name 'kk' is not defined; did you mean 'k'?"
+    )

@@ -132,3 +132,22 @@ def test_a_pages_notebook_lands_beside_the_page(project: Path, directory_urls: b
     assert (project / "site" / f"{folder}other.ipynb").is_file()
     shown = "other/index.html" if directory_urls else "other.html"
     assert 'href="other.ipynb"' in (project / "site" / shown).read_text(encoding="utf-8")
+
+
+def test_the_renumber_hint_stands_beside_a_moved_number_and_never_beside_another_problem(
+    project: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    page = (
+        '---\ndescription: d\n---\n\n```python exec="1"\nx = 3.125\n```\n\nIt is 7 here, then 3.126{= x}.\n'
+    )
+    (project / "docs" / "index.md").write_text(page, encoding="utf-8")
+    with caplog.at_level(logging.WARNING), pytest.raises(Abort, match="3 warnings"):
+        build_site(project / "mkdocs.yml", project / "site")
+    lines = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert lines == [
+        "attend_book: docs/index.md:1: the front matter has no title; "
+        'see "Add a page" in docs/contributing.md',
+        f"attend_book: docs/index.md:9:7: 7 is not bound: {UNBOUND}",
+        "attend_book: docs/index.md:9:20: 3.126 is written, 3.125 is computed now, bound to {= x}"
+        "  (`nox -s renumber` rewrites moved numbers)",
+    ]

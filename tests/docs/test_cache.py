@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import logging
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
+import attend.head
 from attend_book.cache import Cache, build_versions, fingerprint, source_roots
 from attend_book.run import PageRun, run_page
 
@@ -127,17 +131,120 @@ def test_the_workbench_is_executed_once_per_environment(tmp_path: Path) -> None:
     source.write_text("# %%\nprint(1)\n", encoding="utf-8")
     executed: list[Path] = []
 
-    def execute(notebook: Path, target: Path) -> None:
+    def execute(notebook: Path, target: Path) -> list[str]:
         executed.append(notebook)
         target.write_text("{}", encoding="utf-8")
+        return []
 
-    first = Cache(tmp_path / "cache", "env").notebook(source, execute)
-    assert Cache(tmp_path / "cache", "env").notebook(source, execute) == first
-    assert first.name == "workbench.ipynb" and first.read_text(encoding="utf-8") == "{}"
-    Cache(tmp_path / "cache", "another env").notebook(source, execute)
+    first, text = Cache(tmp_path / "cache", "env").notebook(source, execute, Path.read_text)
+    assert Cache(tmp_path / "cache", "env").notebook(source, execute, Path.read_text) == (first, "{}")
+    assert first.name == "workbench.ipynb" and text == "{}"
+    Cache(tmp_path / "cache", "another env").notebook(source, execute, Path.read_text)
     source.write_text("# %%\nprint(2)\n", encoding="utf-8")
-    Cache(tmp_path / "cache", "env").notebook(source, execute)
+    Cache(tmp_path / "cache", "env").notebook(source, execute, Path.read_text)
     assert len(executed) == 3
+
+
+# --- every file a page's code read is in its entry's key --------------------------------------
+
+
+def page_reading(body: str) -> str:
+    return f'---\ntitle: t\n---\n\n{F}python exec="1"\n{body}\n{F}\n'
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "from pathlib import Path\nprint(Path({file!r}).read_text())",
+        "import subprocess, sys\n"
+        "shown = 'import sys; print(open(sys.argv[1]).read())'\n"
+        "done = subprocess.run([sys.executable, '-c', shown, {file!r}], capture_output=True, text=True)\n"
+        "print(done.stdout)",
+        "import importlib.util\nspec = importlib.util.spec_from_file_location('m', {file!r})\n"
+        "m = importlib.util.module_from_spec(spec)\nspec.loader.exec_module(m)\nprint(m.SMALLEST)",
+    ],
+    ids=["opened", "opened by a python process it started", "imported from its path"],
+)
+def test_a_file_the_pages_code_read_reruns_it_when_changed_and_again_when_put_back(
+    tmp_path: Path, run: Counting, body: str
+) -> None:
+    read = tmp_path / "figures.py"
+    read.write_text("SMALLEST = 11.0\n", encoding="utf-8")
+    page = page_reading(body.format(file=str(read)))
+    first = Cache(tmp_path / "cache", "env").page("docs/p.md", page, run=run).blocks[0].text
+    assert Cache(tmp_path / "cache", "env").page("docs/p.md", page, run=run).blocks[0].text == first
+    assert len(run.pages) == 1 and "11" in first
+    # another size: Python's own check of its compiled module (size and whole seconds of mtime)
+    # would take an edit of the same size within the same second for no edit at all
+    read.write_text("SMALLEST = 12.25\n", encoding="utf-8")
+    assert "12.25" in Cache(tmp_path / "cache", "env").page("docs/p.md", page, run=run).blocks[0].text
+    read.write_text("SMALLEST = 11.0\n", encoding="utf-8")
+    assert Cache(tmp_path / "cache", "env").page("docs/p.md", page, run=run).blocks[0].text == first
+    assert len(run.pages) == 3
+
+
+def test_a_new_file_in_a_folder_the_page_listed_reruns_it_and_one_outside_the_book_does_not(
+    tmp_path: Path,
+) -> None:
+    book, elsewhere = tmp_path / "book", tmp_path / "elsewhere"
+    (book / "tests").mkdir(parents=True)
+    elsewhere.mkdir()
+    body = f"import os\nprint(sorted(os.listdir('tests')), len(os.listdir({str(elsewhere)!r})))"
+    ran: list[str] = []
+
+    def run(path: str, markdown: str, expressions: tuple[str, ...] = ()) -> PageRun:
+        ran.append(path)
+        return run_page(path, markdown, expressions, folder=str(book))  # the page's process works in the book
+
+    def shown() -> str:
+        return Cache(tmp_path / "cache", "env").page("docs/p.md", page_reading(body), run=run).blocks[0].text
+
+    assert shown() == "[] 0\n"
+    (elsewhere / "unrelated.txt").write_text("", encoding="utf-8")
+    assert shown() == "[] 0\n" and len(ran) == 1  # outside the book: not followed
+    (book / "tests" / "test_new.py").write_text("", encoding="utf-8")
+    assert shown() == "['test_new.py'] 1\n" and len(ran) == 2
+
+
+def test_a_file_the_page_wrote_itself_or_one_gone_by_its_end_is_not_followed(tmp_path: Path) -> None:
+    written = tmp_path / "written.txt"
+    body = f"import tempfile\nopen({str(written)!r}, 'w').write('x')\nprint(open({str(written)!r}).read())\n"
+    body += "with tempfile.NamedTemporaryFile('w+') as t:\n    print(open(t.name).read())"
+    read = run_page("docs/p.md", page_reading(body)).read
+    assert str(written) not in read and not [p for p in read if p.startswith(tempfile.gettempdir())]
+
+
+def test_a_page_follows_the_package_sources_it_imported() -> None:
+    read = run_page("docs/p.md", page_reading("import attend.head")).read
+    assert str(Path(attend.head.__file__).resolve()) in {str(Path(p).resolve()) for p in read}
+
+
+def test_a_changed_workbench_input_executes_it_again_and_a_corrupt_one_is_thrown_away(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    source, data = tmp_path / "workbench.py", tmp_path / "weights.txt"
+    source.write_text("# %%\nprint(1)\n", encoding="utf-8")
+    data.write_text("0.5", encoding="utf-8")
+    executed: list[str] = []
+
+    def execute(notebook: Path, target: Path) -> list[str]:
+        executed.append(data.read_text(encoding="utf-8"))
+        target.write_text(json.dumps({"weight": executed[-1]}), encoding="utf-8")
+        return [str(data)]
+
+    def weight(notebook: Path) -> str:
+        return str(json.loads(notebook.read_text(encoding="utf-8"))["weight"])
+
+    entry, _ = Cache(tmp_path / "cache", "env").notebook(source, execute, weight)
+    assert Cache(tmp_path / "cache", "env").notebook(source, execute, weight) == (entry, "0.5")
+    data.write_text("0.7", encoding="utf-8")
+    assert Cache(tmp_path / "cache", "env").notebook(source, execute, weight)[1] == "0.7"
+    entry.write_text('{"cells": [', encoding="utf-8")  # garbage in the executed notebook
+    with caplog.at_level(logging.INFO):
+        assert Cache(tmp_path / "cache", "env").notebook(source, execute, weight)[1] == "0.7"
+    [said] = [r.getMessage().removeprefix("attend_book: ") for r in caplog.records]
+    assert said.startswith(f"workbench.py: its cache entry {entry} cannot be read (JSONDecodeError")
+    assert "\n" not in said and executed == ["0.5", "0.7", "0.7"]
 
 
 def test_pruning_keeps_what_the_last_build_used_and_the_newest_environments(

@@ -338,12 +338,18 @@ def test_a_cache_that_cannot_be_written_is_left_out_in_one_line(
     with caplog.at_level(logging.INFO):
         first = cache.page("docs/p.md", PAGE)
         cache.page("docs/q.md", page_of("print(3)"))
-        notebook = cache.notebook(write(tmp_path / "w.py", "1"), shutil.copyfile)
-    assert first.blocks[0].text == "4\n" and notebook.read_text(encoding="utf-8") == "1"
+        notebook, text = cache.notebook(write(tmp_path / "w.py", "1"), copied, Path.read_text)
+    assert first.blocks[0].text == "4\n" and text == "1"
     [said] = [r.getMessage().removeprefix("attend_book: ") for r in caplog.records]
     assert said.startswith(f"the cache {blocked} cannot be written") and said.endswith("building without it")
     cache.prune()
     assert not notebook.exists()
+
+
+def copied(source: Path, target: Path) -> list[str]:
+    """A stand-in for executing a notebook: a copy, which reads no file for the cache to follow."""
+    shutil.copyfile(source, target)
+    return []
 
 
 def write(path: Path, text: str) -> Path:
@@ -619,6 +625,8 @@ def test_renumber_rewrites_the_file_a_linked_page_leads_to_and_the_link_stays_a_
         said.err
         == f"docs/q.md: cannot be read, a link to {docs.parent}/nowhere.md (No such file or directory)\n"
     )
+
+
 # --- what a fence can do to its page's process and its report ------------------------------
 
 
@@ -786,7 +794,7 @@ def test_a_workbench_cell_that_fails_is_one_line_naming_its_line_and_not_a_cache
     script = write(tmp_path / "bench.py", WORKBENCH + cell + "\n")
     execute = functools.partial(notebooks.execute, limit=2, shown="docs/bench.py")
     with caplog.at_level(logging.INFO), pytest.raises(FenceError) as raised:
-        Cache(tmp_path / "cache", "env").notebook(script, execute)
+        Cache(tmp_path / "cache", "env").notebook(script, execute, notebooks.values_of)
     assert str(raised.value) == said
     assert not [r for r in caplog.records if "attend_book" in r.name]  # not taken for the cache's fault
 

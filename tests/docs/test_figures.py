@@ -21,7 +21,7 @@ import attend
 import attend_figures
 from attend import tables
 from attend_book.run import Block, run_page
-from attend_figures import diagrams, lacking, pictures
+from attend_figures import diagrams, lacking, learning, pictures
 from attend_figures.controls import DRIVES, cost_drive, driven
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -197,6 +197,8 @@ ALL = [
     diagrams.heads_figure,
     diagrams.rotation_figure,
     diagrams.growth_figure,
+    learning.curve_figure,
+    learning.learned_figure,
 ]
 
 
@@ -226,7 +228,8 @@ def test_every_panel_is_drawn_at_its_size_with_no_text_under_eleven_pixels(draw:
 def test_a_figure_draws_the_same_bytes_every_build(draw: object) -> None:
     fresh = draw.__wrapped__  # type: ignore[attr-defined]  # around the cache
     small = {"rows": (4, 8, 16)} if draw is pictures.cost_figure else {}  # 4,096 tokens is slow
-    first, second = fresh(**small).panels, fresh(**small).panels
+    # the cached drawing, which the tests after this one use too, against a fresh one
+    first, second = draw(**small).panels, fresh(**small).panels  # type: ignore[operator]
     assert first == second
     assert all("<dc:date>" not in panel and "<metadata>" not in panel for panel in first)
     assert all(panel.startswith("<svg") for panel in first), "inline SVG needs no XML declaration"
@@ -268,6 +271,8 @@ HOMES = {
     "cost_figure": "$ attend cost --rows " + ",".join(map(str, pictures.COST_ROWS)),
     "mask_figure": "$ attend mask",
     "parting_figure": "$ attend positions",
+    "curve_figure": "$ attend learn",
+    "learned_figure": "$ attend learn",
 }
 
 
@@ -277,12 +282,14 @@ def _pages() -> dict[str, str]:
 
 @pytest.mark.parametrize("name", list(HOMES))
 def test_each_figure_sits_on_the_page_that_prints_its_table(name: str) -> None:
-    homes = [page for page, text in _pages().items() if f"{name}()" in text]
+    drawn = re.compile(rf"\b{name}\(")  # with its defaults, or with the settings a page gives it
+    homes = [page for page, text in _pages().items() if drawn.search(text)]
     assert homes, f"no page draws {name}"
     assert len(homes) == 1, f"{name} is drawn on more than one page: {homes}"
     text = _pages()[homes[0]]
     assert HOMES[name] in text, f"{homes[0]} draws {name} but never prints `{HOMES[name]}`"
-    assert text.index(HOMES[name]) < text.index(f"{name}()"), "the table comes before its picture"
+    found = drawn.search(text)
+    assert found and text.index(HOMES[name]) < found.start(), "the table comes before its picture"
 
 
 # The pictures of ideas picture no table: each belongs where its page first needs it.
@@ -384,7 +391,7 @@ def _templates(tree: ast.AST) -> list[ast.expr]:
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_no_caption_template_in_figures_types_a_number(source: Path) -> None:
     templates = _templates(ast.parse(source.read_text(encoding="utf-8")))
-    if source.name in ("pictures.py", "controls.py", "lacking.py"):
+    if source.name in ("pictures.py", "controls.py", "lacking.py", "learning.py"):
         assert len(templates) >= 4, f"{source.name}: the captions were not found"
     for template in templates:
         for text in _typed(template):

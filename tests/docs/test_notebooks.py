@@ -19,6 +19,7 @@ import yaml
 from mkdocs.exceptions import PluginError
 
 from attend_book.binding import check
+from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.markdown import FRONT, fences, parse
 from attend_book.notebooks import (
     Cell,
@@ -161,10 +162,14 @@ def test_a_chapter_page_notebook_runs_top_to_bottom(page: Path) -> None:
     assert printed.getvalue().strip(), f"{page.name}'s notebook prints nothing"
 
 
-def test_the_workbench_runs_top_to_bottom_in_a_kernel(tmp_path: Path) -> None:
-    executed = tmp_path / "workbench.ipynb"
-    execute(DOCS / "workbench.py", executed)
+def test_the_workbench_runs_top_to_bottom_in_a_kernel() -> None:
+    # executed as the build executes it, through the build's cache: again only when the
+    # workbench, the plugin or a file its kernel read changed
+    cache = Cache(DOCS.parent / FOLDER, fingerprint(source_roots(), build_versions()))
+    executed, _ = cache.notebook(DOCS / "workbench.py", execute, values_of)
     notebook = json.loads(executed.read_text(encoding="utf-8"))
+    counts = [c["execution_count"] for c in notebook["cells"] if c.get("execution_count")]
+    assert counts == list(range(1, len(counts) + 1))  # the cell that recorded its reads is gone
     outputs = [o for c in notebook["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
     text = "".join("".join(o.get("text", "")) for o in outputs)
     assert "tokens with identical attention weights: [(2, 4)]" in text
@@ -173,6 +178,17 @@ def test_the_workbench_runs_top_to_bottom_in_a_kernel(tmp_path: Path) -> None:
     install = notebook["cells"][1]
     assert "".join(install["source"]).startswith('%pip install "attend-head[figures]==')
     assert install["outputs"] == []  # not run at build, where the package is installed already
+
+
+def test_the_workbench_kernel_says_nothing_into_the_builds_output(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Over TCP it warns of running without encryption on every build; over IPC, nothing."""
+    source = tmp_path / "quiet.py"
+    source.write_text("# %%\nprint('fine')\n", encoding="utf-8")
+    execute(source, tmp_path / "quiet.ipynb")
+    said = capfd.readouterr()
+    assert "encryption" not in said.err + said.out and "fine" not in said.out
 
 
 def test_a_workbench_cell_that_raises_stops_the_build(tmp_path: Path) -> None:

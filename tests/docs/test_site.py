@@ -34,6 +34,7 @@ PAGES = [
     "several-heads",
     "kv-cache",
     "real-models",
+    "learning",
     "contributing",
 ]
 

@@ -36,14 +36,6 @@ def test_the_book_runs_every_mode_of_the_command() -> None:
     } <= set(COMMANDS)
 
 
-def test_every_transcript_block_is_executed_and_holds_only_prompts() -> None:
-    for page in pages():
-        for fence in fences(page.read_text(encoding="utf-8")):
-            if fence.language == "console":
-                assert fence.executed, f"{page.name}:{fence.line} is a transcript typed by hand"
-                assert all(line.startswith("$ attend ") for line in fence.body.splitlines() if line.strip())
-
-
 @pytest.fixture(scope="module")
 def installed() -> dict[str, str]:
     """Each command's output from the installed `attend` script, run in parallel."""

@@ -11,10 +11,9 @@ from typing import Any
 import markdown
 import pytest
 from mkdocs.utils.yaml import yaml_load
-from tree import DOCS, pages
+from tree import DOCS
 
 from attend_book import snippets
-from attend_book.markdown import fences
 from attend_book.run import FenceError, run_page
 
 ROOT = DOCS.parent
@@ -90,42 +89,6 @@ def test_python_files_under_docs_are_not_imported_by_pytest() -> None:
     collected = [line for line in done.stdout.splitlines() if "::" in line]
     assert collected, done.stdout + done.stderr
     assert all(line.split("::")[0].endswith(".md") for line in collected), collected
-
-
-def test_an_include_line_never_sits_in_a_block_pytest_would_run() -> None:
-    for page in pages():
-        for fence in fences(page.read_text(encoding="utf-8")):
-            if fence.language not in {"python", "py", "python3"}:
-                continue
-            includes = [line for line in fence.body.splitlines() if "--8<--" in line]
-            where = f"{page.name}:{fence.line}"
-            if includes:
-                assert "notest" in fence.words, (
-                    f"{where}: pytest-markdown-docs would run the include as Python"
-                )
-                assert not fence.executed, f"{where}: an executed block holds an include"
-            if "notest" in fence.words:
-                assert includes == [line for line in fence.body.splitlines() if line.strip()], (
-                    f"{where}: notest is for listings only; this block hides code from the tests"
-                )
-
-
-def test_sessions_and_continuations_agree_on_every_page() -> None:
-    """markdown-exec shares state by `session`, pytest-markdown-docs by `continuation`.
-
-    A block without `continuation` resets pytest-markdown-docs' chain, so a page whose blocks
-    disagree would run one way at build and another under pytest.
-    """
-    for page in pages():
-        blocks = [
-            f for f in fences(page.read_text(encoding="utf-8")) if f.executed and f.language == "python"
-        ]
-        for index, fence in enumerate(blocks):
-            where = f"{page.name}:{fence.line}"
-            assert fence.options.get("session") == page.stem, f"{where}: session should be {page.stem!r}"
-            assert ("continuation" in fence.words) == (index > 0), (
-                f"{where}: continuation is for every block but the first"
-            )
 
 
 def test_no_python_file_lives_under_docs_but_the_workbench() -> None:

@@ -1,0 +1,154 @@
+"""Pictures for the page on learning the matrices: the training curve, and the learned head's
+attention weights beside the typed head's.
+
+Both are drawn from `attend.tables.learning`, the call whose table `attend learn` prints, with
+the panels and the `Figure` record of `attend_figures.pictures`: panels at their size on
+screen, no text under 11 px, and every number of a caption or alt text formatted from the
+data the figure carries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+from matplotlib import pyplot as plt
+
+from attend import tables
+from attend.training import DEFAULTS, Settings, corpus, line_weights
+from attend_figures.pictures import (
+    _STYLE,
+    DIVIDED,
+    SHARE_RANGE,
+    UNDIVIDED,
+    Figure,
+    _heat_panel,
+    _numbered,
+    _panel,
+    _svg,
+    label,
+)
+
+SHARES_MAP = "viridis_r"  # the colours every attention-weight map of the book uses
+
+
+@cache
+def curve_figure(settings: Settings = DEFAULTS) -> Figure:
+    """The held-out loss by step, the head's and the baseline's, as `attend learn` prints it."""
+    table = tables.learning(settings)
+    head, baseline = table.head, table.baseline
+    with plt.rc_context(_STYLE):
+        fig, ax = _panel(height=300)
+        ax.plot(head.steps, head.held_loss, "o-", color=DIVIDED, markersize=3, label="with the head")
+        ax.plot(
+            baseline.steps,
+            baseline.held_loss,
+            "s--",
+            color=UNDIVIDED,
+            markersize=3,
+            label="baseline, no head",
+        )
+        ax.set_xlabel("training step")
+        ax.set_ylabel("held-out loss (nats)")
+        ax.set_title("loss on the lines held out")
+        ax.grid(True, color="#e5e5e5", linewidth=0.6)
+        ax.legend(frameon=False)
+    steps = head.steps[-1]
+    alt = (
+        f"A line chart of the held-out loss against the training step, {head.steps[0]} to {steps}. The model "
+        f"with the head starts at {head.held_loss[0]:.2f} and the baseline without a head at "
+        f"{baseline.held_loss[0]:.2f}. The baseline levels off at {baseline.final_loss:.4f}; "
+        f"the model with the head goes on down to {head.final_loss:.4f}."
+    )
+    caption = (
+        f"Mean cross-entropy on the {table.held} held-out lines, measured every "
+        f"{settings.every} steps, with the head and without it. The gap at the end, "
+        f"{baseline.final_loss - head.final_loss:.4f} nats a token, is what looking back at "
+        "earlier tokens is worth."
+    )
+    data = {
+        "held": table.held,
+        "every": settings.every,
+        "steps": head.steps,
+        "head": head.held_loss,
+        "baseline": baseline.held_loss,
+        "gap": baseline.final_loss - head.final_loss,
+    }
+    return Figure("learning-curve", (_svg(fig, "learning-curve"),), alt, caption, data)
+
+
+@cache
+def learned_figure(settings: Settings = DEFAULTS) -> Figure:
+    """The typed head's attention weights under the causal mask, beside the learned head's on
+    the first held-out line, from its first token to " in"."""
+    typed = tables.mask()
+    typed_labels = [label(t.id) for t in typed.tokens]
+    run = tables.learning(settings).head
+    line = int(corpus().held[0])
+    names, weights = line_weights(run.params, line, " in")
+    n = len(names)
+    learned_labels = [f'"{w}"' for w in names]
+    panels = (
+        _heat_panel(
+            "learned-typed",
+            typed.masked.shares,
+            typed_labels,
+            "typed: the chapter's tokens",
+            SHARES_MAP,
+            (),
+            SHARE_RANGE,
+        ),
+        _weights_panel("learned-found", weights, learned_labels, "learned: a held-out line"),
+    )
+    standing, inn = weights[-2], weights[-1]
+    top_standing, top_in = int(np.argmax(standing)), int(np.argmax(inn))
+    alt = (
+        f"Heat maps of attention weights side by side, on a shared colour scale from {SHARE_RANGE[0]:g} "
+        f"to {SHARE_RANGE[1]:g}, empty above the diagonal. Left, the typed head on the chapter's "
+        f"{len(typed_labels)} tokens. Right, the learned head on the first {n} tokens of a held-out "
+        f"line, to {learned_labels[-1]}: from {learned_labels[-2]} the largest weight, "
+        f"{standing[top_standing]:.4f}, is on token {top_standing + 1}, {learned_labels[top_standing]}; "
+        f"from {learned_labels[-1]} the largest, {inn[top_in]:.4f}, is on token {top_in + 1}, "
+        f"{learned_labels[top_in]}."
+    )
+    caption = (
+        "Attention weights under the causal mask: each row is a query, each column a key. Left, "
+        "the weights typed by hand; right, the weights training found, on a line it never saw "
+        f"(line {line + 1} of the chronicle), up to the token {learned_labels[-1]} that must "
+        "predict the place."
+    )
+    data = {
+        "scale": SHARE_RANGE,
+        "typed size": len(typed_labels),
+        "size": n,
+        "line": line + 1,
+        "labels": learned_labels,
+        "learned": weights.tolist(),
+        "typed": typed.masked.shares.tolist(),
+        "top": (top_standing + 1, top_in + 1),
+    }
+    return Figure("learned", panels, alt, caption, data)
+
+
+def _weights_panel(name: str, square: npt.NDArray[np.float64], labels: Sequence[str], title: str) -> str:
+    """A larger square of attention weights as a heat map: too many cells to print each one,
+    so the colour bar carries the values and the alt text the ones the page names."""
+    lo, hi = SHARE_RANGE
+    n = len(labels)
+    with plt.rc_context(_STYLE):
+        fig, ax = _panel(height=360)
+        image = ax.imshow(square, cmap=SHARES_MAP, vmin=lo, vmax=hi)
+        ticks = list(range(n))
+        ax.set_xticks(ticks, [str(j + 1) for j in ticks])
+        ax.set_yticks(ticks, _numbered(labels))
+        ax.tick_params(length=0)
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+        ax.set_xlabel("key (token number)")
+        ax.set_title(title)
+        bar = fig.colorbar(image, ax=ax, orientation="horizontal", fraction=0.06, pad=0.02, aspect=30)
+        bar.set_ticks([lo, (lo + hi) / 2, hi], labels=[f"{t:g}" for t in (lo, (lo + hi) / 2, hi)])
+        bar.outline.set_visible(False)
+    return _svg(fig, name)
