@@ -16,6 +16,7 @@ the block as its last cell.
 from __future__ import annotations
 
 import ast
+import builtins
 import keyword
 import re
 import sys
@@ -26,6 +27,7 @@ from attend_book.markdown import fences
 from attend_book.reading import BRACE, CODE, read
 
 LONGEST = 10  # an expression up to this long is left as it is
+NAME = 14  # a name of whole words, as many of the expression's first three as fit in this
 HEADER = (
     "# The short names the prose binds its numbers to (scripts/short_names.py); this block shows nothing."
 )
@@ -77,8 +79,9 @@ def name_of(expression: str, taken: set[str]) -> str:
             digits += str(node.value)
     if any(isinstance(n, ast.Name) and n.id == "len" for n in ast.walk(tree)):
         words = ["n", *(w for w in words if w != "len")]
-    tries = ("_".join(w[:4] for w in words[:3]) + digits[:3], "_".join(w[:4] for w in words[:2]) + digits[:2])
-    stem = next((t for t in tries if len(t) <= LONGEST), words[0][:6] + digits[:3] if words else "value")
+    joined = ["_".join(words[:k]) for k in (3, 2, 1)] if words else []
+    tries = [w + ("_" if w[-1:].isdigit() and digits else "") + digits[:3] for w in joined]
+    stem = next((t for t in tries if len(t) <= NAME), tries[-1] if tries else "value")
     stem = re.sub(r"\W", "", stem).strip("_") or "value"
     stem = stem if stem.isidentifier() and not keyword.iskeyword(stem) else f"v_{stem}"
     name, n = stem, 1
@@ -129,7 +132,7 @@ def shorten(text: str, book: Declared) -> str:
         givens = set(for_page(text, book).givens)
     except DeclarationError:
         return text
-    named, taken = _named(text), _taken(text) | givens
+    named, taken = _named(text), _taken(text) | givens | set(dir(builtins))
     fenced = {n for fence in fences(text) for n in range(fence.line - 1, fence.end)}
     lines = text.split("\n")
     prose = "\n".join(" " * len(line) if n in fenced else line for n, line in enumerate(lines))
