@@ -65,10 +65,12 @@ def out_of_range(reading: Reading, values: Mapping[str, Value]) -> Iterator[Prob
             why = f"cannot be worked out: {last}" if isinstance(last, str) else "is a list, not a count"
             if label.word not in unranged:
                 unranged.add(label.word)
+                cause = (last, f"the range of {label.word}") if isinstance(last, str) else None
                 yield Problem(
                     at.line,
                     f"{label.word} {at.text}: the range of {label.word}, {label.limit}, {why}",
                     at.column,
+                    cause=cause,
                 )
         elif not 1 <= at.value <= last:
             why = f"{label.word} counts from 1 to {last:g} ({label.limit})"

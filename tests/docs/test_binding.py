@@ -148,12 +148,12 @@ def test_an_integer_past_a_floats_range_is_one_line_as_a_number_a_group_or_a_wor
 
 def test_bindings_stopped_by_one_missing_name_are_one_line_naming_them_in_the_builds_report() -> None:
     gone = PAGE.replace("q = [0.0, 3.0, 0.5, 0.0]\n", "")
-    assert len(problems(gone)) == 4  # one each, for the tools that count them
-    reading = read(gone)
+    assert len(problems(gone)) == 5  # one each (the label's range too), for the tools that count them
+    reading = read(gone, BOOK)
     values = run_page("docs/p.md", gone, reading.expressions).values
     assert [p.render("docs/p.md") for p in one_per_cause(check(reading, values))] == [
         "docs/p.md:9:15: (0, 3, 0.5, 0){= q} cannot be worked out: NameError: name 'q' is not defined; "
-        "nor, for that reason, can 3 more: {= q[2]} (line 9), {= q[2] * k[2]} (line 9), "
+        "nor, for that reason, can 4 more: the range of slot (line 9), {= q[2]} (line 9), {= q[2] * k[2]} (line 9), "
         "{= len(q) ** 2} (line 10)"
     ]
 
