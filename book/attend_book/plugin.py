@@ -62,7 +62,7 @@ class BookConfig(Config):
     # givens, and the front matter every page must have.
     labels = c.Type(dict, default={})
     givens = c.Type(dict, default={})
-    front_matter = c.ListOfItems(c.Type(str), default=[])
+    front_matter = c.ListOfItems(c.Type(str), default=list(rules.REQUIRED_META))
     first_import = c.Type(str, default="")  # what a page's first python fence imports from; "": anything
 
 
