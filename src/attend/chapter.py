@@ -31,8 +31,8 @@ __all__ = [
     "chapter_tokens",
 ]
 
-D = 4  # numbers a token arrives with
-DK = 4  # width of a query, a key and a value
+D = 4  # d_model: the width of each token's embedding
+DK = 4  # d_k, the query and key width; d_v, the value width, is the same here
 
 # --8<-- [start:weights]
 # Stored as torch.nn.Linear stores them: row j holds the D weights that

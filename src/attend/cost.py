@@ -1,4 +1,4 @@
-"""The multiply-adds one run of a head did, counted from the products it made.
+"""How many multiply-adds a pass of the head made, tallied from its products as they are made.
 
 A formula for the work can share a mistake with the reasoning behind it, so the head does
 not take its cost from one. numpy multiplies in C, where no counter can sit in the innermost
@@ -44,7 +44,7 @@ class Cost:
 
     @property
     def quadratic(self) -> int:
-        """The part that grows with the square of the row."""
+        """Scoring and weighing the values: the part quadratic in the sequence length."""
         return self.score + self.mix
 
 

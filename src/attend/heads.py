@@ -56,9 +56,9 @@ class HeadsRun:
 
 # --8<-- [start:heads]
 class MultiHead:
-    """h heads over D numbers. `wq`, `wk`, `wv` and `wo` are each a
-    flat run of D·D weights, one run of D per output slot; head i
-    owns output slots i·dk to (i+1)·dk − 1 of the first three."""
+    """h heads over d_model numbers. `wq`, `wk`, `wv` and `wo` each
+    hold d_model·d_model weights, d_model for each output dimension;
+    head i owns dimensions i·dk to (i+1)·dk − 1 of the first three."""
 
     def __init__(
         self,

@@ -3,7 +3,7 @@
 A model that writes text makes one token, appends it, and runs again. Under the causal mask
 no token's key or value ever changes once made, because nothing after it can reach back into
 it. Run again from scratch, a step projects every token so far and scores every pair so far:
-work that grows with the square of the text at each step, all of it done before. Kept, a
+work quadratic in the text's length at every step, all of it done before. Kept, a
 step projects only the new token and scores its query against the keys already there: work
 that grows in a straight line. The price is memory: a key and a value per token, per head,
 per layer, for as long as the text goes on.

@@ -936,8 +936,7 @@ def test_a_page_that_links_to_nothing_or_to_itself_is_one_line_and_every_other_p
         build_command(project, project / "site")
     assert messages(caplog) == [
         "docs/dangling.md:1: the page cannot be read: No such file or directory",
-        "docs/later.md:6:10: 3 is not bound: bind it {= …}, give it {given: …} or make it a label  "
-        "(`nox -s renumber` rewrites moved numbers)",
+        "docs/later.md:6:10: 3 is not bound: bind it {= …}, give it {given: …} or make it a label",
         "docs/looping.md:1: the page cannot be read: Too many levels of symbolic links",
     ]
 
@@ -963,9 +962,11 @@ def test_a_page_whose_fence_fails_is_still_checked_for_front_matter_includes_num
         "docs/index.md:15: this fence's info string `python exec=\"1` cannot be read (No closing quotation), "
         "so it is shown as text",
         'docs/index.md:6: a python fence failed at `raise ValueError("no")`:\nValueError: no',
-        "docs/index.md:1: the front matter has no description  (`nox -s renumber` rewrites moved numbers)",
-        "docs/index.md:12: the include names missing.py, which is not there",
+        'docs/index.md:1: the front matter has no description; see "Add a page" in docs/contributing.md',
         "docs/index.md:9:7: 3 is not bound: bind it {= …}, give it {given: …} or make it a label",
+        "docs/index.md:11: this fence holds an include line, so it must be a listing marked notest, not "
+        'executed; see "Add a page" in docs/contributing.md',
+        "docs/index.md:12: the include names missing.py, which is not there",
     ]
 
 
