@@ -312,7 +312,8 @@ class _Reader:
 
     def read(self) -> None:
         text, passage = self.text, self.passage
-        self.done.update(m.start() for m in _NUMERAL.finditer(text) if m["digits"] and _named(text, m.start()))
+        named = (m.start() for m in _NUMERAL.finditer(text) if m["digits"] and _named(text, m.start()))
+        self.done.update(named)  # "GPT-2": a name, not a quantity
         for start, end in passage.maths:
             self.reading.maths.append((*passage.where(start), *passage.where(end)))
         for at, brace in self.braces.items():
@@ -432,9 +433,8 @@ class _Reader:
                 continue
             if (spaced := _SPACED.match(passage.text, end)) and spaced.end() in self.braces:
                 spaced_out = self.braces.pop(spaced.end()).group(0)
-                self.problem(
-                    found.start(), f"{written.text} {spaced_out} has a space before its binding: remove the space"
-                )
+                said = f"{written.text} {spaced_out} has a space before its binding: remove the space"
+                self.problem(found.start(), said)
                 continue
             if found["word"] and written.text.lower() in ORDINARY:
                 continue

@@ -153,8 +153,8 @@ def test_bindings_stopped_by_one_missing_name_are_one_line_naming_them_in_the_bu
     values = run_page("docs/p.md", gone, reading.expressions).values
     assert [p.render("docs/p.md") for p in one_per_cause(check(reading, values))] == [
         "docs/p.md:9:15: (0, 3, 0.5, 0){= q} cannot be worked out: NameError: name 'q' is not defined; "
-        "nor, for that reason, can 4 more: the range of slot (line 9), {= q[2]} (line 9), {= q[2] * k[2]} (line 9), "
-        "{= len(q) ** 2} (line 10)"
+        "nor, for that reason, can 4 more: the range of slot (line 9), {= q[2]} (line 9), "
+        "{= q[2] * k[2]} (line 9), {= len(q) ** 2} (line 10)"
     ]
 
 
