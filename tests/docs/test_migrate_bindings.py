@@ -105,30 +105,14 @@ def test_a_rewrite_that_would_unbind_a_number_is_not_made(tmp_path: Path) -> Non
     assert _script().migrate(page, Declared(labels={"step": "n"})) == (text, [])
 
 
-def _short_names() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("short_names", SCRIPT.parent / "short_names.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-SHORT = f"""{F}python exec="1"
-run = {{"attn": [[0.5, 0.25], [0.125, 0.0625]]}}
-{F}
-
-Shares 0.25{{= run["attn"][0][1]}} and 0.125 × 2 = 0.25{{= run["attn"][1][0] * two}}, 2{{= two}}.
-"""
-
-
-def test_long_expressions_take_short_names_in_a_silent_block_and_a_sums_shape_is_kept() -> None:
-    book = Declared(givens={"two": Given(2, "a pair")})
-    new = _short_names().shorten(SHORT, book)
-    assert new.split("\n")[4] == "Shares 0.25{= attn01} and 0.125 × 2 = 0.25{= attn10 * two}, 2{= two}."
-    assert new.endswith(
-        f'{F}python exec="1" continuation\n{_short_names().HEADER}\n'
-        "attn01 = run['attn'][0][1]\nattn10 = run['attn'][1][0]\n" + f"{F}\n"
+def test_an_exercise_inside_an_admonition_is_rewritten_with_its_indent_kept(tmp_path: Path) -> None:
+    page = tmp_path / "p.md"
+    fence = f'{F}python exec="1"\nq = [0.5, 0.25]\n{F}\n'
+    body = "Cut into two{given: a pair of heads} halves, 0.5{= q[0]}×0.25{= q[1]} = 0.125{= q[0] * q[1]}."
+    page.write_text(
+        f'---\ntitle: t\n---\n\n{fence}\n!!! question "Exercise 1"\n    {body}\n', encoding="utf-8"
     )
-    assert _short_names().shorten(new, book) == new  # a second run changes nothing
-    assert strip(new.split(F)[2]).strip() == strip(SHORT.split(F)[2]).strip()  # the prose reads the same
+    new, left = _script().migrate(page, Declared(labels={"exercise": "1"}))
+    assert left == []
+    assert new.split("\n")[2:4] == ["givens:", '  pair_heads: [2, "a pair of heads"]']
+    assert new.endswith("\n    Cut into two{= pair_heads} halves, 0.5×0.25 = 0.125{= q[0] * q[1]}.\n")
