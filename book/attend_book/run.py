@@ -310,7 +310,7 @@ def _run_python(fence: Fence, namespace: dict[str, object], path: str, printed: 
             inside, said = error.lineno or 1, f"SyntaxError: {error.msg}"
         else:
             frames = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == name]
-            inside, said = (frames or [1])[-1] or 1, _said(error)
+            inside, said = (frames or [1])[-1] or 1, _brief(_said(error))
         if isinstance(error, AssertionError):
             said += _compared(fence.body, inside, namespace)
         said += STOPPED.get(type(error), "")
@@ -349,6 +349,15 @@ def _numeric(value: object) -> bool:
 
 def _said(error: BaseException) -> str:
     return "".join(traceback.format_exception_only(error)).rstrip()
+
+
+def _brief(said: str, lines: int = 4, width: int = 200) -> str:
+    """An exception's message as the build reports it: its first `lines` lines, each cut at
+    `width` characters, and how many more there were; a 5 KB message is not a report."""
+    every = said.splitlines()
+    kept = [line if len(line) <= width else f"{line[: width - 1]}…" for line in every[:lines]]
+    more = len(every) - len(kept)
+    return "\n".join(kept) + (f"\n(and {more} more lines)" if more > 0 else "")
 
 
 def _compared(body: str, line: int, namespace: dict[str, object]) -> str:

@@ -57,6 +57,8 @@ serve` rebuilds, and as processes (two builds at once, Ctrl-C).
 | what a killed build left beside site/              | deleted by the next build (not a living one's)|
 | site/ a file or a symbolic link                    | one line, before any page runs                |
 | Ctrl-C                                             | Aborted!, no traceback, nothing left behind   |
+| a fence raising a 5 KB message of many lines       | its first 4 lines, each cut at 200 characters,|
+|                                                    |   and how many more there were                |
 | the build killed outright                          | its page's process and all below it end       |
 """
 
@@ -674,6 +676,15 @@ def test_a_failed_assert_whose_operand_cannot_be_shown_names_the_asserts_line() 
         "docs/p.md:13: a python fence failed at `assert Broken() == 2`:\n"
         "AssertionError\n  Broken() = (its repr raised ValueError: no repr)"
     )
+
+
+def test_a_fence_raising_a_long_many_lined_message_is_reported_in_a_few_short_lines() -> None:
+    raising = "raise ValueError('\\n'.join(['x' * 300] * 20))"
+    lines = failure(raising).splitlines()
+    assert lines[0] == f"docs/p.md:9: a python fence failed at `{raising}`:"
+    assert lines[1] == "ValueError: " + "x" * 187 + "…"
+    assert lines[-1] == "(and 16 more lines)"
+    assert len(lines) == 6 and max(map(len, lines[1:])) <= 200
 
 
 # --- what a page may print, and how long the build reads it ----------------------------------
