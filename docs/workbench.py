@@ -75,7 +75,7 @@ for n, (token, piece) in enumerate(zip(tokens, labels, strict=True), 1):
 # read-only in the package; here it is a copy you can edit. Tokens 2 and 4 (`"0"` and `"7"`)
 # arrive with the same embedding, which is why the head cannot tell them apart. Give one of
 # them something the other lacks, in a dimension the query reads: uncomment the line
-# `table[tokens[3]] = suggestion` below, which marks the 7{given: the chronicle's digit, a token's text} as part of a count (dimension 3,
+# `table[tokens[3]] = suggestion` below, which marks the 7{= int(tokenizer.piece(tokens[3]))} as part of a count (dimension 3,
 # true of it: it is a digit of the birth count), and run the cells again. A change to
 # dimension 4 alone would not do it: no weight of W_Q reads dimension 4, so the two queries
 # would stay equal. Before you do, predict: with the edit, will the `7` give more of its

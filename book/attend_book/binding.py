@@ -1,10 +1,11 @@
 """Every number of a page held against the value its binding evaluates to now.
 
-The page's bindings (`reading.read`) name expressions; `run.run_page` evaluates them in the
+The page's bindings (`reading.read`) name expressions; the page's runner evaluates them in the
 page's namespace after its fences ran. A number holds when the value, rounded to the decimals
-written, is what is written; a group holds element by element; a given holds by definition; a
-worked sum holds when its written operands give its written result at the result's precision
-(`≈` allows one unit in the last place written). Each failure is one `Problem`.
+written, is what is written; a group holds element by element; a given is held to its declared
+value like any other; a label holds when it counts from 1 to its range's value; a worked sum
+holds when its written operands give its written result at the result's precision (`≈` allows
+one unit in the last place written). Each failure is one `Problem`.
 """
 
 from __future__ import annotations
@@ -43,8 +44,6 @@ def moved(
     """Each binding whose value no longer fits its numbers (a `Problem`), and each number whose
     value moved, with that value: what the check reports and what renumber rewrites."""
     for bound in reading.bindings:
-        if bound.expression is None:
-            continue
         value = values.get(bound.expression, "it was never evaluated")
         quoted = values_of(bound, value)
         if isinstance(quoted, str):
@@ -57,9 +56,30 @@ def moved(
                 yield numeral, value, bound
 
 
+def out_of_range(reading: Reading, values: Mapping[str, Value]) -> Iterator[Problem]:
+    """Each label past the range declared for its word, or whose range has no value."""
+    unranged = set()  # a range that has no value is said once, at its first label
+    for label in reading.labels:
+        last, at = values.get(label.limit, "it was never evaluated"), label.numeral
+        if isinstance(last, str | list):
+            why = f"cannot be worked out: {last}" if isinstance(last, str) else "is a list, not a count"
+            if label.word not in unranged:
+                unranged.add(label.word)
+                cause = (last, f"the range of {label.word}") if isinstance(last, str) else None
+                yield Problem(
+                    at.line,
+                    f"{label.word} {at.text}: the range of {label.word}, {label.limit}, {why}",
+                    at.column,
+                    cause=cause,
+                )
+        elif not 1 <= at.value <= last:
+            why = f"{label.word} counts from 1 to {last:g} ({label.limit})"
+            yield Problem(at.line, f"{label.word} {at.text} is out of range: {why}", at.column)
+
+
 def check(reading: Reading, values: Mapping[str, Value]) -> list[Problem]:
     """Every problem with the numbers of one page, in the order of its lines."""
-    problems = list(reading.problems)
+    problems = [*reading.problems, *out_of_range(reading, values)]
     for found in moved(reading, values):
         if isinstance(found, Problem):
             problems.append(found)

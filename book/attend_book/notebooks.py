@@ -27,6 +27,7 @@ from mkdocs.exceptions import PluginError
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from attend.cli import DISTRIBUTION
+from attend_book.declared import Declared
 from attend_book.markdown import FRONT, Fence, fences, parse
 from attend_book.reading import read, strip
 from attend_book.run import TIME_LIMIT, FenceError, Value, commands, executed, words
@@ -264,7 +265,9 @@ def prose_of(script: str) -> str:
     return "\n".join(out)
 
 
-def execute(source: Path, target: Path, *, limit: float = TIME_LIMIT, shown: str = "") -> list[str]:
+def execute(
+    source: Path, target: Path, *, limit: float = TIME_LIMIT, shown: str = "", book: Declared | None = None
+) -> list[str]:
     """Run a jupytext notebook top to bottom in a fresh kernel and write it, outputs and all, its
     Markdown without bindings and their values in its metadata (`attend_book.values`); answer
     the files its kernel read (`inputs`), for the cache.
@@ -278,7 +281,7 @@ def execute(source: Path, target: Path, *, limit: float = TIME_LIMIT, shown: str
     text = source.read_text(encoding="utf-8")
     notebook = jupytext.read(source)
     notebook.metadata.pop("jupytext", None)
-    expressions = read(prose_of(text)).expressions
+    expressions = read(prose_of(text), book).expressions
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
             cell.source = strip(cell.source)

@@ -42,7 +42,7 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from attend_book import binding, notebooks, reading, rules, run, snippets
+from attend_book import binding, declared, notebooks, reading, rules, run, snippets
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged, TextError, read_text
 from attend_book.markdown import fences
@@ -58,6 +58,11 @@ class BookConfig(Config):
     cache_dir = c.Type(str, default=FOLDER)  # beside mkdocs.yml
     workbench = c.Type(str, default="workbench.py")  # the notebook page, under docs/
     time_limit = c.Type((int, float), default=run.TIME_LIMIT)  # seconds one fence may run
+    # What the number check holds for every page (declared.py): label words and their ranges,
+    # givens, and the front matter every page must have.
+    labels = c.Type(dict, default={})
+    givens = c.Type(dict, default={})
+    front_matter = c.ListOfItems(c.Type(str), default=list(rules.REQUIRED_META))
     first_import = c.Type(str, default="")  # what a page's first python fence imports from; "": anything
 
 
@@ -81,6 +86,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
         self._told = False  # whether this build's first moved number said how to renumber
         self._scratch: tempfile.TemporaryDirectory[str] | None = None  # an unexecuted workbench
+        self.declared = declared.Declared()  # what the number check holds for every page
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined because mkdocs keeps a plugin that has it, this very object, from one `mkdocs
@@ -89,6 +95,10 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path).parent
+        try:
+            self.declared = declared.of_config(self.config)
+        except declared.DeclarationError as error:
+            raise PluginError(str(error)) from None
         for name in JUPYTER_LOGGERS:  # its warnings still show
             logging.getLogger(name).setLevel(logging.WARNING)
         fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
@@ -127,8 +137,10 @@ class BookPlugin(BasePlugin[BookConfig]):
         if source is not None and source.abs_src_path:
             script = Path(source.abs_src_path)
             shown = os.path.relpath(script, self.root)
-            execute = functools.partial(notebooks.execute, limit=float(self.config.time_limit), shown=shown)
-            found = reading.read(notebooks.prose_of(script.read_text(encoding="utf-8")))
+            execute = functools.partial(
+                notebooks.execute, limit=float(self.config.time_limit), shown=shown, book=self.declared
+            )
+            found = reading.read(notebooks.prose_of(script.read_text(encoding="utf-8")), self.declared)
             try:
                 executed, values = self.cache.notebook(script, execute, notebooks.values_of)
             except run.FenceError as error:  # one line; the page shows the cells without outputs
@@ -187,7 +199,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             return markdown
         source = page.file.content_string  # with its front matter, so lines are the file's
         self._page = os.path.relpath(os.path.join(config.docs_dir, page.file.src_path), self.root)
-        found = reading.read(source)
+        found = reading.read(source, self.declared)
         limit, folder = float(self.config.time_limit), str(self.root)
         runner = functools.partial(run.run_page, limit=limit, environment=self.environment, folder=folder)
         for fence in fences(source):
@@ -270,7 +282,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         """Every problem with the page's rules (`rules`: front matter, fences), its numbers and
         its include lines, one line each (bindings stopped by one cause: one line), in the order
         of its lines."""
-        page_rules = rules.check(source, meta, self.config.first_import)
+        page_rules = rules.check(source, meta, self.config.first_import, self.config.front_matter)
         problems = [*page_rules, *snippets.check(source, self.root), *binding.check(found, values)]
         return binding.one_per_cause(sorted(problems, key=lambda p: (p.line, p.column or 0)))
 

@@ -20,6 +20,7 @@ when a page or folder named does not exist.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import re
 import subprocess
@@ -34,6 +35,7 @@ from mkdocs.exceptions import PluginError
 
 from attend_book import binding, notebooks, numerals, reading
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
+from attend_book.declared import Declared, of_mkdocs
 from attend_book.files import TextError, read_text, write_atomic
 from attend_book.reading import Problem
 from attend_book.run import FenceError, Value
@@ -44,12 +46,16 @@ class RefusedError(Exception):
 
 
 def renumber(
-    page: str, markdown: str, values: Mapping[str, Value], prose: Callable[[str], str] = str
+    page: str,
+    markdown: str,
+    values: Mapping[str, Value],
+    prose: Callable[[str], str] = str,
+    book: Declared | None = None,
 ) -> tuple[str, list[str], list[str]]:
     """The page with its moved numbers rewritten, each change as `page:line:column old → new`,
     and each number left for a person, as one line. `prose` is what of the file a reader sees
     as Markdown, line for line and column for column (the workbench's Markdown cells)."""
-    found = reading.read(prose(markdown))
+    found = reading.read(prose(markdown), book)
     if found.unclosed:
         raise RefusedError(f"{found.unclosed[0].render(page)}: nothing written, nothing past it can be read")
     edits: list[tuple[int, int, str, str]] = []  # line, column, old, new
@@ -72,7 +78,7 @@ def renumber(
             raise RefusedError(f"{page}:{number}: {old} is not at column {column + 1}; nothing written")
         lines[number - 1] = text[:column] + new + text[column + len(old) :]
     rewritten = "\n".join(lines)
-    if len(reading.read(prose(rewritten)).bindings) != len(found.bindings):
+    if len(reading.read(prose(rewritten), book).bindings) != len(found.bindings):
         raise RefusedError(f"{page}: rewriting would change how many bindings the page has; nothing written")
     return rewritten, [f"{page}:{n}:{c + 1} {old} → {new}" for n, c, old, new in sorted(edits)], left
 
@@ -158,6 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # here is not run again by the next build either.
     cache = Cache(Path(FOLDER), fingerprint(source_roots(), build_versions()))
     tally = Tally()
+    book = of_mkdocs(Path("mkdocs.yml"), "attend-book")  # what the build's check holds for every page
     status = 0
     for path in paths:
         page = path.as_posix()
@@ -165,14 +172,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             text = read_text(path, page)
             prose: Callable[[str], str] = notebooks.prose_of if path.suffix == ".py" else str
             if path.suffix == ".py":  # the workbench: its values come from its kernel
-                values = cache.notebook(path, notebooks.execute, notebooks.values_of)[1]
+                execute = functools.partial(notebooks.execute, book=book)
+                values = cache.notebook(path, execute, notebooks.values_of)[1]
             else:
-                values = cache.page(page, text, reading.read(text).expressions).values
+                values = cache.page(page, text, reading.read(text, book).expressions).values
             if args.check:
-                lines = [p.render(page) for p in binding.check(reading.read(prose(text)), values)]
+                lines = [p.render(page) for p in binding.check(reading.read(prose(text), book), values)]
                 failed = bool(lines)
             else:
-                new, changes, left = renumber(page, text, values, prose)
+                new, changes, left = renumber(page, text, values, prose, book)
                 if new != text:
                     _write(path, new, changes)
                     tally.rewritten[page] = len(changes)

@@ -14,7 +14,7 @@ executed and holds only `$ ` commands, whose output the build writes in.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from attend_book.markdown import fences
@@ -25,12 +25,15 @@ REQUIRED_META = ("title", "description")
 PYTHON = frozenset({"python", "py", "python3"})  # what pytest-markdown-docs runs
 
 
-def check(markdown: str, meta: Mapping[str, Any], package: str = "") -> list[Problem]:
+def check(
+    markdown: str, meta: Mapping[str, Any], package: str = "", required: Sequence[str] = REQUIRED_META
+) -> list[Problem]:
     """Every rule the page breaks, one `Problem` each, in the order of its lines; the first
-    executed python fence must import from `package`, if one is named."""
+    executed python fence must import from `package`, if one is named, and the front matter
+    must say each of `required` (`front_matter` under attend-book in mkdocs.yml)."""
     problems = [
         Problem(1, f"the front matter has no {key}; {CHECKLIST}")
-        for key in REQUIRED_META
+        for key in required
         if not str(meta.get(key, "")).strip()
     ]
     python = [fence for fence in fences(markdown) if fence.language in PYTHON]

@@ -27,8 +27,7 @@ linear in their size, and holds each fence to the time limit while output flows.
 
 A `python` fence runs with `exec`, its standard output captured; a `console` fence is a
 transcript whose `$ attend …` lines call `attend.cli.main`, the function the installed command
-calls. A figure fence's plotted numbers (an `attend-figure-data` comment) are taken out of its
-text and kept as the block's `data`. Whatever a fence raises, `exit()` and KeyboardInterrupt
+calls. Whatever a fence raises, `exit()` and KeyboardInterrupt
 included, is a `FenceError` naming the page, the fence's line and its own failing line; so is a
 fence that ends its process or runs past the time limit. A fence that shows an exercise's answer
 (`answer="EXPRESSION"`) has that expression evaluated as soon as it ran: one that fails, or gives
@@ -47,7 +46,6 @@ import io
 import json
 import math
 import os
-import re
 import resource
 import select
 import shlex
@@ -75,7 +73,6 @@ TIME_LIMIT = 30.0
 # How many characters one page may print, all its fences together. The book's largest page
 # prints 71 thousand (its figures' HTML): this is over a hundred times that.
 OUTPUT_LIMIT = 8 << 20
-FIGURE_DATA = re.compile(r"\n<!-- attend-figure-data\n(.*?)\n-->", re.DOTALL)  # as attend_figures prints it
 # What a fence may not do to the build, said in the words of what it did, under what it raised.
 STOPPED: dict[type[BaseException], str] = {
     SystemExit: "\n(a page's code may not end the build (exit() or sys.exit()))",
@@ -105,7 +102,6 @@ class Block(NamedTuple):
 
     fence: Fence
     text: str  # what it printed (for a transcript, the commands' output without the prompts)
-    data: str | None = None  # a figure's plotted numbers, as text
 
 
 class PageRun(NamedTuple):
@@ -119,7 +115,7 @@ class PageRun(NamedTuple):
     def kept(self) -> dict[str, Any]:
         """What a page's process reports and the cache keeps: what each fence printed and the
         values; the fences are the page's own (`blocks_of`)."""
-        return {"blocks": [{"text": b.text, "data": b.data} for b in self.blocks], "values": self.values}
+        return {"blocks": [{"text": b.text} for b in self.blocks], "values": self.values}
 
 
 def executed(fence: Fence) -> bool:
@@ -133,7 +129,7 @@ def commands(transcript: str) -> list[str]:
 
 
 def blocks_of(markdown: str, made: list[dict[str, Any]]) -> list[Block]:
-    """The page's blocks from what each executed fence printed (`text`, `data`), in page order."""
+    """The page's blocks from what each executed fence printed (`text`), in page order."""
     return [Block(f, **m) for f, m in zip(filter(executed, fences(markdown)), made, strict=True)]
 
 
@@ -322,8 +318,7 @@ def _run_python(fence: Fence, namespace: dict[str, object], path: str, printed: 
         raise FenceError(
             f"{path}:{fence.line + inside}: a python fence failed at `{failing}`:\n{said}"
         ) from None
-    data = FIGURE_DATA.findall(printed.getvalue())
-    return Block(fence, FIGURE_DATA.sub("", printed.getvalue()), "\n".join(data) if data else None)
+    return Block(fence, printed.getvalue())
 
 
 def _check_answer(fence: Fence, namespace: dict[str, object], path: str) -> None:

@@ -111,34 +111,17 @@ class Figure:
             + "\n</div>"
         )
 
-    def data_text(self) -> str:
-        """What the picture plotted, as text a check can read: one line per series, every
-        float at four places as the tables print them, so a number in a caption or alt text
-        can be traced to a value the figure drew."""
-        return "\n".join(f"{key}: {_as_text(value)}" for key, value in self.data.items())
-
     def html(self, live: str = "") -> str:
         """The picture as a `<figure>` a page can print straight into its HTML, with `live` (a
-        control, from `attend_figures.controls`) under the caption. The plotted data follows in
-        a comment for the book's build, which takes it out before the page is written."""
+        control, from `attend_figures.controls`) under the caption."""
         parts = [
             f'<figure class="attend-figure" id="figure-{self.name}">',
             self.drawing(),
             f"<figcaption>{html.escape(self.caption)}</figcaption>",
             *([live] if live else []),
             "</figure>",
-            f"<!-- attend-figure-data\n{self.data_text()}\n-->",
         ]
         return "\n".join(parts)
-
-
-def _as_text(value: Any) -> str:
-    """Nested lists and tuples flattened to one line; floats at four places, the rest as is."""
-    if isinstance(value, (list, tuple)):
-        return " ".join(_as_text(v) for v in value)
-    if isinstance(value, float):
-        return f"{value:.4f}"
-    return str(value)
 
 
 def label(token_id: int, width: int = 14) -> str:

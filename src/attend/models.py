@@ -19,8 +19,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
-
 from attend.checks import a_thing, switch, whole
 from attend.kvcache import cache_bytes
 
@@ -37,7 +35,6 @@ __all__ = [
     "Model",
     "Weights",
     "doubling",
-    "exp_overflow",
     "head_tie",
     "kv_cache_bytes",
     "layer_tie",
@@ -442,13 +439,3 @@ def weights(model: Model) -> Weights:
         layers=model.layers,
         norms=NORM_NUMBERS[model.norm] * (2 * model.layers + 1) * d,
     )
-
-
-def exp_overflow(dtype: type[np.floating]) -> float:
-    """The largest x whose e^x a float of this type can hold: log of its largest number.
-
-    Past it exp returns inf, and a softmax row holding inf divides
-    inf by inf. Subtracting the row's largest score first keeps
-    every exponent at or below zero, whatever the type.
-    """
-    return math.log(float(np.finfo(dtype).max))

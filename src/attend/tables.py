@@ -230,6 +230,7 @@ class CacheTable:
     dk: int
     again: Generation  # each step runs the whole row so far
     kept: Generation  # each step runs the new token against kept keys and values
+    layers: int = 1  # the chapter's head is a single layer
 
     @property
     def largest_difference(self) -> float:
@@ -244,8 +245,9 @@ class CacheTable:
 
     @property
     def cache_bytes(self) -> int:
-        """What the kept keys and values hold at the end, in float64: one layer, h heads."""
-        return cache_bytes(1, self.h, self.dk, len(self.kept.work), 8)
+        """What the kept keys and values hold at the end: each layer's h heads, each number as
+        wide as the run's own."""
+        return cache_bytes(self.layers, self.h, self.dk, len(self.kept.work), self.kept.out.itemsize)
 
 
 @dataclass(frozen=True)

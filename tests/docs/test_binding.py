@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from attend_book.binding import check, one_per_cause
+from attend_book.declared import Declared, Given
 from attend_book.reading import read
 from attend_book.run import Value, run_page
+
+BOOK = Declared(
+    labels={"slot": "len(q)", "token": None}, givens={"matrices": Given(3, "a query, a key and a value")}
+)
 
 F = "```"
 PAGE = f"""---
@@ -22,7 +27,7 @@ Sixteen{{= len(q) ** 2}} scores in all.
 
 
 def problems(markdown: str, values: dict[str, Value] | None = None) -> list[str]:
-    reading = read(markdown)
+    reading = read(markdown, BOOK)
     if values is None:
         values = run_page("docs/p.md", markdown, reading.expressions).values
     return [p.render("docs/p.md") for p in check(reading, values)]
@@ -76,12 +81,55 @@ def test_a_binding_that_cannot_be_worked_out_or_does_not_fit_is_one_line_never_a
     ]
 
 
-def test_a_given_holds_as_written_whatever_the_code_prints() -> None:
-    assert problems("Slope 2{given: the power of n in n²}.\n", {}) == []
+def test_a_given_is_held_to_its_declared_value_like_any_number() -> None:
+    page = (
+        '---\ngivens:\n  most: [1, "the most a share can be"]\n---\n\nAt most 1{= most}, three{= matrices}.\n'
+    )
+    assert problems(page) == []
+    assert problems(page.replace("most 1{", "most 13{")) == [
+        "docs/p.md:6:9: 13 is written, 1 is computed now, bound to {= most}"
+    ]
+    assert problems(page.replace("three{", "four{")) == [
+        "docs/p.md:6:20: four is written, three is computed now, bound to {= matrices}"
+    ]
+
+
+def test_a_label_is_held_to_the_range_declared_for_its_word() -> None:
+    assert problems(PAGE + "Nothing in slot 4.\n") == []
+    assert problems(PAGE + "Nothing in slot 43.\n") == [
+        "docs/p.md:12:17: slot 43 is out of range: slot counts from 1 to 4 (len(q))"
+    ]
+    page = PAGE.replace("title: t\n", 'title: t\nlabels: {slot: "len(k) - 1"}\n')  # the page's own range
+    assert problems(page + "Slot 4.\n") == [
+        "docs/p.md:13:6: slot 4 is out of range: slot counts from 1 to 3 (len(k) - 1)"
+    ]
+
+
+def test_a_range_that_cannot_be_worked_out_is_said_once() -> None:
+    values: dict[str, Value] = {"len(q)": "NameError: name 'q' is not defined"}
+    assert problems("Slot 1 and slot 2.\n", values) == [
+        "docs/p.md:1:6: slot 1: the range of slot, len(q), cannot be worked out: "
+        "NameError: name 'q' is not defined"
+    ]
+
+
+def test_one_binding_for_a_sum_holds_each_operand_and_the_result_where_it_is_written() -> None:
+    page = PAGE + "One sum: 0.5×0.25 = 0.125{= q[2] * k[2]}; 3 + 0.5 = 3.5{= q[1] + q[2] == sum(q)}.\n"
+    assert problems(page) == []
+    assert problems(page.replace("0.5×0.25", "0.6×0.25")) == [
+        "docs/p.md:12:10: 0.6 is written, 0.5 is computed now, bound to {= q[2]}",
+        "docs/p.md:12:21: 0.6×0.25 = 0.125 does not hold: the written operands give 0.15000; "
+        "show more digits, or write ≈",
+    ]
+    assert problems(page.replace("= 3.5{", "= 3.6{")) == [
+        "docs/p.md:12:53: 3.6 is written, 3.5 is computed now, bound to {= q[1] + q[2] == sum(q)}",
+        "docs/p.md:12:53: 3 + 0.5 = 3.6 does not hold: the written operands give 3.500; "
+        "show more digits, or write ≈",
+    ]
 
 
 def test_a_percentage_quotes_its_number_as_written_and_a_share_bound_to_it_is_one_clear_line() -> None:
-    assert problems("Its share is 58%{= 58} and 58.0%{= 100 * s}.\n", {"58": 58, "100 * s": 58.04}) == []
+    assert problems("Its share is 58%{= p} and 58.0%{= 100 * s}.\n", {"p": 58, "100 * s": 58.04}) == []
     assert problems("Its share is 58%{= s}.\n", {"s": 0.58}) == [
         "docs/p.md:1:14: 58% is written, 0.58 is computed now, bound to {= s}: a percentage quotes its "
         "number as written, so bind it to 100 × the share"
@@ -100,13 +148,13 @@ def test_an_integer_past_a_floats_range_is_one_line_as_a_number_a_group_or_a_wor
 
 def test_bindings_stopped_by_one_missing_name_are_one_line_naming_them_in_the_builds_report() -> None:
     gone = PAGE.replace("q = [0.0, 3.0, 0.5, 0.0]\n", "")
-    assert len(problems(gone)) == 4  # one each, for the tools that count them
-    reading = read(gone)
+    assert len(problems(gone)) == 5  # one each (the label's range too), for the tools that count them
+    reading = read(gone, BOOK)
     values = run_page("docs/p.md", gone, reading.expressions).values
     assert [p.render("docs/p.md") for p in one_per_cause(check(reading, values))] == [
         "docs/p.md:9:15: (0, 3, 0.5, 0){= q} cannot be worked out: NameError: name 'q' is not defined; "
-        "nor, for that reason, can 3 more: {= q[2]} (line 9), {= q[2] * k[2]} (line 9), "
-        "{= len(q) ** 2} (line 10)"
+        "nor, for that reason, can 4 more: the range of slot (line 9), {= q[2]} (line 9), "
+        "{= q[2] * k[2]} (line 9), {= len(q) ** 2} (line 10)"
     ]
 
 

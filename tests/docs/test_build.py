@@ -95,7 +95,7 @@ def test_an_include_that_is_not_there_is_one_line_under_the_books_own_settings(
     assert line.startswith("attend_book: docs/index.md:7: the include names src/gone.py, which is not there")
 
 
-UNBOUND = "bind it {= …}, give it {given: …} or make it a label"
+UNBOUND = "bind it {= …} (a given by its name) or make it a label"
 
 
 def runs_of_a_build(project: Path) -> int:

@@ -8,19 +8,26 @@ from pathlib import Path
 import pytest
 from tree import pages
 
+from attend_book.declared import DeclarationError, Declared, Given, of_config
 from attend_book.markdown import FRONT, parse
 from attend_book.numerals import Numeral, evaluate, holds, restate, value_of
 from attend_book.reading import _passages, read, strip
 
 F = "```"
+# What a book might declare for every page: label words with their ranges, and a given.
+BOOK = Declared(
+    labels={"token": "n", "slot": "dk", "row": "n", "column": "n", "step": None},
+    givens={"matrices": Given(3, "a query, a key and a value matrix")},
+)
+UNBOUND = "is not bound: bind it {= …} (a given by its name) or make it a label"
 
 
-def problems(markdown: str) -> list[str]:
-    return [p.render("p.md") for p in read(markdown).problems]
+def problems(markdown: str, book: Declared = BOOK) -> list[str]:
+    return [p.render("p.md") for p in read(markdown, book).problems]
 
 
 def bound(markdown: str) -> list[tuple[str, str | None]]:
-    return [(b.written, b.expression) for b in read(markdown).bindings]
+    return [(b.written, b.expression) for b in read(markdown, BOOK).bindings]
 
 
 def test_a_bound_number_is_read_with_its_line_its_column_and_its_expression() -> None:
@@ -33,9 +40,7 @@ def test_a_bound_number_is_read_with_its_line_its_column_and_its_expression() ->
 
 
 def test_a_number_with_no_binding_is_one_problem_at_its_line_and_column() -> None:
-    assert problems("Text.\n\nIt is 3.126 now.\n") == [
-        "p.md:3:7: 3.126 is not bound: bind it {= …}, give it {given: …} or make it a label"
-    ]
+    assert problems("Text.\n\nIt is 3.126 now.\n") == [f"p.md:3:7: 3.126 {UNBOUND}"]
 
 
 def test_a_group_takes_one_binding_element_by_element() -> None:
@@ -52,18 +57,49 @@ def test_number_words_bind_like_digits_and_small_ordinary_words_are_left_alone()
     assert bound(text) == [("four", "n"), ("sixteen", "n * n"), ("twenty-five", "r"), ("a thousand", "m")]
     assert problems(text) == []
     assert problems("Three rows, half of them, twice over.\n") == [
-        "p.md:1:1: Three is not bound: bind it {= …}, give it {given: …} or make it a label",
-        "p.md:1:13: half is not bound: bind it {= …}, give it {given: …} or make it a label",
-        "p.md:1:27: twice is not bound: bind it {= …}, give it {given: …} or make it a label",
+        f"p.md:1:1: Three {UNBOUND}",
+        f"p.md:1:13: half {UNBOUND}",
+        f"p.md:1:27: twice {UNBOUND}",
     ]
     assert bound("It takes one{= k} slot.\n") == [("one", "k")]
 
 
-def test_a_given_holds_its_reason_and_a_given_without_one_is_a_problem() -> None:
-    [given] = read("Slope 2{given: the power of n in n²}.\n").bindings
-    assert given.expression is None and given.reason == "the power of n in n²"
-    assert problems("Slope 2{given: }.\n") == ["p.md:1:7: {given: } gives 2 without a reason: write one"]
+def test_a_given_is_a_name_declared_with_its_value_for_the_book_or_the_page() -> None:
+    front = '---\ngivens:\n  squared: [2, "the power of n in n²"]\n---\n\n'
+    page = front + "Slope 2{= squared}, three{= matrices}.\n"
+    assert bound(page) == [("2", "2"), ("three", "3")]  # what the page's namespace evaluates
+    assert read(page, BOOK).bindings[0].brace == "{= squared}"  # what the check names
+
+
+def test_an_old_given_an_empty_binding_or_a_constant_is_one_problem() -> None:
+    assert problems("Slope 2{given: the power of n in n²}.\n") == [
+        "p.md:1:7: {given: the power of n in n²} has no value to hold it to: "
+        "declare it under `givens:` (name: [value, reason]) and write {= name}"
+    ]
     assert problems("It is 3{= }.\n") == ["p.md:1:7: {= } binds 3 to nothing: write an expression"]
+    assert problems("At 1.5{= 3 / 2} times.\n") == [
+        "p.md:1:4: {= 3 / 2} names nothing, so it can never fail: "
+        "bind it to what computes it, or declare a given"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("front", "problem"),
+    [
+        (
+            "givens: {two: 2}",
+            "p.md:1: front matter givens: two must be [value, reason], a number and why it holds",
+        ),
+        ("givens: {2x: [2, why]}", "p.md:1: front matter givens: '2x' is not a name an expression can use"),
+        (
+            "labels: [token]",
+            "p.md:1: front matter labels: write a mapping, word: an expression for the last one",
+        ),
+        ("givens: {a: [1, why]", "p.md:1: the front matter is not YAML: while parsing a flow mapping"),
+    ],
+)
+def test_a_declaration_that_cannot_be_read_is_one_line(front: str, problem: str) -> None:
+    assert problems(f"---\n{front}\n---\n\nText.\n") == [problem]
 
 
 @pytest.mark.parametrize(
@@ -81,9 +117,23 @@ def test_a_position_after_a_label_word_needs_no_binding(text: str) -> None:
 def test_a_label_that_is_not_a_position_counted_from_one_is_a_problem() -> None:
     assert problems("Token 0 and slot 2.5.\n") == [
         "p.md:1:7: 0 follows a label, but a label is a position counted from 1",
-        "p.md:1:18: 2.5 is not bound: bind it {= …}, give it {given: …} or make it a label",
+        f"p.md:1:18: 2.5 {UNBOUND}",
     ]
     assert problems("4 tokens.\n") != []  # a count before the word is a quantity, not a label
+
+
+def test_a_label_takes_the_range_its_page_or_book_declares_or_is_a_problem() -> None:
+    [label] = read("Token 2.\n", BOOK).labels
+    assert (label.numeral.text, label.word, label.limit) == ("2", "token", "n")
+    page = '---\nlabels: {token: "len(run.x)", step: "len(work)"}\n---\n\nToken 2, step 3.\n'
+    assert [(label.word, label.limit) for label in read(page, BOOK).labels] == [
+        ("token", "len(run.x)"),
+        ("step", "len(work)"),
+    ]
+    assert problems("Step 3.\n") == [
+        "p.md:1:6: step 3: no range is declared for step: declare `labels: {step: …}` in the front matter"
+    ]
+    assert problems("Token 2.\n", Declared()) == [f"p.md:1:7: 2 {UNBOUND}"]  # no label words, no labels
 
 
 def test_code_is_not_read_and_every_place_a_reader_sees_is() -> None:
@@ -99,13 +149,12 @@ def test_code_is_not_read_and_every_place_a_reader_sees_is() -> None:
 
 def test_list_and_quote_markers_are_not_numbers_and_each_column_is_the_files() -> None:
     page = "1. First 3{= a} rows.\n2. Then\n   7 more.\n\n> 1. quoted 8\n"
-    unbound = "is not bound: bind it {= …}, give it {given: …} or make it a label"
-    assert problems(page) == [f"p.md:3:4: 7 {unbound}", f"p.md:5:13: 8 {unbound}"]
+    assert problems(page) == [f"p.md:3:4: 7 {UNBOUND}", f"p.md:5:13: 8 {UNBOUND}"]
     assert read(page).bindings[0].numerals == (Numeral(1, 9, "3"),)
 
 
 def test_superscripts_and_fractions_are_read_and_raw_html_is_reported_unreadable() -> None:
-    reading = read("10⁴{= n} and n²{given: squared}, ½{= s}.\n")
+    reading = read("10⁴{= n} and n²{= matrices}, ½{= s}.\n", BOOK)
     assert [n.text for b in reading.bindings for n in b.numerals] == ["10⁴", "²", "½"]
     assert value_of("10⁴") == 10_000 and value_of("½") == 0.5
     assert problems('<div class="x" width="7">8 rows, one page</div>\n') == [
@@ -127,8 +176,8 @@ def test_numbers_joined_to_units_and_in_every_digit_form_a_reader_knows_are_read
 
 def test_a_unit_form_unbound_says_what_its_binding_holds() -> None:
     assert problems("Over 12k rows.\n") == [
-        "p.md:1:6: 12k is not bound: bind it {= …} to 12, the number as written before k, "
-        "give it {given: …} or make it a label"
+        "p.md:1:6: 12k is not bound: bind it {= …} to 12, the number as written before k "
+        "(a given by its name), or make it a label"
     ]
 
 
@@ -174,6 +223,55 @@ def test_worked_sums_are_found_in_prose_tables_and_math_with_their_bindings_out(
     assert [(s.text, s.result.text, s.approximate) for s in reading.sums] == [
         ("0.5×0.25 = 0.125", "0.125", False),
         ("1 + 2 ≈ 3", "3", True),
+    ]
+
+
+def test_one_binding_after_a_worked_sum_pairs_the_expressions_operands_with_the_written_ones() -> None:
+    assert bound("So 0.5×0.25 = 0.125{= q2[2] * k1[2]}.\n") == [
+        ("0.5", "q2[2]"),
+        ("0.25", "k1[2]"),
+        ("0.125", "q2[2] * k1[2]"),
+    ]
+    assert bound(
+        "4 × 8 × 4 = 128{= 4 * n8 * matrices}; 512 + 512 = 1,024{= 4*n*d + 2*n*n == work[-1]}.\n"
+    ) == [
+        ("4", "4"),  # a literal holds its written number to itself
+        ("8", "n8"),
+        ("4", "3"),  # a given, by its value
+        ("128", "4 * n8 * 3"),
+        ("512", "4 * n * d"),
+        ("512", "2 * n * n"),
+        ("1,024", "work[-1]"),  # the right of `==`: a value of its own for the result
+    ]
+
+
+def test_a_sum_binding_not_in_the_sums_shape_is_one_line_naming_the_shape() -> None:
+    assert problems("So 4 × 4 + 1 = 17{= a * b}.\n") == [
+        "p.md:1:4: {= a * b} is not in the sum's shape: "
+        "write a * b + c, or a * b + c == the result (4 × 4 + 1 = 17)"
+    ]
+
+
+def test_a_binding_after_a_math_span_binds_its_numbers_in_order_and_one_inside_is_a_problem() -> None:
+    assert bound("So $e^{1.5625}${= s[0]} and $x_2 + y^3${= [a, b]}, $1 + 2 ≈ 3${= p + q}.\n") == [
+        ("1.5625", "s[0]"),
+        ("(2, 3)", "[a, b]"),
+        ("1", "p"),
+        ("2", "q"),
+        ("3", "p + q"),
+    ]
+    assert problems("So $e^{1.5{= s}}$.\n") == [
+        "p.md:1:11: {= s} is inside math: bind the span's numbers after it, in order"
+    ]
+    block = "Then\n\n$$\n3 n + 2 n^2\n$$\n{= [a, b, c]}\n\nand 4{= d}.\n"
+    assert bound(block) == [("(3, 2, 2)", "[a, b, c]"), ("4", "d")]
+    assert strip(block) == "Then\n\n$$\n3 n + 2 n^2\n$$\n\n\nand 4.\n"
+
+
+def test_numbers_written_as_a_list_take_one_binding_after_the_last() -> None:
+    assert bound("Its scores are 1.5625, 0, 0.375 and 0{= s2}; tokens 2 and 4{= x}.\n") == [
+        ("(1.5625, 0, 0.375, 0)", "s2"),
+        ("4", "x"),  # after a label, a list is labels and one number
     ]
 
 
@@ -268,3 +366,15 @@ def test_the_reader_blanks_on_every_page_what_markdown_it_says_is_not_text(page:
     after = front.group(0).count("\n") if front else 0  # the front matter is not markdown-it's
     kept = [p.text for p in _passages(markdown) if p.kind != "html" and p.line > after]
     assert digit_runs(" ".join(kept)) == digit_runs(" ".join(said))
+
+
+def test_the_books_declarations_are_read_from_the_plugins_config_and_a_bad_one_is_one_line() -> None:
+    book = of_config({"labels": {"Token": "n"}, "givens": {"qkv": [3, "a query, a key and a value"]}})
+    assert book == Declared({"token": "n"}, {"qkv": Given(3, "a query, a key and a value")})
+    with pytest.raises(DeclarationError, match=r"^mkdocs.yml givens: qkv must be \[value, reason\]"):
+        of_config({"givens": {"qkv": [3]}})
+
+
+def test_a_coefficient_in_math_is_read_though_a_letter_follows_it() -> None:
+    assert problems("So $2n + 3$.\n") == [f"p.md:1:5: 2 {UNBOUND}", f"p.md:1:10: 3 {UNBOUND}"]
+    assert bound("So $2n + 3${= [a, b]}.\n") == [("(2, 3)", "[a, b]")]

@@ -12,11 +12,10 @@ from pathlib import Path
 import pytest
 from mkdocs.utils.meta import get_data
 from mkdocs.utils.yaml import yaml_load
-from tree import DOCS, pages
+from tree import DOCS, book, pages, plugin
 
 from attend_book import rules
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
-from attend_book.plugin import BookPlugin
 from attend_book.reading import read
 
 PAGES = pages()
@@ -36,12 +35,10 @@ def name(page: Path) -> str:
 @pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
 def test_every_page_passes_the_builds_own_check_of_its_rules_numbers_and_includes(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
-    reading = read(text)
+    reading = read(text, book())
     values = CACHE.page(name(page), text, reading.expressions).values
-    plugin = BookPlugin()
-    plugin.root = DOCS.parent
-    plugin.load_config({"first_import": PACKAGE})
-    assert [p.render(name(page)) for p in plugin.check_page(text, reading, values, get_data(text)[1])] == []
+    problems = plugin().check_page(text, reading, values, get_data(text)[1])
+    assert [p.render(name(page)) for p in problems] == []
 
 
 F = "```"
@@ -121,6 +118,6 @@ def test_the_contributors_page_is_kept_only_while_the_tests_it_runs_and_the_file
     is a file this page read, so its cached outputs are not used again (tests/docs/test_cache.py)."""
     page = DOCS / "contributing.md"
     text = page.read_text(encoding="utf-8")
-    followed = {Path(p).resolve() for p in CACHE.page(name(page), text, read(text).expressions).read}
+    followed = {Path(p).resolve() for p in CACHE.page(name(page), text, read(text, book()).expressions).read}
     tests = DOCS.parent / "tests"
     assert {tests / "test_chapter.py", tests / "browser" / "figures.py", DOCS / "score-square.md"} <= followed

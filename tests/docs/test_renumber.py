@@ -15,6 +15,8 @@ from attend_book.run import Value, run_page
 F = "```"
 PAGE = f"""---
 title: t
+labels: {{slot: "len(q)", token: "n"}}
+givens: {{power: [2, "the power of n"]}}
 ---
 
 {F}python exec="1"
@@ -24,7 +26,7 @@ n = 16
 {F}
 
 The query is (0, 3, 0.5, 0){{= q}}; slot 3: 0.5{{= q[2]}}×0.25{{= k[2]}} = 0.125{{= q[2] * k[2]}}.
-Sixteen{{= n}} scores in all, token 2's among them, slope 2{{given: the power of n}}.
+Sixteen{{= n}} scores in all, token 2's among them, slope 2{{= power}}.
 The key's last slot is 0.5{{= k[3]}}.
 """
 MOVED = PAGE.replace("q = [0.0, 3.0, 0.5, 0.0]", "q = [0.0, 3.0, 0.6, 0.0]").replace("n = 16", "n = 25")
@@ -37,16 +39,16 @@ def values(markdown: str) -> dict[str, Value]:
 def test_moved_numbers_are_rewritten_at_their_precision_words_as_words_and_nothing_else() -> None:
     new, changes, left = tool.renumber("docs/p.md", PAGE, values(MOVED))
     assert changes == [
-        "docs/p.md:11:21 0.5 → 0.6",
-        "docs/p.md:11:43 0.5 → 0.6",
-        "docs/p.md:11:70 0.125 → 0.150",
-        "docs/p.md:12:1 Sixteen → Twenty-five",
+        "docs/p.md:13:21 0.5 → 0.6",
+        "docs/p.md:13:43 0.5 → 0.6",
+        "docs/p.md:13:70 0.125 → 0.150",
+        "docs/p.md:14:1 Sixteen → Twenty-five",
     ]
     assert left == []
     old_lines, new_lines = PAGE.split("\n"), new.split("\n")
-    assert [n for n, (a, b) in enumerate(zip(old_lines, new_lines, strict=True), 1) if a != b] == [11, 12]
-    assert new_lines[10].startswith("The query is (0, 3, 0.6, 0){= q};")
-    assert "0.6{= q[2]}×0.25{= k[2]} = 0.150{= q[2] * k[2]}" in new_lines[10]
+    assert [n for n, (a, b) in enumerate(zip(old_lines, new_lines, strict=True), 1) if a != b] == [13, 14]
+    assert new_lines[12].startswith("The query is (0, 3, 0.6, 0){= q};")
+    assert "0.6{= q[2]}×0.25{= k[2]} = 0.150{= q[2] * k[2]}" in new_lines[12]
     assert check(read(new), values(MOVED)) == []
 
 
@@ -76,7 +78,7 @@ def test_the_command_rewrites_a_page_in_place_keeping_its_line_endings(
     page = tmp_path / "docs" / "p.md"
     page.write_bytes(MOVED.replace("\n", newline).encode())
     assert tool.main(["--docs", "docs"]) == 0
-    assert capsys.readouterr().out.splitlines()[0] == "docs/p.md:11:21 0.5 → 0.6"
+    assert capsys.readouterr().out.splitlines()[0] == "docs/p.md:13:21 0.5 → 0.6"
     text = page.read_bytes().decode()
     assert text.count(newline) == PAGE.count("\n") and ("\r\n" in text) == (newline == "\r\n")
     assert tool.main(["--docs", "docs", "--check"]) == 0
@@ -144,13 +146,13 @@ def test_the_command_ends_with_a_summary_of_what_it_rewrote_what_is_left_and_the
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "a.md").write_text(f'{F}python exec="1"\nassert False, "a pin"\n{F}\n')
     (tmp_path / "docs" / "b.md").write_text(MOVED)
-    (tmp_path / "docs" / "c.md").write_text("It is 3{= a}.\n\n" + MOVED.replace("n = 25", "n = 25\na = 3.5"))
+    (tmp_path / "docs" / "c.md").write_text(MOVED.replace("n = 25", "n = 25\na = 3.5") + "\nIt is 3{= a}.\n")
     assert tool.main(["--docs", "docs", "--pins", "pins_page", "--pins-command", "nox -s pins"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[out.index("renumber: 8 numbers rewritten on 2 pages") :] == [
         "renumber: 8 numbers rewritten on 2 pages",
         "  to edit by hand (each said above):",
-        "    docs/c.md:1",
+        "    docs/c.md:18",
         "  not renumbered (each said above; run renumber again once it is fixed):",
         "    docs/a.md:2",
         "  pinned tests that fail now (give them the new values; `nox -s pins` runs them):",
