@@ -220,7 +220,7 @@ def scale(table: ScaleTable) -> str:
 def cost(table: CostTable) -> str:
     d, dk = table.d, table.dk
     lines = [
-        "attend: one head at several sequence lengths, multiply-adds counted as they happen",
+        "attend: one head at several sequence lengths, multiply-adds counted as made",
         "",
         f"  d_model {d}, d_k and d_v {dk}, each sequence the first n tokens of the chronicle",
         "",
