@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -209,7 +208,8 @@ def test_a_new_file_in_a_folder_the_page_listed_reruns_it_and_one_outside_the_bo
 def test_a_file_the_page_wrote_itself_or_one_gone_by_its_end_is_not_followed(tmp_path: Path) -> None:
     written = tmp_path / "written.txt"
     body = f"import tempfile\nopen({str(written)!r}, 'w').write('x')\nprint(open({str(written)!r}).read())\n"
-    body += f"with tempfile.NamedTemporaryFile('w+', dir={str(tmp_path)!r}) as t:\n    print(open(t.name).read())"
+    gone = f"tempfile.NamedTemporaryFile('w+', dir={str(tmp_path)!r})"
+    body += f"with {gone} as t:\n    print(open(t.name).read())"
     read = run_page("docs/p.md", page_reading(body)).read
     assert not [p for p in read if p.startswith(str(tmp_path))]  # neither the file written nor the one gone
 
