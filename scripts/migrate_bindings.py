@@ -4,10 +4,9 @@
 
 Three rewrites, each only where it keeps every number bound to what it was bound to:
 
-* a given, `three{given: a query, a key and a value matrix}`, becomes a given declared once in
-  the page's front matter, `givens: {query_key: [3, "a query, a key and a value matrix"]}`, and
-  a use, `three{= query_key}` (a given the book's mkdocs.yml declares with the same value and
-  reason is used by its name);
+* a given, `three{given: W_Q, W_K and W_V}`, becomes a given declared once in the page's
+  front matter, `givens: {query_key: [3, "W_Q, W_K and W_V"]}`, and a use, `three{= query_key}`
+  (a given the book's mkdocs.yml declares with the same value and reason is used by its name);
 * the bindings inside a math span move after it, one for the span's numbers in order:
   `$e^{1.5625{= s2[0]}}$` becomes `$e^{1.5625}${= s2[0]}`;
 * a worked sum whose every operand is bound takes one binding in the sum's shape:

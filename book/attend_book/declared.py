@@ -3,7 +3,7 @@
 Nothing here names a book. The plugin's configuration in mkdocs.yml declares, for every page:
 
     labels: {token: "len(run.x)", slot: "run.q.shape[1]", step: null}
-    givens: {matrices: [3, "a query, a key and a value matrix"]}
+    givens: {matrices: [3, "W_Q, W_K and W_V: one per role"]}
     front_matter: [title, description]
 
 A label word makes an integer after it (`token 2`) a position counted from 1; its range is an

@@ -9,11 +9,9 @@ data the figure carries.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
-import numpy.typing as npt
 from matplotlib import pyplot as plt
 
 from attend import tables
@@ -25,7 +23,6 @@ from attend_figures.pictures import (
     UNDIVIDED,
     Figure,
     _heat_panel,
-    _numbered,
     _panel,
     _svg,
     label,
@@ -100,7 +97,17 @@ def learned_figure(settings: Settings = DEFAULTS) -> Figure:
             (),
             SHARE_RANGE,
         ),
-        _weights_panel("learned-found", weights, learned_labels, "learned: a held-out line"),
+        _heat_panel(
+            "learned-found",
+            weights,
+            learned_labels,
+            "learned: a held-out line",
+            SHARES_MAP,
+            (),
+            SHARE_RANGE,
+            places=None,  # too many cells to print: the colour bar carries the values
+            height=360,
+        ),
     )
     standing, inn = weights[-2], weights[-1]
     top_standing, top_in = int(np.argmax(standing)), int(np.argmax(inn))
@@ -130,25 +137,3 @@ def learned_figure(settings: Settings = DEFAULTS) -> Figure:
         "top": (top_standing + 1, top_in + 1),
     }
     return Figure("learned", panels, alt, caption, data)
-
-
-def _weights_panel(name: str, square: npt.NDArray[np.float64], labels: Sequence[str], title: str) -> str:
-    """A larger square of attention weights as a heat map: too many cells to print each one,
-    so the colour bar carries the values and the alt text the ones the page names."""
-    lo, hi = SHARE_RANGE
-    n = len(labels)
-    with plt.rc_context(_STYLE):
-        fig, ax = _panel(height=360)
-        image = ax.imshow(square, cmap=SHARES_MAP, vmin=lo, vmax=hi)
-        ticks = list(range(n))
-        ax.set_xticks(ticks, [str(j + 1) for j in ticks])
-        ax.set_yticks(ticks, _numbered(labels))
-        ax.tick_params(length=0)
-        for spine in ax.spines.values():
-            spine.set_visible(False)
-        ax.set_xlabel("key (token number)")
-        ax.set_title(title)
-        bar = fig.colorbar(image, ax=ax, orientation="horizontal", fraction=0.06, pad=0.02, aspect=30)
-        bar.set_ticks([lo, (lo + hi) / 2, hi], labels=[f"{t:g}" for t in (lo, (lo + hi) / 2, hi)])
-        bar.outline.set_visible(False)
-    return _svg(fig, name)

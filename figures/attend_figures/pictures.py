@@ -494,14 +494,20 @@ def _heat_panel(
     cmap: str | Colormap,
     outlined: Sequence[int],
     limits: tuple[float, float] | None = None,
+    *,
+    places: int | None = TABLE_PLACES,
+    height: float = 330,
 ) -> str:
-    """One square as a heat map under its colour bar, each cell printed as the tables print it."""
+    """One square as a heat map under its colour bar, each cell printed as the tables print it
+    (`places`), or, for a square with too many cells to print (`places=None`), the colour bar
+    alone carrying the values."""
     lo, hi = limits if limits is not None else (float(square.min()), float(square.max()))
     n = len(labels)
     with plt.rc_context(_STYLE):
-        fig, ax = _panel(height=330)
+        fig, ax = _panel(height=height)
         image = ax.imshow(square, cmap=cmap, vmin=lo, vmax=hi)
-        _print_cells(ax, square, TABLE_PLACES, white_above=(lo + hi) / 2)
+        if places is not None:
+            _print_cells(ax, square, places, white_above=(lo + hi) / 2)
         ticks = list(range(n))
         ax.set_xticks(ticks, [str(j + 1) for j in ticks])
         ax.set_yticks(ticks, _numbered(labels))
@@ -514,7 +520,8 @@ def _heat_panel(
             ax.add_patch(Rectangle((-0.5, row - 1.5), n, 1, fill=False, edgecolor="#00b3b3", linewidth=2.0))
         bar = fig.colorbar(image, ax=ax, orientation="horizontal", fraction=0.06, pad=0.02, aspect=30)
         bar_ticks = [float(t) for t in np.linspace(lo, hi, 3)]
-        bar.set_ticks(bar_ticks, labels=[f"{t:.{TABLE_PLACES}f}" for t in bar_ticks])  # as the cells read
+        shown = [f"{t:.{places}f}" if places is not None else f"{t:g}" for t in bar_ticks]  # as cells read
+        bar.set_ticks(bar_ticks, labels=shown)
         bar.outline.set_visible(False)
     return _svg(fig, name)
 

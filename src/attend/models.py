@@ -17,7 +17,7 @@ they grow with n and are small beside the products.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from attend.checks import a_thing, switch, whole
 from attend.kvcache import cache_bytes
@@ -226,16 +226,11 @@ LLAMA3_8B = llama(
     ),
 )
 
-LLAMA31_8B = llama(
+# Llama-3-8B's layer, every shape the same, with a context window sixteen times as long.
+LLAMA31_8B = replace(
+    LLAMA3_8B,
     name="Llama-3.1-8B",
-    d=4096,
-    heads=32,
-    kv_heads=8,
-    layers=32,
-    mlp=llama_mlp_width(4096, multiple_of=1024, multiplier=1.3),
     context=131072,
-    vocab=128256,
-    dtype="bfloat16",
     source=(
         "Meta 2024, Llama 3.1 model card (meta-llama/llama-models models/llama3_1/MODEL_CARD.md: "
         "8B, context length 128k, GQA); meta-llama/llama-models models/llama3_1/api/sku_list.py "
