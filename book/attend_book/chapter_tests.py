@@ -4,7 +4,7 @@ The chapter's eight tests (tests/test_chapter.py) are the climax of its story, s
 shows the ones its story has reached: the test's source, included by its section markers, and
 under it a fence that runs that one test and prints how it ended:
 
-    ```python exec="1" session="PAGE" result="text" continuation book_only
+    ```python exec="1" result="text" continuation book_only
     from attend_book.chapter_tests import run_test
 
     print(run_test("tests/test_chapter.py::test_name"))
