@@ -64,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         config = config.plugins.on_config(config)
         config.plugins.on_pre_build(config=config)
-        site = _number_check(config)
+        site = _number_check(config, args.config_file)
         root = Path(config.config_file_path).parent
         pages = _pages(args.pages, site, config, root)
         return renumber_pages(
@@ -83,10 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         config.plugins.on_shutdown()
 
 
-def _number_check(config: MkDocsConfig) -> BoundNumbersPlugin:
+def _number_check(config: MkDocsConfig, named: Path) -> BoundNumbersPlugin:
     found = [p for p in config.plugins.values() if isinstance(p, BoundNumbersPlugin)]
     if not found:
-        raise PluginError(f"{config.config_file_path} lists no bound-numbers plugin under plugins:")
+        raise PluginError(f"{named} lists no bound-numbers plugin under plugins:")
     return found[0]
 
 

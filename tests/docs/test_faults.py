@@ -468,6 +468,29 @@ def test_markdown_exec_showing_the_same_fences_is_one_line_saying_what_to_set(pr
     )
 
 
+@pytest.mark.parametrize(
+    ("named", "said"),
+    [
+        ("attend-bok", "is not a plugin of this build"),
+        ("markdown-exec", "has no bound_values"),
+    ],
+)
+def test_a_number_check_whose_values_name_no_provider_stops_the_build_with_one_line(
+    named: str, said: str, project: Path
+) -> None:
+    (project / "mkdocs.yml").write_text(
+        PROJECT.replace("values: attend-book", f"values: {named}"), encoding="utf-8"
+    )
+    config = load_config(str(project / "mkdocs.yml"))
+    config = config.plugins.on_config(config)
+    with pytest.raises(PluginError) as raised:
+        config.plugins.on_pre_build(config=config)
+    assert str(raised.value) == (
+        f"bound-numbers: values: {named} {said}; name `fences` or a plugin listed under plugins: "
+        "that provides the values"
+    )
+
+
 # --- what a signal can do --------------------------------------------------------------------
 
 
@@ -618,6 +641,37 @@ def test_renumber_given_a_path_that_does_not_exist_says_so_and_exits_2(
 ) -> None:
     assert cli.main(argv) == 2
     assert capsys.readouterr().err == said
+
+
+@pytest.mark.parametrize(
+    ("config", "said"),
+    [
+        (
+            PROJECT.replace("values: attend-book", "values: attend-bok"),
+            "renumber: bound-numbers: values: attend-bok is not a plugin of this build; name `fences` "
+            "or a plugin listed under plugins: that provides the values\n",
+        ),
+        (
+            PROJECT.replace("  - bound-numbers:\n", "  - bound-numbers-off:\n"),
+            "renumber: mkdocs.yml: Aborted with a configuration error!\n",
+        ),
+        (
+            PROJECT.replace(
+                PROJECT[PROJECT.index("  - bound-numbers:") : PROJECT.index("  - attend-book:")], ""
+            ),
+            "renumber: mkdocs.yml lists no bound-numbers plugin under plugins:\n",
+        ),
+    ],
+    ids=["a provider that is not there", "a plugin mkdocs does not know", "no number check"],
+)
+def test_renumber_on_a_site_it_cannot_renumber_says_why_in_one_line_and_exits_2(
+    config: str, said: str, docs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (docs.parent / "mkdocs.yml").write_text(config, encoding="utf-8")
+    write(docs / "p.md", MOVED_PAGE)
+    assert cli.main(["renumber"]) == 2
+    assert capsys.readouterr().err == said
+    assert (docs / "p.md").read_text(encoding="utf-8") == MOVED_PAGE
 
 
 def test_renumber_rewrites_the_file_a_linked_page_leads_to_and_the_link_stays_a_link(

@@ -193,3 +193,19 @@ def test_a_run_with_nothing_moved_and_nothing_left_exits_0_saying_so(
     (tmp_path / "docs" / "p.md").write_text(PAGE)
     assert cli.main(["renumber"]) == 0
     assert capsys.readouterr().out == "renumber: 0 numbers rewritten on 0 pages\n"
+
+
+def test_the_check_command_prints_each_problem_as_the_build_says_it_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    page = site(tmp_path) / "p.md"
+    page.write_text(MOVED)
+    assert cli.main(["check"]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "docs/p.md:13:21: 0.5 is written, 0.6 is computed now, bound to {= q}",
+        "docs/p.md:13:43: 0.5 is written, 0.6 is computed now, bound to {= q[2]}",
+        "docs/p.md:13:70: 0.125 is written, 0.150 is computed now, bound to {= q[2] * k[2]}",
+        "docs/p.md:14:1: Sixteen is written, Twenty-five is computed now, bound to {= n}",
+    ]
+    assert page.read_text() == MOVED
