@@ -16,8 +16,8 @@ from collections.abc import Iterator, Mapping
 
 from attend_book import numerals
 from attend_book.numerals import Numeral
+from attend_book.page import Value
 from attend_book.reading import Binding, Problem, Reading
-from attend_book.run import Value
 
 
 def values_of(binding: Binding, value: Value) -> list[float] | str:

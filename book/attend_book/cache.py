@@ -32,7 +32,8 @@ from packaging.utils import canonicalize_name
 from attend_book import inputs
 from attend_book.files import beside
 from attend_book.markdown import fences
-from attend_book.run import PageRun, blocks_of, executed, run_page
+from attend_book.page import PageRun, blocks_of, executed
+from attend_book.run import run_page
 
 log = get_plugin_logger(__name__)
 Loaded = TypeVar("Loaded")

@@ -9,9 +9,9 @@ already made for the fence with that source, so a fence runs once per change and
 another package is replaced. Each bound number is checked against its value (`binding.check`)
 and every binding is stripped as the page is read, front matter included; math becomes
 MathML, and a button offers the page's code as a notebook, written beside it as it is made.
-The workbench is executed on a cache miss only, its bindings evaluated in its kernel, for
-mkdocs-jupyter to show. A `build` writes the site beside its folder and moves it in only once
-the build got through (`files.Staged`), so a failed or interrupted one leaves the last good site.
+The workbench, which mkdocs-jupyter shows, is run and put in place by `workbench`. A `build`
+writes the site beside its folder and moves it in only once the build got through
+(`files.Staged`), so a failed or interrupted one leaves the last good site.
 The plugin keeps no more than the build's cache and the page it renders.
 """
 
@@ -23,7 +23,6 @@ import functools
 import logging
 import os
 import re
-import tempfile
 from collections.abc import Mapping
 from html import unescape
 from pathlib import Path, PurePosixPath
@@ -39,13 +38,15 @@ from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
+from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
-from attend_book import binding, declared, notebooks, reading, rules, run, snippets
+from attend_book import binding, declared, notebooks, reading, rules, run, snippets, workbench
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged, TextError, read_text
 from attend_book.markdown import fences
+from attend_book.page import LANGUAGES, TIME_LIMIT, Block, FenceError, Value, commands
 from attend_book.reading import Problem, Reading
 
 log = get_plugin_logger(__name__)
@@ -57,7 +58,7 @@ JUPYTER_LOGGERS = ("mkdocs.plugins.mkdocs_jupyter", "mkdocs.mkdocs-jupyter")
 class BookConfig(Config):
     cache_dir = c.Type(str, default=FOLDER)  # beside mkdocs.yml
     workbench = c.Type(str, default="workbench.py")  # the notebook page, under docs/
-    time_limit = c.Type((int, float), default=run.TIME_LIMIT)  # seconds one fence may run
+    time_limit = c.Type((int, float), default=TIME_LIMIT)  # seconds one fence may run
     # What the number check holds for every page (declared.py): label words and their ranges,
     # givens, and the front matter every page must have.
     labels = c.Type(dict, default={})
@@ -66,16 +67,22 @@ class BookConfig(Config):
     first_import = c.Type(str, default="")  # what a page's first python fence imports from; "": anything
 
 
+class UnreadFenceError(SuperFencesException, PluginError):  # type: ignore[misc]
+    """A fence SuperFences met that the book's reader did not. A `PluginError`, so mkdocs stops
+    with this message and no traceback; a `SuperFencesException`, because SuperFences renders
+    any other error as plain text."""
+
+
 class BookPlugin(BasePlugin[BookConfig]):
     """One build's state: the cache, and what the page being rendered shows."""
 
     cache: Cache  # made by on_pre_build, before any page is read
 
     def __init__(self) -> None:
-        self.workbench = ""  # the workbench page's src_uri, once it is executed
+        self.workbench = workbench.Workbench()
         self._unread: set[str] = set()  # the src_uri of each page that could not be read
         self._page = ""  # the page being rendered, as errors name it
-        self._unshown: list[run.Block] | None = []  # its blocks not shown yet; None: its code failed
+        self._unshown: list[Block] | None = []  # its blocks not shown yet; None: its code failed
         self._offered = ""  # the name of the notebook it offers, beside it in the site; "": none
         # What every page's process starts with: the environment as the build found it.
         self.environment = dict(os.environ)
@@ -85,7 +92,6 @@ class BookPlugin(BasePlugin[BookConfig]):
         self.whole = False
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
         self._told = False  # whether this build's first moved number said how to renumber
-        self._scratch: tempfile.TemporaryDirectory[str] | None = None  # an unexecuted workbench
         self.declared = declared.Declared()  # what the number check holds for every page
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -102,7 +108,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         for name in JUPYTER_LOGGERS:  # its warnings still show
             logging.getLogger(name).setLevel(logging.WARNING)
         fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
-        for language, kind in run.LANGUAGES.items():
+        for language, kind in LANGUAGES.items():
             fence = {"name": language, "class": language, "validator": validator}
             fences.append({**fence, "format": functools.partial(self._format, kind)})
         if self.command == "build":
@@ -122,7 +128,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         # SuperFences would hand it the fences and the build would run them a second time.
         fences = config.mdx_configs["pymdownx.superfences"]["custom_fences"]
         others = {fence["name"] for fence in fences if getattr(fence["format"], "func", None) != self._format}
-        if taken := sorted(others & set(run.LANGUAGES)):
+        if taken := sorted(others & set(LANGUAGES)):
             raise PluginError(
                 f"another plugin shows the {', '.join(taken)} fences, which attend-book runs and shows: "
                 "set `languages: []` under markdown-exec in mkdocs.yml"
@@ -134,28 +140,19 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         source = files.get_file_from_path(self.config.workbench)
-        if source is not None and source.abs_src_path:
-            script = Path(source.abs_src_path)
-            shown = os.path.relpath(script, self.root)
-            execute = functools.partial(
-                notebooks.execute, limit=float(self.config.time_limit), shown=shown, book=self.declared
-            )
-            found = reading.read(notebooks.prose_of(script.read_text(encoding="utf-8")), self.declared)
-            try:
-                executed, values = self.cache.notebook(script, execute, notebooks.values_of)
-            except run.FenceError as error:  # one line; the page shows the cells without outputs
-                log.error(str(error))
-                self._scratch = tempfile.TemporaryDirectory(prefix="attend-book-")
-                executed = notebooks.unexecuted(script, Path(self._scratch.name))
-                problems = binding.check(_unbound(found), {})
-            else:
-                problems = binding.check(found, values)
-            for problem in problems:
-                self._report(shown, problem)
-            files.remove(source)  # mkdocs-jupyter renders (and offers) the executed notebook instead
-            page = File(executed.name, str(executed.parent), config.site_dir, config.use_directory_urls)
-            files.append(page)
-            self.workbench = page.src_uri  # the executed notebook's name: no folder
+        if source is None or not source.abs_src_path:
+            return files
+        script = Path(source.abs_src_path)
+        shown = os.path.relpath(script, self.root)
+        limit = float(self.config.time_limit)
+        executed, values = self.workbench.executed(
+            script, self.cache, limit=limit, shown=shown, book=self.declared
+        )
+        found = reading.read(workbench.prose_of(script.read_text(encoding="utf-8")), self.declared)
+        problems = binding.check(found, values) if values is not None else binding.check(_unbound(found), {})
+        for problem in problems:
+            self._report(shown, problem)
+        self.workbench.take_place(files, source, executed, config)
         return files
 
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
@@ -189,11 +186,8 @@ class BookPlugin(BasePlugin[BookConfig]):
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         src = page.file.src_uri
         self._unshown, self._offered = [], ""
-        if src == self.workbench:
-            if page.edit_url:  # "edit this page" opens the notebook's source, not what it made
-                page.edit_url = page.edit_url.removesuffix(src) + self.config.workbench
-            # Its front matter (description, hide) is the notebook's `mkdocs` metadata.
-            page.meta.update(nbformat.read(page.file.abs_src_path, as_version=4).metadata.get("mkdocs", {}))
+        if src == self.workbench.page:
+            self.workbench.dress(page, self.config.workbench)
             self._offered = src  # mkdocs-jupyter puts it beside the page
         if not src.endswith(".md") or src in self._unread:
             return markdown
@@ -207,7 +201,7 @@ class BookPlugin(BasePlugin[BookConfig]):
                 log.error(f"{self._page}:{fence.line}: {fence.unread}")
         try:
             ran = self.cache.page(self._page, source, found.expressions, run=runner)
-        except run.FenceError as error:
+        except FenceError as error:
             # One build reports every problem of every page: a page whose code fails is logged
             # (which --strict counts), drawn without outputs, and checked for all but the values
             # its code did not give; the build goes on to the next.
@@ -257,7 +251,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             text = "(not shown: this page's code failed)"
         elif shown is None:
             unread = f"{self._page}: SuperFences met a fence the book's reader did not:\n{source}"
-            raise run.FenceError(unread)
+            raise UnreadFenceError(unread)
         else:
             self._unshown.remove(shown)
             text = shown.text
@@ -274,10 +268,10 @@ class BookPlugin(BasePlugin[BookConfig]):
             log.warning(f"{self._page}:{self._unshown[0].fence.line}: markdown-exec never ran this fence")
         if self._offered:
             html = notebooks.download_button(self._offered) + html
-        return _mathml(notebooks.without_remote_scripts(html))  # the workbench's MathJax goes
+        return _mathml(workbench.without_remote_scripts(html))
 
     def check_page(
-        self, source: str, found: Reading, values: Mapping[str, run.Value], meta: Mapping[str, Any]
+        self, source: str, found: Reading, values: Mapping[str, Value], meta: Mapping[str, Any]
     ) -> list[Problem]:
         """Every problem with the page's rules (`rules`: front matter, fences), its numbers and
         its include lines, one line each (bindings stopped by one cause: one line), in the order
@@ -320,7 +314,7 @@ def _unbound(found: Reading) -> Reading:
 
 def _prompted(code: str) -> tuple[str, str]:
     """A transcript's commands (what runs) and the same lines prompted (what is shown)."""
-    lines = run.commands(code)
+    lines = commands(code)
     return "\n".join(lines), "\n".join(f"$ {command}" for command in lines)
 
 

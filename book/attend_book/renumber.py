@@ -33,12 +33,12 @@ from xml.etree import ElementTree
 
 from mkdocs.exceptions import PluginError
 
-from attend_book import binding, notebooks, numerals, reading
+from attend_book import binding, numerals, reading, workbench
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.declared import Declared, of_mkdocs
 from attend_book.files import TextError, read_text, write_atomic
+from attend_book.page import FenceError, Value
 from attend_book.reading import Problem
-from attend_book.run import FenceError, Value
 
 
 class RefusedError(Exception):
@@ -170,10 +170,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         page = path.as_posix()
         try:
             text = read_text(path, page)
-            prose: Callable[[str], str] = notebooks.prose_of if path.suffix == ".py" else str
+            prose: Callable[[str], str] = workbench.prose_of if path.suffix == ".py" else str
             if path.suffix == ".py":  # the workbench: its values come from its kernel
-                execute = functools.partial(notebooks.execute, book=book)
-                values = cache.notebook(path, execute, notebooks.values_of)[1]
+                execute = functools.partial(workbench.execute, book=book)
+                values = cache.notebook(path, execute, workbench.values_of)[1]
             else:
                 values = cache.page(page, text, reading.read(text, book).expressions).values
             if args.check:

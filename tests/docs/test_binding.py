@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from attend_book.binding import check, one_per_cause
 from attend_book.declared import Declared, Given
+from attend_book.page import Value
 from attend_book.reading import read
-from attend_book.run import Value, run_page
+from attend_book.run import run_page
 
 BOOK = Declared(
     labels={"slot": "len(q)", "token": None}, givens={"matrices": Given(3, "a query, a key and a value")}

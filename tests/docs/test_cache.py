@@ -11,7 +11,8 @@ import pytest
 
 import attend.head
 from attend_book.cache import Cache, build_versions, fingerprint, source_roots
-from attend_book.run import PageRun, run_page
+from attend_book.page import PageRun
+from attend_book.run import run_page
 
 F = "```"
 PAGE = f'---\ntitle: t\n---\n\nProse.\n\n{F}python exec="1"\nprint(2 + 2)\n{F}\n'

@@ -88,14 +88,15 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import Abort, PluginError
 
 import attend.chapter
-from attend_book import files, notebooks, renumber
+from attend_book import files, notebooks, renumber, workbench
 from attend_book.binding import check
 from attend_book.cache import Cache
 from attend_book.files import TextError, read_text, replace_folder, write_atomic
 from attend_book.markdown import fences
+from attend_book.page import FenceError, PageRun
 from attend_book.plugin import BookPlugin
 from attend_book.reading import read
-from attend_book.run import FenceError, PageRun, run_page
+from attend_book.run import run_page
 
 F = "```"
 SETTING = "(`time_limit` under attend-book in mkdocs.yml)"
@@ -803,9 +804,9 @@ def test_a_workbench_cell_that_fails_is_one_line_naming_its_line_and_not_a_cache
     cell: str, said: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     script = write(tmp_path / "bench.py", WORKBENCH + cell + "\n")
-    execute = functools.partial(notebooks.execute, limit=2, shown="docs/bench.py")
+    execute = functools.partial(workbench.execute, limit=2, shown="docs/bench.py")
     with caplog.at_level(logging.INFO), pytest.raises(FenceError) as raised:
-        Cache(tmp_path / "cache", "env").notebook(script, execute, notebooks.values_of)
+        Cache(tmp_path / "cache", "env").notebook(script, execute, workbench.values_of)
     assert str(raised.value) == said
     assert not [r for r in caplog.records if "attend_book" in r.name]  # not taken for the cache's fault
 

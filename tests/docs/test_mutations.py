@@ -27,9 +27,10 @@ import attend
 from attend_book import binding, chapter_tests, numerals, reading, renumber
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.declared import front_matter
+from attend_book.execution import run_here
 from attend_book.numerals import Numeral
+from attend_book.page import FenceError, Value
 from attend_book.reading import Binding, Reading
-from attend_book.run import FenceError, Value, run_here
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"

@@ -21,18 +21,10 @@ from mkdocs.exceptions import PluginError
 from attend_book.binding import check
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.markdown import FRONT, fences, parse
-from attend_book.notebooks import (
-    Cell,
-    cells_of,
-    execute,
-    notebook_of,
-    offered,
-    prose_of,
-    requirement,
-    values_of,
-    without_remote_scripts,
-)
+from attend_book.notebooks import Cell, cells_of, notebook_of, offered, requirement
+from attend_book.page import FenceError
 from attend_book.reading import read
+from attend_book.workbench import execute, prose_of, values_of, without_remote_scripts
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 F = "```"
@@ -194,7 +186,7 @@ def test_the_workbench_kernel_says_nothing_into_the_builds_output(
 def test_a_workbench_cell_that_raises_stops_the_build(tmp_path: Path) -> None:
     source = tmp_path / "broken.py"
     source.write_text("# %%\nprint('fine')\n\n# %%\n1 / 0\n", encoding="utf-8")
-    with pytest.raises(PluginError, match="ZeroDivisionError"):
+    with pytest.raises(FenceError, match="ZeroDivisionError"):
         execute(source, tmp_path / "broken.ipynb")
     assert not (tmp_path / "broken.ipynb").exists()
 

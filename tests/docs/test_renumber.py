@@ -8,9 +8,10 @@ import pytest
 
 from attend_book import renumber as tool
 from attend_book.binding import check
-from attend_book.notebooks import prose_of
+from attend_book.page import Value
 from attend_book.reading import read
-from attend_book.run import Value, run_page
+from attend_book.run import run_page
+from attend_book.workbench import prose_of
 
 F = "```"
 PAGE = f"""---

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from attend_book.execution import run_transcript
 from attend_book.markdown import fences
-from attend_book.run import Block, FenceError, run_page, run_transcript
+from attend_book.page import Block, FenceError
+from attend_book.run import run_page
 
 F = "```"
 

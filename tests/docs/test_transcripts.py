@@ -12,8 +12,9 @@ import pytest
 from tree import pages
 
 from attend.cli import parser
+from attend_book.execution import run_transcript
 from attend_book.markdown import fences
-from attend_book.run import FenceError, commands, run_transcript
+from attend_book.page import FenceError, commands
 
 COMMANDS = sorted(
     {
