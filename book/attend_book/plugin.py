@@ -144,11 +144,11 @@ class BookPlugin(BasePlugin[BookConfig]):
             return files
         script = Path(source.abs_src_path)
         shown = os.path.relpath(script, self.root)
+        found = reading.read(workbench.prose_of(script.read_text(encoding="utf-8")), self.declared)
         limit = float(self.config.time_limit)
         executed, values = self.workbench.executed(
-            script, self.cache, limit=limit, shown=shown, book=self.declared
+            script, found.expressions, self.cache, limit=limit, shown=shown
         )
-        found = reading.read(workbench.prose_of(script.read_text(encoding="utf-8")), self.declared)
         problems = binding.check(found, values) if values is not None else binding.check(_unbound(found), {})
         for problem in problems:
             self._report(shown, problem)

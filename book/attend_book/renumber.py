@@ -172,8 +172,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             text = read_text(path, page)
             prose: Callable[[str], str] = workbench.prose_of if path.suffix == ".py" else str
             if path.suffix == ".py":  # the workbench: its values come from its kernel
-                execute = functools.partial(workbench.execute, book=book)
-                values = cache.notebook(path, execute, workbench.values_of)[1]
+                expressions = reading.read(prose(text), book).expressions
+                execute = functools.partial(workbench.execute, expressions=expressions)
+                values = cache.notebook(path, execute, workbench.values_of, expressions)[1]
             else:
                 values = cache.page(page, text, reading.read(text, book).expressions).values
             if args.check:

@@ -17,6 +17,7 @@ import json
 import os
 import re
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +29,9 @@ from mkdocs.structure.pages import Page
 from nbformat.v4 import new_code_cell
 
 from attend_book.cache import Cache
-from attend_book.declared import Declared
 from attend_book.notebooks import Cell, install_cell
 from attend_book.page import TIME_LIMIT, FenceError, Value
-from attend_book.reading import read, strip
+from attend_book.reading import strip
 
 log = get_plugin_logger(__name__)
 _MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
@@ -46,13 +46,15 @@ class Workbench:
         self._scratch: tempfile.TemporaryDirectory[str] | None = None  # an unexecuted workbench
 
     def executed(
-        self, script: Path, cache: Cache, *, limit: float, shown: str, book: Declared
+        self, script: Path, expressions: Iterable[str], cache: Cache, *, limit: float, shown: str
     ) -> tuple[Path, dict[str, Value] | None]:
-        """The script executed (from `cache` while nothing it ran on changed) and its bindings'
-        values; if a cell failed, said in one line, the notebook without outputs and None."""
-        run = functools.partial(execute, limit=limit, shown=shown, book=book)
+        """The script executed (from `cache` while nothing it ran on changed) and the values of
+        `expressions`, its prose's bindings; if a cell failed, said in one line, the notebook
+        without outputs and None."""
+        wanted = [*expressions]
+        run = functools.partial(execute, expressions=wanted, limit=limit, shown=shown)
         try:
-            return cache.notebook(script, run, values_of)
+            return cache.notebook(script, run, values_of, wanted)
         except FenceError as error:
             log.error(str(error))
             self._scratch = tempfile.TemporaryDirectory(prefix="attend-book-")
@@ -87,11 +89,17 @@ def prose_of(script: str) -> str:
 
 
 def execute(
-    source: Path, target: Path, *, limit: float = TIME_LIMIT, shown: str = "", book: Declared | None = None
+    source: Path,
+    target: Path,
+    *,
+    expressions: Iterable[str] = (),
+    limit: float = TIME_LIMIT,
+    shown: str = "",
 ) -> list[str]:
     """Run a jupytext notebook top to bottom in a fresh kernel and write it, outputs and all, its
-    Markdown without bindings and their values in its metadata (`attend_book.values`); answer
-    the files its kernel read (`inputs`), for the cache.
+    Markdown without bindings and the values of `expressions` (its prose's bindings, `prose_of`)
+    in its metadata (`attend_book.values`); answer the files its kernel read (`inputs`), for the
+    cache.
 
     Each cell has `limit` seconds, as a page's fence has. A cell that fails, runs past the limit
     or ends its kernel is a `FenceError` naming its line in `shown` (default: the file's name)."""
@@ -102,7 +110,6 @@ def execute(
     text = source.read_text(encoding="utf-8")
     notebook = jupytext.read(source)
     notebook.metadata.pop("jupytext", None)
-    expressions = read(prose_of(text), book).expressions
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
             cell.source = strip(cell.source)
@@ -116,7 +123,7 @@ def execute(
     # Run last, in the kernel: each binding's value in the namespace the cells left, as a page's,
     # and what the kernel read since the first cell, which starts recording it.
     evaluate = "import json\nfrom attend_book import inputs\nfrom attend_book.evaluation import evaluate\n"
-    evaluate += f"print(json.dumps([evaluate({expressions!r}, globals()), inputs.read()]))"
+    evaluate += f"print(json.dumps([evaluate({[*expressions]!r}, globals()), inputs.read()]))"
     notebook.cells.append(new_code_cell(evaluate))
     where[id(notebook.cells[-1])] = f"{name}:1: evaluating the prose's bindings"
     code = [Cell("code", cell.source) for cell in notebook.cells if cell.cell_type == "code"]

@@ -145,6 +145,24 @@ def test_the_workbench_is_executed_once_per_environment(tmp_path: Path) -> None:
     assert len(executed) == 3
 
 
+def test_the_workbench_is_executed_again_for_bindings_its_kernel_did_not_evaluate(tmp_path: Path) -> None:
+    """A notebook executed for other bindings (a test's run of the workbench, say) has no values
+    for the build's: its entry is another."""
+    source = tmp_path / "workbench.py"
+    source.write_text("# %%\nx = 1\n", encoding="utf-8")
+    executed: list[Path] = []
+
+    def execute(notebook: Path, target: Path) -> list[str]:
+        executed.append(notebook)
+        target.write_text("{}", encoding="utf-8")
+        return []
+
+    Cache(tmp_path / "cache", "env").notebook(source, execute, Path.read_text)
+    Cache(tmp_path / "cache", "env").notebook(source, execute, Path.read_text, ["x", "len(x)"])
+    Cache(tmp_path / "cache", "env").notebook(source, execute, Path.read_text, ["len(x)", "x", "x"])
+    assert len(executed) == 2
+
+
 # --- every file a page's code read is in its entry's key --------------------------------------
 
 

@@ -198,7 +198,8 @@ def test_the_workbench_binds_its_prose_to_its_kernels_values_and_shows_no_bindin
         "# %% [markdown]\n# And 3{= n + 2}, 1{= z}.\n",
         encoding="utf-8",
     )
-    execute(source, tmp_path / "bench.ipynb")
+    reading = read(prose_of(source.read_text(encoding="utf-8")))
+    execute(source, tmp_path / "bench.ipynb", expressions=reading.expressions)
     notebook = json.loads((tmp_path / "bench.ipynb").read_text(encoding="utf-8"))
     assert ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown"] == [
         "Of four rows, 2.5.",
@@ -206,7 +207,6 @@ def test_the_workbench_binds_its_prose_to_its_kernels_values_and_shows_no_bindin
     ]
     # the page's three cells under the install cell; the cell that evaluated the bindings is not kept
     assert len(notebook["cells"]) == 4
-    reading = read(prose_of(source.read_text(encoding="utf-8")))
     problems = [p.render("bench.py") for p in check(reading, values_of(tmp_path / "bench.ipynb"))]
     assert problems == [
         "bench.py:2:22: 2.5{= y} cannot be worked out: NameError: name 'y' is not defined",
