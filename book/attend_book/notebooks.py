@@ -15,11 +15,14 @@ import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import version
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
+import nbformat
 from markdown import Markdown
+from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.structure.pages import Page
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from attend.cli import DISTRIBUTION
@@ -222,6 +225,19 @@ def _admonitions(markdown: str, skip: Iterable[tuple[int, int]] = ()) -> list[st
             body = [f"> {line[4:]}" if line.strip() else ">" for line in lines[first + 1 : end]]
             lines[first:end] = [f"> **{title.content}**\n>", *body]
     return lines
+
+
+def written(page: Page, source: str, root: Path, config: MkDocsConfig) -> str:
+    """The notebook of `page` (its `source`, front matter and all) written beside it in the
+    site, if it offers one (`offered`): its name, else ""."""
+    cells = cells_of(source, root, config.mdx_configs.get("pymdownx.snippets"))
+    if not offered(page.meta, cells):
+        return ""
+    stem = PurePosixPath(page.file.src_uri).stem
+    where = Path(config.site_dir, page.file.dest_uri).parent / f"{stem}.ipynb"
+    where.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook_of(cells, str(page.title or stem), f"docs/{page.file.src_uri}"), where)
+    return where.name
 
 
 def offered(meta: Mapping[str, Any], cells: Iterable[Cell]) -> bool:

@@ -22,15 +22,11 @@ import dataclasses
 import functools
 import logging
 import os
-import re
 from collections.abc import Mapping
-from html import unescape
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
-import nbformat
 from jinja2 import Environment, FileSystemBytecodeCache
-from latex2mathml.converter import convert
 from markdown import Markdown
 from markdown_exec import base_format, validator
 from mkdocs.config import Config
@@ -42,7 +38,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
-from attend_book import binding, declared, notebooks, reading, rules, run, snippets, workbench
+from attend_book import binding, declared, mathml, notebooks, reading, rules, run, snippets, workbench
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged, TextError, read_text
 from attend_book.markdown import fences
@@ -213,15 +209,8 @@ class BookPlugin(BasePlugin[BookConfig]):
             problems = self.check_page(source, found, ran.values, page.meta)
         for problem in problems:
             self._report(self._page, problem)
-        if self._unshown is None:  # its notebook would fail as its page did
-            return markdown
-        cells = notebooks.cells_of(source, self.root, config.mdx_configs.get("pymdownx.snippets"))
-        if notebooks.offered(page.meta, cells):
-            stem = PurePosixPath(src).stem
-            self._offered = f"{stem}.ipynb"
-            where = Path(config.site_dir, page.file.dest_uri).parent / self._offered
-            where.parent.mkdir(parents=True, exist_ok=True)
-            nbformat.write(notebooks.notebook_of(cells, str(page.title or stem), f"docs/{src}"), where)
+        if self._unshown is not None:  # else its notebook would fail as its page did
+            self._offered = notebooks.written(page, source, self.root, config)
         return markdown
 
     def _report(self, path: str, problem: Problem) -> None:
@@ -268,7 +257,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             log.warning(f"{self._page}:{self._unshown[0].fence.line}: markdown-exec never ran this fence")
         if self._offered:
             html = notebooks.download_button(self._offered) + html
-        return _mathml(workbench.without_remote_scripts(html))
+        return mathml.converted(workbench.without_remote_scripts(html))
 
     def check_page(
         self, source: str, found: Reading, values: Mapping[str, Value], meta: Mapping[str, Any]
@@ -316,20 +305,3 @@ def _prompted(code: str) -> tuple[str, str]:
     """A transcript's commands (what runs) and the same lines prompted (what is shown)."""
     lines = commands(code)
     return "\n".join(lines), "\n".join(f"$ {command}" for command in lines)
-
-
-# pymdownx.arithmatex (generic mode) leaves TeX that needs a script to typeset it; MathML, made by
-# latex2mathml at build, is drawn by the browser itself, with no script and no font from anywhere.
-_MATH = re.compile(r'<(?P<tag>span|div) class="arithmatex">\\[(\[](?P<tex>.*?)\\[)\]]</(?P=tag)>', re.DOTALL)
-
-
-def _mathml(page: str) -> str:
-    """The page with every arithmatex span (inline) and div (a block) replaced by MathML."""
-    return _MATH.sub(lambda math: _converted(math["tag"], unescape(math["tex"]).strip()), page)
-
-
-@functools.lru_cache(maxsize=1024)  # the same formulas, rebuild after rebuild under `nox -s serve`
-def _converted(tag: str, tex: str) -> str:
-    if tag == "span":
-        return str(convert(tex, display="inline"))
-    return f'<div class="math-block">{convert(tex, display="block")}</div>'
