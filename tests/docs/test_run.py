@@ -86,9 +86,9 @@ UNLOADED = ("mkdocs", "pymdownx", "properdocs", "attend_book.reading")
 
 
 def test_a_pages_process_runs_without_mkdocs_its_extensions_or_the_prose_reader() -> None:
-    """The page's process, started afresh as the build starts it, has run a fence, an exercise's
-    answer, a transcript and a binding, and has loaded none of them: the module that
-    starts it imports only what running a page needs, and the build sent where each binding is."""
+    """The page's process, started afresh as the build starts it, runs a fence, an exercise's
+    answer, a transcript and a binding without loading any of those modules: what it imports is
+    only what running a page needs, and where each binding is written comes from the build."""
     loaded = f"[m for m in sys.modules if m.startswith({UNLOADED!r})]"
     page = (
         f'{F}python exec="1" answer="x"\nx = 3\n{F}\n\n'
