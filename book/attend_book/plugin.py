@@ -142,7 +142,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         shown = os.path.relpath(script, self.root)
         found = reading.read(workbench.prose_of(script.read_text(encoding="utf-8")), self.declared)
         limit = float(self.config.time_limit)
-        executed, values = self.workbench.executed(
+        executed, values = self.workbench.notebook(
             script, found.expressions, self.cache, limit=limit, shown=shown
         )
         problems = binding.check(found, values) if values is not None else binding.check(_unbound(found), {})

@@ -20,7 +20,6 @@ when a page or folder named does not exist.
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 import re
 import subprocess
@@ -172,9 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             text = read_text(path, page)
             prose: Callable[[str], str] = workbench.prose_of if path.suffix == ".py" else str
             if path.suffix == ".py":  # the workbench: its values come from its kernel
-                expressions = reading.read(prose(text), book).expressions
-                execute = functools.partial(workbench.execute, expressions=expressions)
-                values = cache.notebook(path, execute, workbench.values_of, expressions)[1]
+                values = workbench.executed(path, reading.read(prose(text), book).expressions, cache)[1]
             else:
                 values = cache.page(page, text, reading.read(text, book).expressions).values
             if args.check:

@@ -45,16 +45,13 @@ class Workbench:
         self.page = ""  # the executed notebook's src_uri, once it took the script's place
         self._scratch: tempfile.TemporaryDirectory[str] | None = None  # an unexecuted workbench
 
-    def executed(
+    def notebook(
         self, script: Path, expressions: Iterable[str], cache: Cache, *, limit: float, shown: str
     ) -> tuple[Path, dict[str, Value] | None]:
-        """The script executed (from `cache` while nothing it ran on changed) and the values of
-        `expressions`, its prose's bindings; if a cell failed, said in one line, the notebook
-        without outputs and None."""
-        wanted = [*expressions]
-        run = functools.partial(execute, expressions=wanted, limit=limit, shown=shown)
+        """The notebook the page shows and the values of `expressions`: the script `executed`;
+        if a cell failed, said in one line, the notebook without outputs and None."""
         try:
-            return cache.notebook(script, run, values_of, wanted)
+            return executed(script, expressions, cache, limit=limit, shown=shown)
         except FenceError as error:
             log.error(str(error))
             self._scratch = tempfile.TemporaryDirectory(prefix="attend-book-")
@@ -75,6 +72,16 @@ class Workbench:
         if page.edit_url:
             page.edit_url = page.edit_url.removesuffix(page.file.src_uri) + script
         page.meta.update(nbformat.read(page.file.abs_src_path, as_version=4).metadata.get("mkdocs", {}))
+
+
+def executed(
+    script: Path, expressions: Iterable[str], cache: Cache, *, limit: float = TIME_LIMIT, shown: str = ""
+) -> tuple[Path, dict[str, Value]]:
+    """The script executed (`execute`, or from `cache` while nothing it ran on changed) and the
+    values of `expressions`, its prose's bindings (`prose_of`), evaluated in its kernel."""
+    wanted = [*expressions]
+    run = functools.partial(execute, expressions=wanted, limit=limit, shown=shown)
+    return cache.notebook(script, run, values_of, wanted)
 
 
 def prose_of(script: str) -> str:

@@ -20,11 +20,12 @@ from mkdocs.exceptions import PluginError
 
 from attend_book.binding import check
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
+from attend_book.declared import of_mkdocs
 from attend_book.markdown import FRONT, fences, parse
 from attend_book.notebooks import Cell, cells_of, notebook_of, offered, requirement
 from attend_book.page import FenceError
 from attend_book.reading import read
-from attend_book.workbench import execute, prose_of, values_of, without_remote_scripts
+from attend_book.workbench import execute, executed, prose_of, values_of, without_remote_scripts
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 F = "```"
@@ -155,11 +156,13 @@ def test_a_chapter_page_notebook_runs_top_to_bottom(page: Path) -> None:
 
 
 def test_the_workbench_runs_top_to_bottom_in_a_kernel() -> None:
-    # executed as the build executes it, through the build's cache: again only when the
-    # workbench, the plugin or a file its kernel read changed
+    # executed as the build executes it, its prose's bindings and all, through the build's cache:
+    # again only when the workbench, the plugin or a file its kernel read changed
     cache = Cache(DOCS.parent / FOLDER, fingerprint(source_roots(), build_versions()))
-    executed, _ = cache.notebook(DOCS / "workbench.py", execute, values_of)
-    notebook = json.loads(executed.read_text(encoding="utf-8"))
+    book = of_mkdocs(DOCS.parent / "mkdocs.yml", "attend-book")
+    expressions = read(prose_of((DOCS / "workbench.py").read_text(encoding="utf-8")), book).expressions
+    made, _ = executed(DOCS / "workbench.py", expressions, cache)
+    notebook = json.loads(made.read_text(encoding="utf-8"))
     counts = [c["execution_count"] for c in notebook["cells"] if c.get("execution_count")]
     assert counts == list(range(1, len(counts) + 1))  # the cell that recorded its reads is gone
     outputs = [o for c in notebook["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
