@@ -17,8 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from attend_book import notebooks
-from attend_book.run import OUTPUT_LIMIT, TIME_LIMIT, FenceError, run_page
+from attend_book import workbench
+from attend_book.page import OUTPUT_LIMIT, TIME_LIMIT, FenceError
+from attend_book.run import run_page
 
 FENCE = "```"
 
@@ -54,7 +55,7 @@ def main() -> None:
         script.write_text("# %%\nimport time\n\n# %%\ntime.sleep(600)\n", encoding="utf-8")
         start = time.perf_counter()
         try:
-            notebooks.execute(script, Path(folder, "bench.ipynb"), limit=TIME_LIMIT, shown="docs/bench.py")
+            workbench.execute(script, Path(folder, "bench.ipynb"), limit=TIME_LIMIT, shown="docs/bench.py")
         except FenceError as error:
             said = str(error)
         print(f"a workbench cell that hangs: {time.perf_counter() - start:.2f} s  ({said})")

@@ -30,7 +30,8 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from attend_book import inputs
-from attend_book.run import PageRun, blocks_of, executed, run_page
+from attend_book.page import PageRun, blocks_of, executed
+from attend_book.run import run_page
 from bound_numbers.markdown import fences
 from bound_numbers.text import beside
 
@@ -167,11 +168,17 @@ class Cache:
         return done
 
     def notebook(
-        self, source: Path, execute: Callable[[Path, Path], Iterable[str]], load: Callable[[Path], Loaded]
+        self,
+        source: Path,
+        execute: Callable[[Path, Path], Iterable[str]],
+        load: Callable[[Path], Loaded],
+        expressions: Iterable[str] = (),
     ) -> tuple[Path, Loaded]:
         """The notebook `source` executed by `execute(source, target)`, which answers the files
-        its kernel read, unless it already was; and what `load` reads from it."""
-        key = _key(self.environment, source.read_text(encoding="utf-8"))
+        its kernel read, unless it already was with the same `expressions` evaluated in its
+        kernel; and what `load` reads from it."""
+        wanted = sorted(set(expressions))
+        key = _key(self.environment, source.read_text(encoding="utf-8"), "\0bindings", *wanted)
         entry = self.folder / "notebooks" / key / f"{source.stem}.ipynb"
         self.used.add(entry.parent)
 

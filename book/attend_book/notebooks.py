@@ -3,34 +3,32 @@
 Prose (listings with their snippets resolved) becomes Markdown cells, executed fences code
 cells; a transcript becomes calls to `attend.cli.main`, and a figure fence a cell whose value is
 the figure, which Jupyter draws. Each notebook opens by installing what it needs from PyPI, so it
-runs wherever a reader takes it. `execute` runs the workbench.
+runs wherever a reader takes it. The workbench, a notebook of its own, is `workbench`'s.
 """
 
 from __future__ import annotations
 
 import ast
 import html
-import json
-import os
 import re
 import shlex
-import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import version
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import nbformat
 from markdown import Markdown
+from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.structure.pages import Page
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from attend.cli import DISTRIBUTION
-from attend_book.run import TIME_LIMIT, FenceError, Value, commands, executed, words
-from bound_numbers.declared import Declared
+from attend_book.page import FenceError, commands, executed, words
 from bound_numbers.markdown import FRONT, Fence, fences, parse
-from bound_numbers.reading import read, strip
+from bound_numbers.reading import strip
 
 RELEASE = f"https://pypi.org/project/{DISTRIBUTION}/"
 DRAWS = re.compile(r"^\s*(?:from|import)\s+(?:matplotlib|attend_figures)\b", re.MULTILINE)
@@ -56,7 +54,6 @@ else:
         np.asarray(answer), _expected
     )
     print("Right:" if _right else "Not quite:", "the code gives", _expected.tolist())"""
-_MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -179,7 +176,10 @@ def _markdown(prose: list[str]) -> list[Cell]:
 
 def _calls(transcript: str) -> str:
     """A transcript's `$ attend ...` lines as calls to the function the command calls."""
-    argvs = [words(command, "a notebook's transcript") for command in commands(transcript)]
+    try:
+        argvs = [words(command, "a notebook's transcript") for command in commands(transcript)]
+    except FenceError as error:  # mkdocs' own error: one line, no traceback
+        raise PluginError(str(error)) from None
     calls = [f"_ = main({argv[1:]!r})  # $ {shlex.join(argv)}" for argv in argvs]
     return "\n".join(["from attend.cli import main", "", *calls])
 
@@ -227,6 +227,19 @@ def _admonitions(markdown: str, skip: Iterable[tuple[int, int]] = ()) -> list[st
     return lines
 
 
+def written(page: Page, source: str, root: Path, config: MkDocsConfig) -> str:
+    """The notebook of `page` (its `source`, front matter and all) written beside it in the
+    site, if it offers one (`offered`): its name, else ""."""
+    cells = cells_of(source, root, config.mdx_configs.get("pymdownx.snippets"))
+    if not offered(page.meta, cells):
+        return ""
+    stem = PurePosixPath(page.file.src_uri).stem
+    where = Path(config.site_dir, page.file.dest_uri).parent / f"{stem}.ipynb"
+    where.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook_of(cells, str(page.title or stem), f"docs/{page.file.src_uri}"), where)
+    return where.name
+
+
 def offered(meta: Mapping[str, Any], cells: Iterable[Cell]) -> bool:
     """Whether a page offers its code as a notebook: it has code, and its front matter does not
     say `notebook: false`, as a page says whose code needs the repository itself (contributing.md
@@ -254,118 +267,9 @@ def notebook_of(cells: list[Cell], title: str, source: str) -> dict[str, Any]:
     return new_notebook(cells=made, metadata=metadata)  # type: ignore[no-any-return]
 
 
-def prose_of(script: str) -> str:
-    """A jupytext percent script's Markdown cells as Markdown, every line where the script has it
-    and `# ` turned to two spaces so columns agree; code blank. What the number check reads."""
-    out, markdown = [], False
-    for line in script.split("\n"):
-        if line.startswith("# %%"):
-            markdown, line = "[markdown]" in line, ""
-        out.append("  " + line[2:] if markdown and line.startswith("# ") else "")
-    return "\n".join(out)
-
-
-def execute(
-    source: Path, target: Path, *, limit: float = TIME_LIMIT, shown: str = "", book: Declared | None = None
-) -> list[str]:
-    """Run a jupytext notebook top to bottom in a fresh kernel and write it, outputs and all, its
-    Markdown without bindings and their values in its metadata (`attend_book.values`); answer
-    the files its kernel read (`inputs`), for the cache.
-
-    Each cell has `limit` seconds, as a page's fence has. A cell that fails, runs past the limit
-    or ends its kernel is a `FenceError` naming its line in `shown` (default: the file's name)."""
-    import jupytext  # type: ignore[import-untyped]
-    import nbclient
-    from traitlets.config import Config
-
-    text = source.read_text(encoding="utf-8")
-    notebook = jupytext.read(source)
-    notebook.metadata.pop("jupytext", None)
-    expressions = read(prose_of(text), book).expressions
-    for cell in notebook.cells:
-        if cell.cell_type == "markdown":
-            cell.source = strip(cell.source)
-    # Where each cell's code starts in the script: the line after its `# %%` (or the first line).
-    markers = [n + 1 for n, line in enumerate(text.split("\n"), 1) if line.startswith("# %%")]
-    starts = [1] * (len(notebook.cells) - len(markers)) + markers
-    name = shown or source.name
-    where = {
-        id(cell): f"{name}:{start}: this cell" for cell, start in zip(notebook.cells, starts, strict=False)
-    }
-    # Run last, in the kernel: each binding's value in the namespace the cells left, as a page's,
-    # and what the kernel read since the first cell, which starts recording it.
-    evaluate = "import json\nfrom attend_book import inputs\nfrom attend_book.run import evaluate\n"
-    evaluate += f"print(json.dumps([evaluate({expressions!r}, globals()), inputs.read()]))"
-    notebook.cells.append(new_code_cell(evaluate))
-    where[id(notebook.cells[-1])] = f"{name}:1: evaluating the prose's bindings"
-    code = [Cell("code", cell.source) for cell in notebook.cells if cell.cell_type == "code"]
-    notebook.cells.insert(1, install_cell(code))  # under the title, as on a page
-    notebook.cells.insert(0, new_code_cell("from attend_book import inputs\n\ninputs.record()"))
-    folder = {"metadata": {"path": str(source.parent)}}  # where the notebook's cells run
-    running = [f"{name}:1: the notebook's kernel"]
-
-    def started(cell: Any, cell_index: int) -> None:
-        running[0] = where.get(id(cell), running[0])
-
-    # Over local sockets (IPC) in a folder of its own, not TCP: nothing is open to the network,
-    # and the kernel says nothing about running over TCP without encryption into the build's output.
-    with tempfile.TemporaryDirectory(prefix="attend-book-kernel-") as sockets:
-        ipc = Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(sockets, "kernel")}})
-        client = nbclient.NotebookClient(
-            notebook,
-            timeout=limit,
-            kernel_name="python3",
-            resources=folder,
-            config=ipc,
-            on_cell_execute=started,
-            shutdown_kernel="immediate",  # a cell past the limit is killed, not asked, mid-reply, to stop
-        )
-        try:
-            client.execute()
-        except nbclient.exceptions.CellExecutionError as error:
-            said = f"{error.ename}: {error.evalue}".splitlines()[0]
-            raise FenceError(f"{running[0]} failed: {said}") from None
-        except nbclient.exceptions.CellTimeoutError:
-            raise FenceError(
-                f"{running[0]} ran past the time limit of {limit:g} seconds "
-                "(`time_limit` under attend-book in mkdocs.yml)"
-            ) from None
-        except nbclient.exceptions.DeadKernelError:
-            raise FenceError(f"{running[0]} ended the notebook's kernel") from None
-    values, files = json.loads(notebook.cells.pop().outputs[0]["text"])
-    notebook.cells.pop(0)
-    for cell in notebook.cells:  # numbered as if the recording cell had never run
-        if cell.get("execution_count"):
-            cell.execution_count -= 1
-    notebook.metadata["attend_book"] = {"values": values}
-    nbformat.write(notebook, target)
-    return list(files)
-
-
-def unexecuted(source: Path, folder: Path) -> Path:
-    """The jupytext notebook as a notebook in `folder`, without outputs: what the workbench page
-    shows when its cells failed, so the build goes on to report every other problem."""
-    import jupytext
-
-    target = folder / f"{source.stem}.ipynb"
-    nbformat.write(jupytext.read(source), target)
-    return target
-
-
-def values_of(executed: Path) -> dict[str, Value]:
-    """The bindings' values `execute` kept in the notebook."""
-    return dict(json.loads(executed.read_text(encoding="utf-8"))["metadata"]["attend_book"]["values"])
-
-
 def download_button(name: str) -> str:
     label = html.escape(f"Download this page's code as a notebook ({name})")
     return (
         f'<a href="{html.escape(name)}" download class="md-content__button md-icon attend-notebook" '
         f'title="{label}" aria-label="{label}">{ICON}</a>'
     )
-
-
-def without_remote_scripts(content: str) -> str:
-    """nbconvert's page loads MathJax from a CDN; the book renders no TeX on that page, and the
-    site asks nothing of the network, so that block goes."""
-    return _MATHJAX.sub("", content)

@@ -10,11 +10,11 @@ registers them with SuperFences itself (`custom_fences`, the public way markdown
 uses too) and renders each through markdown-exec's public `base_format`, handed the block
 already made for the fence with that source, so a fence runs once per change and nothing in
 another package is replaced. Each page is held to the book's fence rules (`rules`) and include
-lines (`snippets`); math becomes MathML, and a button offers the page's code as a notebook,
-written beside it as it is made. The workbench is executed on a cache miss only, its bindings
-evaluated in its kernel, for mkdocs-jupyter to show. A `build` writes the site beside its
-folder and moves it in only once the build got through (`files.Staged`), so a failed or
-interrupted one leaves the last good site.
+lines (`snippets`); math becomes MathML (`mathml`), and a button offers the page's code as a
+notebook, written beside it as it is made. The workbench, which mkdocs-jupyter shows, is run
+and put in place by `workbench`. A `build` writes the site beside its folder and moves it in
+only once the build got through (`files.Staged`), so a failed or interrupted one leaves the last
+good site.
 The plugin keeps no more than the build's cache and the page it renders.
 """
 
@@ -24,16 +24,11 @@ import contextlib
 import functools
 import logging
 import os
-import re
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from html import unescape
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
-import nbformat
 from jinja2 import Environment, FileSystemBytecodeCache
-from latex2mathml.converter import convert
 from markdown import Markdown
 from markdown_exec import base_format, validator
 from mkdocs.config import Config
@@ -41,15 +36,15 @@ from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
-from mkdocs.structure.files import File, Files
+from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
+from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
-from attend_book import notebooks, rules, run, snippets
+from attend_book import mathml, notebooks, rules, run, snippets, workbench
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged
-from bound_numbers.declared import Declared
+from attend_book.page import LANGUAGES, TIME_LIMIT, Block, FenceError, PageRun, commands
 from bound_numbers.markdown import fences
-from bound_numbers.plugin import BoundNumbersPlugin
 from bound_numbers.reading import Problem
 from bound_numbers.values import Unavailable, Value
 
@@ -62,8 +57,14 @@ JUPYTER_LOGGERS = ("mkdocs.plugins.mkdocs_jupyter", "mkdocs.mkdocs-jupyter")
 class BookConfig(Config):
     cache_dir = c.Type(str, default=FOLDER)  # beside mkdocs.yml
     workbench = c.Type(str, default="workbench.py")  # the notebook page, under docs/
-    time_limit = c.Type((int, float), default=run.TIME_LIMIT)  # seconds one fence may run
+    time_limit = c.Type((int, float), default=TIME_LIMIT)  # seconds one fence may run
     first_import = c.Type(str, default="")  # what a page's first python fence imports from; "": anything
+
+
+class UnreadFenceError(SuperFencesException, PluginError):  # type: ignore[misc]
+    """A fence SuperFences met that the book's reader did not. A `PluginError`, so mkdocs stops
+    with this message and no traceback; a `SuperFencesException`, because SuperFences renders
+    any other error as plain text."""
 
 
 class BookPlugin(BasePlugin[BookConfig]):
@@ -73,9 +74,9 @@ class BookPlugin(BasePlugin[BookConfig]):
     cache: Cache  # made by on_pre_build, before any page is read
 
     def __init__(self) -> None:
-        self.workbench = ""  # the workbench page's src_uri, once it is executed
+        self.workbench = workbench.Workbench()
         self._page = ""  # the page being rendered, as errors name it
-        self._unshown: list[run.Block] | None = []  # its blocks not shown yet; None: its code failed
+        self._unshown: list[Block] | None = []  # its blocks not shown yet; None: its code failed
         self._offered = ""  # the name of the notebook it offers, beside it in the site; "": none
         # What every page's process starts with: the environment as the build found it.
         self.environment = dict(os.environ)
@@ -85,14 +86,9 @@ class BookPlugin(BasePlugin[BookConfig]):
         self.whole = False
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
         self.docs = Path("docs")  # docs_dir, where the workbench is
-        self._plugins: Mapping[str, object] = {}  # the build's plugins, the number check among them
         # The last page run for the number check (its path, source and run, or why it failed),
-        # kept for its rendering; the workbench executed, or why it failed, and whether the
-        # number check said so.
-        self._kept: tuple[str, str, run.PageRun | run.FenceError] | None = None
-        self._bench: tuple[Path, Mapping[str, Value]] | run.FenceError | None = None
-        self._bench_said = False
-        self._scratch: tempfile.TemporaryDirectory[str] | None = None  # an unexecuted workbench
+        # kept for its rendering.
+        self._kept: tuple[str, str, PageRun | FenceError] | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined because mkdocs keeps a plugin that has it, this very object, from one `mkdocs
@@ -102,11 +98,10 @@ class BookPlugin(BasePlugin[BookConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path).parent
         self.docs = Path(config.docs_dir)
-        self._plugins = config.plugins
         for name in JUPYTER_LOGGERS:  # its warnings still show
             logging.getLogger(name).setLevel(logging.WARNING)
         fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
-        for language, kind in run.LANGUAGES.items():
+        for language, kind in LANGUAGES.items():
             fence = {"name": language, "class": language, "validator": validator}
             fences.append({**fence, "format": functools.partial(self._format, kind)})
         if self.command == "build":
@@ -126,26 +121,20 @@ class BookPlugin(BasePlugin[BookConfig]):
         # SuperFences would hand it the fences and the build would run them a second time.
         fences = config.mdx_configs["pymdownx.superfences"]["custom_fences"]
         others = {fence["name"] for fence in fences if getattr(fence["format"], "func", None) != self._format}
-        if taken := sorted(others & set(run.LANGUAGES)):
+        if taken := sorted(others & set(LANGUAGES)):
             raise PluginError(
                 f"another plugin shows the {', '.join(taken)} fences, which attend-book runs and shows: "
                 "set `languages: []` under markdown-exec in mkdocs.yml"
             )
         folder = self.root / self.config.cache_dir
         self.cache = Cache(folder, fingerprint(source_roots(), build_versions()))
-        self._kept, self._bench, self._bench_said = None, None, False
-
-    @property
-    def declared(self) -> Declared:
-        """What the number check declares for every page: the workbench's kernel evaluates its
-        bindings with each given replaced by its value, as the check asks for them."""
-        checks = [p for p in self._plugins.values() if isinstance(p, BoundNumbersPlugin)]
-        return checks[0].declared if checks else Declared()
+        self._kept = None
+        self.workbench.start()
 
     def bound_sources(self) -> dict[str, Callable[[str], str]]:
         """For the number check: the workbench, a script whose Markdown cells are prose."""
         script = self.docs / self.config.workbench
-        return {os.path.relpath(script, self.root): notebooks.prose_of} if script.is_file() else {}
+        return {os.path.relpath(script, self.root): workbench.prose_of} if script.is_file() else {}
 
     def bound_values(self, page: str, markdown: str, expressions: Sequence[str]) -> Mapping[str, Value]:
         """For the number check: each expression's value once the page's code ran (from the
@@ -153,61 +142,42 @@ class BookPlugin(BasePlugin[BookConfig]):
         a page whose code fails is `Unavailable`, said once by the check."""
         script = self.docs / self.config.workbench
         if page == os.path.relpath(script, self.root):
-            executed = self._workbench(script)
-            self._bench_said = True
-            if isinstance(executed, run.FenceError):
+            executed = self.workbench.ran(script, expressions, self.cache, limit=self._limit, shown=page)
+            if isinstance(executed, FenceError):
+                self.workbench.said = True
                 raise Unavailable(str(executed))
             return executed[1]
         ran = self._run(page, markdown, expressions)
-        if isinstance(ran, run.FenceError):
+        if isinstance(ran, FenceError):
             raise Unavailable(str(ran))
         return ran.values
 
-    def _run(self, page: str, markdown: str, expressions: Sequence[str]) -> run.PageRun | run.FenceError:
+    @property
+    def _limit(self) -> float:
+        return float(self.config.time_limit)
+
+    def _run(self, page: str, markdown: str, expressions: Sequence[str]) -> PageRun | FenceError:
         """The page run in a process of its own, or taken from the cache, and kept."""
         for fence in fences(markdown):
             if fence.unread:
                 log.error(f"{page}:{fence.line}: {fence.unread}")
-        limit, folder = float(self.config.time_limit), str(self.root)
-        runner = functools.partial(run.run_page, limit=limit, environment=self.environment, folder=folder)
-        ran: run.PageRun | run.FenceError
+        folder = str(self.root)
+        runner = functools.partial(run.run_page, limit=self._limit, environment=self.environment, folder=folder)
+        ran: PageRun | FenceError
         try:
             ran = self.cache.page(page, markdown, expressions, run=runner)
-        except run.FenceError as error:
+        except FenceError as error:
             ran = error
         self._kept = (page, markdown, ran)
         return ran
-
-    def _workbench(self, script: Path) -> tuple[Path, Mapping[str, Value]] | run.FenceError:
-        """The workbench executed once a build (or taken from the cache), with its bindings'
-        values, or why it failed."""
-        if self._bench is None:
-            shown = os.path.relpath(script, self.root)
-            execute = functools.partial(
-                notebooks.execute, limit=float(self.config.time_limit), shown=shown, book=self.declared
-            )
-            try:
-                self._bench = self.cache.notebook(script, execute, notebooks.values_of)
-            except run.FenceError as error:
-                self._bench = error
-        return self._bench
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         source = files.get_file_from_path(self.config.workbench)
         if source is not None and source.abs_src_path:
             script = Path(source.abs_src_path)
-            ran = self._workbench(script)
-            if isinstance(ran, run.FenceError):  # one line; the page shows the cells without outputs
-                if not self._bench_said:
-                    log.error(str(ran))
-                self._scratch = tempfile.TemporaryDirectory(prefix="attend-book-")
-                executed = notebooks.unexecuted(script, Path(self._scratch.name))
-            else:
-                executed = ran[0]
-            files.remove(source)  # mkdocs-jupyter renders (and offers) the executed notebook instead
-            page = File(executed.name, str(executed.parent), config.site_dir, config.use_directory_urls)
-            files.append(page)
-            self.workbench = page.src_uri  # the executed notebook's name: no folder
+            shown = os.path.relpath(script, self.root)
+            notebook = self.workbench.notebook(script, self.cache, limit=self._limit, shown=shown)
+            self.workbench.take_place(files, source, notebook, config)
         return files
 
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
@@ -221,11 +191,8 @@ class BookPlugin(BasePlugin[BookConfig]):
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         src = page.file.src_uri
         self._unshown, self._offered = [], ""
-        if src == self.workbench:
-            if page.edit_url:  # "edit this page" opens the notebook's source, not what it made
-                page.edit_url = page.edit_url.removesuffix(src) + self.config.workbench
-            # Its front matter (description, hide) is the notebook's `mkdocs` metadata.
-            page.meta.update(nbformat.read(page.file.abs_src_path, as_version=4).metadata.get("mkdocs", {}))
+        if src == self.workbench.page:
+            self.workbench.dress(page, self.config.workbench)
             self._offered = src  # mkdocs-jupyter puts it beside the page
         if not src.endswith(".md"):
             return markdown
@@ -238,22 +205,15 @@ class BookPlugin(BasePlugin[BookConfig]):
             ran = kept[2]
         else:  # no number check asked for this page's values: run it here, and say if it fails
             ran = self._run(self._page, source, ())
-            if isinstance(ran, run.FenceError):
+            if isinstance(ran, FenceError):
                 log.error(str(ran))
         # One build reports every problem of every page: a page whose code fails is drawn
         # without outputs and still checked; the build goes on to the next.
-        self._unshown = None if isinstance(ran, run.FenceError) else list(ran.blocks)
+        self._unshown = None if isinstance(ran, FenceError) else list(ran.blocks)
         for problem in self.check_page(source):
             log.warning(problem.render(self._page))
-        if self._unshown is None:  # its notebook would fail as its page did
-            return markdown
-        cells = notebooks.cells_of(source, self.root, config.mdx_configs.get("pymdownx.snippets"))
-        if notebooks.offered(page.meta, cells):
-            stem = PurePosixPath(src).stem
-            self._offered = f"{stem}.ipynb"
-            where = Path(config.site_dir, page.file.dest_uri).parent / self._offered
-            where.parent.mkdir(parents=True, exist_ok=True)
-            nbformat.write(notebooks.notebook_of(cells, str(page.title or stem), f"docs/{src}"), where)
+        if self._unshown is not None:  # else its notebook would fail as its page did
+            self._offered = notebooks.written(page, source, self.root, config)
         return markdown
 
     def _format(
@@ -274,7 +234,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             text = "(not shown: this page's code failed)"
         elif shown is None:
             unread = f"{self._page}: SuperFences met a fence the book's reader did not:\n{source}"
-            raise run.FenceError(unread)
+            raise UnreadFenceError(unread)
         else:
             self._unshown.remove(shown)
             text = shown.text
@@ -291,7 +251,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             log.warning(f"{self._page}:{self._unshown[0].fence.line}: markdown-exec never ran this fence")
         if self._offered:
             html = notebooks.download_button(self._offered) + html
-        return _mathml(notebooks.without_remote_scripts(html))  # the workbench's MathJax goes
+        return mathml.converted(workbench.without_remote_scripts(html))  # the workbench's MathJax goes
 
     def check_page(self, source: str) -> list[Problem]:
         """Every problem with the page's fences (`rules`) and its include lines, one line each,
@@ -328,22 +288,5 @@ class BookPlugin(BasePlugin[BookConfig]):
 
 def _prompted(code: str) -> tuple[str, str]:
     """A transcript's commands (what runs) and the same lines prompted (what is shown)."""
-    lines = run.commands(code)
+    lines = commands(code)
     return "\n".join(lines), "\n".join(f"$ {command}" for command in lines)
-
-
-# pymdownx.arithmatex (generic mode) leaves TeX that needs a script to typeset it; MathML, made by
-# latex2mathml at build, is drawn by the browser itself, with no script and no font from anywhere.
-_MATH = re.compile(r'<(?P<tag>span|div) class="arithmatex">\\[(\[](?P<tex>.*?)\\[)\]]</(?P=tag)>', re.DOTALL)
-
-
-def _mathml(page: str) -> str:
-    """The page with every arithmatex span (inline) and div (a block) replaced by MathML."""
-    return _MATH.sub(lambda math: _converted(math["tag"], unescape(math["tex"]).strip()), page)
-
-
-@functools.lru_cache(maxsize=1024)  # the same formulas, rebuild after rebuild under `nox -s serve`
-def _converted(tag: str, tex: str) -> str:
-    if tag == "span":
-        return str(convert(tex, display="inline"))
-    return f'<div class="math-block">{convert(tex, display="block")}</div>'

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from attend_book.run import Value, run_page
+from attend_book.run import run_page
 from bound_numbers.check import check, one_per_cause
 from bound_numbers.declared import Declared, Given
 from bound_numbers.reading import read
+from bound_numbers.values import Value
 
 BOOK = Declared(
     labels={"slot": "len(q)", "token": None}, givens={"matrices": Given(3, "a query, a key and a value")}

@@ -11,7 +11,8 @@ import pytest
 
 import attend.head
 from attend_book.cache import Cache, build_versions, fingerprint, source_roots
-from attend_book.run import PageRun, run_page
+from attend_book.page import PageRun
+from attend_book.run import run_page
 
 F = "```"
 PAGE = f'---\ntitle: t\n---\n\nProse.\n\n{F}python exec="1"\nprint(2 + 2)\n{F}\n'
@@ -142,6 +143,24 @@ def test_the_workbench_is_executed_once_per_environment(tmp_path: Path) -> None:
     source.write_text("# %%\nprint(2)\n", encoding="utf-8")
     Cache(tmp_path / "cache", "env").notebook(source, execute, Path.read_text)
     assert len(executed) == 3
+
+
+def test_the_workbench_is_executed_again_for_bindings_its_kernel_did_not_evaluate(tmp_path: Path) -> None:
+    """A notebook executed for other bindings (a test's run of the workbench, say) has no values
+    for the build's: its entry is another."""
+    source = tmp_path / "workbench.py"
+    source.write_text("# %%\nx = 1\n", encoding="utf-8")
+    executed: list[Path] = []
+
+    def execute(notebook: Path, target: Path) -> list[str]:
+        executed.append(notebook)
+        target.write_text("{}", encoding="utf-8")
+        return []
+
+    Cache(tmp_path / "cache", "env").notebook(source, execute, Path.read_text)
+    Cache(tmp_path / "cache", "env").notebook(source, execute, Path.read_text, ["x", "len(x)"])
+    Cache(tmp_path / "cache", "env").notebook(source, execute, Path.read_text, ["len(x)", "x", "x"])
+    assert len(executed) == 2
 
 
 # --- every file a page's code read is in its entry's key --------------------------------------

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from attend_book.chapter_tests import ChapterTestError, run_test
-from attend_book.run import FenceError, run_page
+from attend_book.page import FenceError
+from attend_book.run import run_page
 
 ROOT = Path(__file__).resolve().parents[2]
 F = "```"

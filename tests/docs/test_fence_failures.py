@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from attend_book.run import FenceError, run_page
+from attend_book.page import FenceError
+from attend_book.run import run_page
 
 
 def failure(body: str) -> str:

@@ -20,7 +20,8 @@ import pytest
 import attend
 import attend_figures
 from attend import tables
-from attend_book.run import Block, run_page
+from attend_book.page import Block
+from attend_book.run import run_page
 from attend_figures import diagrams, lacking, learning, pictures
 from attend_figures.controls import DRIVES, cost_drive, driven
 

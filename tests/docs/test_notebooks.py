@@ -19,20 +19,14 @@ import yaml
 from mkdocs.exceptions import PluginError
 
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
-from attend_book.notebooks import (
-    Cell,
-    cells_of,
-    execute,
-    notebook_of,
-    offered,
-    prose_of,
-    requirement,
-    values_of,
-    without_remote_scripts,
-)
+from attend_book.notebooks import Cell, cells_of, notebook_of, offered, requirement
+from attend_book.page import FenceError
+from attend_book.workbench import execute, executed, prose_of, values_of, without_remote_scripts
 from bound_numbers.check import check
 from bound_numbers.markdown import FRONT, fences, parse
 from bound_numbers.reading import read
+
+import tree
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 F = "```"
@@ -163,11 +157,13 @@ def test_a_chapter_page_notebook_runs_top_to_bottom(page: Path) -> None:
 
 
 def test_the_workbench_runs_top_to_bottom_in_a_kernel() -> None:
-    # executed as the build executes it, through the build's cache: again only when the
-    # workbench, the plugin or a file its kernel read changed
+    # executed as the build executes it, its prose's bindings and all, through the build's cache:
+    # again only when the workbench, the plugin or a file its kernel read changed
     cache = Cache(DOCS.parent / FOLDER, fingerprint(source_roots(), build_versions()))
-    executed, _ = cache.notebook(DOCS / "workbench.py", execute, values_of)
-    notebook = json.loads(executed.read_text(encoding="utf-8"))
+    book = tree.book()  # what the build's number check declares
+    expressions = read(prose_of((DOCS / "workbench.py").read_text(encoding="utf-8")), book).expressions
+    made, _ = executed(DOCS / "workbench.py", expressions, cache)
+    notebook = json.loads(made.read_text(encoding="utf-8"))
     counts = [c["execution_count"] for c in notebook["cells"] if c.get("execution_count")]
     assert counts == list(range(1, len(counts) + 1))  # the cell that recorded its reads is gone
     outputs = [o for c in notebook["cells"] if c["cell_type"] == "code" for o in c.get("outputs", [])]
@@ -194,7 +190,7 @@ def test_the_workbench_kernel_says_nothing_into_the_builds_output(
 def test_a_workbench_cell_that_raises_stops_the_build(tmp_path: Path) -> None:
     source = tmp_path / "broken.py"
     source.write_text("# %%\nprint('fine')\n\n# %%\n1 / 0\n", encoding="utf-8")
-    with pytest.raises(PluginError, match="ZeroDivisionError"):
+    with pytest.raises(FenceError, match="ZeroDivisionError"):
         execute(source, tmp_path / "broken.ipynb")
     assert not (tmp_path / "broken.ipynb").exists()
 
@@ -206,7 +202,8 @@ def test_the_workbench_binds_its_prose_to_its_kernels_values_and_shows_no_bindin
         "# %% [markdown]\n# And 3{= n + 2}, 1{= z}.\n",
         encoding="utf-8",
     )
-    execute(source, tmp_path / "bench.ipynb")
+    reading = read(prose_of(source.read_text(encoding="utf-8")))
+    execute(source, tmp_path / "bench.ipynb", expressions=reading.expressions)
     notebook = json.loads((tmp_path / "bench.ipynb").read_text(encoding="utf-8"))
     assert ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown"] == [
         "Of four rows, 2.5.",
@@ -214,7 +211,6 @@ def test_the_workbench_binds_its_prose_to_its_kernels_values_and_shows_no_bindin
     ]
     # the page's three cells under the install cell; the cell that evaluated the bindings is not kept
     assert len(notebook["cells"]) == 4
-    reading = read(prose_of(source.read_text(encoding="utf-8")))
     problems = [p.render("bench.py") for p in check(reading, values_of(tmp_path / "bench.ipynb"))]
     assert problems == [
         "bench.py:2:22: 2.5{= y} cannot be worked out: NameError: name 'y' is not defined",

@@ -7,12 +7,13 @@ from pathlib import Path
 import pytest
 from book_build import MINIMAL
 
-from attend_book.notebooks import prose_of
-from attend_book.run import Value, run_page
+from attend_book.run import run_page
+from attend_book.workbench import prose_of
 from bound_numbers import cli
 from bound_numbers import renumber as tool
 from bound_numbers.check import check
 from bound_numbers.reading import read
+from bound_numbers.values import Value
 
 F = "```"
 PAGE = f"""---

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from attend_book.run import Block, FenceError, run_page, run_transcript
+from attend_book.execution import run_transcript
+from attend_book.page import Block, FenceError
+from attend_book.run import run_page
 from bound_numbers.markdown import fences
 
 F = "```"
@@ -75,3 +79,22 @@ def test_an_answer_may_be_a_number_a_bool_or_an_array_of_them(expression: str) -
     page = f'{F}python exec="1" answer="{expression}"\nimport numpy as np\nx = 3\n{F}\n'
     [block] = run_page("docs/p.md", page).blocks
     assert block.fence.options["answer"] == expression
+
+
+# What a page's process may not load: the site builder and its extensions, and the prose reader.
+UNLOADED = ("mkdocs", "pymdownx", "properdocs", "bound_numbers.reading")
+
+
+def test_a_pages_process_runs_without_mkdocs_its_extensions_or_the_prose_reader() -> None:
+    """The page's process, started afresh as the build starts it, runs a fence, an exercise's
+    answer, a transcript and a binding without loading any of those modules: what it imports is
+    only what running a page needs, and where each binding is written comes from the build."""
+    loaded = f"[m for m in sys.modules if m.startswith({UNLOADED!r})]"
+    page = (
+        f'{F}python exec="1" answer="x"\nx = 3\n{F}\n\n'
+        f'{F}console exec="1"\n$ attend weights\n{F}\n\n'
+        f'It is 3{{= x}}.\n\n{F}python exec="1"\nimport json, sys\nprint(json.dumps({loaded}))\n{F}\n'
+    )
+    ran = run_page("docs/p.md", page, ["x", f"len({loaded})"])
+    assert json.loads(ran.blocks[-1].text) == []  # after its fences, none of them
+    assert ran.values == {"x": 3, f"len({loaded})": 0}  # nor after its bindings

@@ -12,7 +12,8 @@ import pytest
 from tree import pages
 
 from attend.cli import parser
-from attend_book.run import FenceError, commands, run_transcript
+from attend_book.execution import run_transcript
+from attend_book.page import FenceError, commands
 from bound_numbers.markdown import fences
 
 COMMANDS = sorted(

@@ -14,7 +14,8 @@ from mkdocs.utils.yaml import yaml_load
 from tree import DOCS
 
 from attend_book import snippets
-from attend_book.run import FenceError, run_page
+from attend_book.plugin import UnreadFenceError
+from attend_book.run import run_page
 
 ROOT = DOCS.parent
 
@@ -66,15 +67,15 @@ def test_a_fence_error_gets_through_superfences_instead_of_rendering_as_text() -
     from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
     def failing(*args: Any, **kwargs: Any) -> str:
-        raise FenceError("docs/p.md:1: a fence failed")
+        raise UnreadFenceError("docs/p.md:1: a fence failed")
 
     fences_config = [{"name": "python", "class": "python", "format": failing}]
     md = markdown.Markdown(
         extensions=["pymdownx.superfences"],
         extension_configs={"pymdownx.superfences": {"custom_fences": fences_config}},
     )
-    assert issubclass(FenceError, SuperFencesException)
-    with pytest.raises(FenceError, match="a fence failed"):
+    assert issubclass(UnreadFenceError, SuperFencesException)
+    with pytest.raises(UnreadFenceError, match="a fence failed"):
         md.convert("```python\n1 / 0\n```\n")
 
 

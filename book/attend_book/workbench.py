@@ -1,0 +1,216 @@
+"""The workbench: the book's one notebook page, a jupytext script under docs/ (`workbench` under
+attend-book in mkdocs.yml) that mkdocs-jupyter shows executed, outputs and all.
+
+All the build does with it is here, and the plugin's hooks call it: the script is run top to
+bottom in a fresh Jupyter kernel on a cache miss only (`execute`, kept by `Cache.notebook`), its
+prose's bindings evaluated in that kernel as a page's are in its own process, and the executed
+notebook takes the script's place among the build's files (`Workbench.take_place`). When a cell
+fails, that is one line in the log, and the page shows the cells without outputs, so the build
+goes on to report every other problem. Its page gets the script's front matter and edit link
+(`Workbench.dress`), and loses the MathJax nbconvert loads from a CDN (`without_remote_scripts`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import get_plugin_logger
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+from nbformat.v4 import new_code_cell
+
+from attend_book.cache import Cache
+from attend_book.notebooks import Cell, install_cell
+from attend_book.page import TIME_LIMIT, FenceError, Value
+from bound_numbers.reading import strip
+
+log = get_plugin_logger(__name__)
+_MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
+
+
+class Workbench:
+    """The workbench in one build: executed once (as the number check asks for its bindings'
+    values, or else as the page needs it), the page that shows it, and where a notebook made
+    without outputs is kept until the build ends."""
+
+    def __init__(self) -> None:
+        self.page = ""  # the executed notebook's src_uri, once it took the script's place
+        self.said = False  # whether the number check said why it failed (then it is not said again)
+        self._ran: tuple[Path, dict[str, Value]] | FenceError | None = None
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None  # an unexecuted workbench
+
+    def start(self) -> None:
+        """A new build: the workbench is executed (or taken from the cache) afresh."""
+        self._ran, self.said = None, False
+
+    def ran(
+        self, script: Path, expressions: Iterable[str], cache: Cache, *, limit: float, shown: str
+    ) -> tuple[Path, dict[str, Value]] | FenceError:
+        """The script `executed` with the values of `expressions`, or why a cell failed: once a
+        build, whoever asks first."""
+        if self._ran is None:
+            try:
+                self._ran = executed(script, expressions, cache, limit=limit, shown=shown)
+            except FenceError as error:
+                self._ran = error
+        return self._ran
+
+    def notebook(self, script: Path, cache: Cache, *, limit: float, shown: str) -> Path:
+        """The notebook the page shows: the script executed; if a cell failed (said in one line,
+        unless the number check said it), the notebook without outputs."""
+        ran = self.ran(script, (), cache, limit=limit, shown=shown)
+        if not isinstance(ran, FenceError):
+            return ran[0]
+        if not self.said:
+            log.error(str(ran))
+        self._scratch = tempfile.TemporaryDirectory(prefix="attend-book-")
+        return unexecuted(script, Path(self._scratch.name))
+
+    def take_place(self, files: Files, script: File, notebook: Path, config: MkDocsConfig) -> None:
+        """The notebook in the script's place among the build's files: mkdocs-jupyter renders
+        (and offers) it, and the script is not published."""
+        files.remove(script)
+        page = File(notebook.name, str(notebook.parent), config.site_dir, config.use_directory_urls)
+        files.append(page)
+        self.page = page.src_uri  # the executed notebook's name: no folder
+
+    def dress(self, page: Page, script: str) -> None:
+        """The workbench's page as a page of the book: "edit this page" opens the script (its
+        path under docs/), not what it made, and its front matter (description, hide) is the
+        notebook's `mkdocs` metadata."""
+        if page.edit_url:
+            page.edit_url = page.edit_url.removesuffix(page.file.src_uri) + script
+        page.meta.update(nbformat.read(page.file.abs_src_path, as_version=4).metadata.get("mkdocs", {}))
+
+
+def executed(
+    script: Path, expressions: Iterable[str], cache: Cache, *, limit: float = TIME_LIMIT, shown: str = ""
+) -> tuple[Path, dict[str, Value]]:
+    """The script executed (`execute`, or from `cache` while nothing it ran on changed) and the
+    values of `expressions`, its prose's bindings (`prose_of`), evaluated in its kernel."""
+    wanted = [*expressions]
+    run = functools.partial(execute, expressions=wanted, limit=limit, shown=shown)
+    return cache.notebook(script, run, values_of, wanted)
+
+
+def prose_of(script: str) -> str:
+    """A jupytext percent script's Markdown cells as Markdown, every line where the script has it
+    and `# ` turned to two spaces so columns agree; code blank. What the number check reads."""
+    out, markdown = [], False
+    for line in script.split("\n"):
+        if line.startswith("# %%"):
+            markdown, line = "[markdown]" in line, ""
+        out.append("  " + line[2:] if markdown and line.startswith("# ") else "")
+    return "\n".join(out)
+
+
+def execute(
+    source: Path,
+    target: Path,
+    *,
+    expressions: Iterable[str] = (),
+    limit: float = TIME_LIMIT,
+    shown: str = "",
+) -> list[str]:
+    """Run a jupytext notebook top to bottom in a fresh kernel and write it, outputs and all, its
+    Markdown without bindings and the values of `expressions` (its prose's bindings, `prose_of`)
+    in its metadata (`attend_book.values`); answer the files its kernel read (`inputs`), for the
+    cache.
+
+    Each cell has `limit` seconds, as a page's fence has. A cell that fails, runs past the limit
+    or ends its kernel is a `FenceError` naming its line in `shown` (default: the file's name)."""
+    import jupytext  # type: ignore[import-untyped]
+    import nbclient
+    from traitlets.config import Config
+
+    text = source.read_text(encoding="utf-8")
+    notebook = jupytext.read(source)
+    notebook.metadata.pop("jupytext", None)
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            cell.source = strip(cell.source)
+    # Where each cell's code starts in the script: the line after its `# %%` (or the first line).
+    markers = [n + 1 for n, line in enumerate(text.split("\n"), 1) if line.startswith("# %%")]
+    starts = [1] * (len(notebook.cells) - len(markers)) + markers
+    name = shown or source.name
+    where = {
+        id(cell): f"{name}:{start}: this cell" for cell, start in zip(notebook.cells, starts, strict=False)
+    }
+    # Run last, in the kernel: each binding's value in the namespace the cells left, as a page's,
+    # and what the kernel read since the first cell, which starts recording it.
+    evaluate = "import json\nfrom attend_book import inputs\nfrom attend_book.evaluation import evaluate\n"
+    evaluate += f"print(json.dumps([evaluate({[*expressions]!r}, globals()), inputs.read()]))"
+    notebook.cells.append(new_code_cell(evaluate))
+    where[id(notebook.cells[-1])] = f"{name}:1: evaluating the prose's bindings"
+    code = [Cell("code", cell.source) for cell in notebook.cells if cell.cell_type == "code"]
+    notebook.cells.insert(1, install_cell(code))  # under the title, as on a page
+    notebook.cells.insert(0, new_code_cell("from attend_book import inputs\n\ninputs.record()"))
+    folder = {"metadata": {"path": str(source.parent)}}  # where the notebook's cells run
+    running = [f"{name}:1: the notebook's kernel"]
+
+    def started(cell: Any, cell_index: int) -> None:
+        running[0] = where.get(id(cell), running[0])
+
+    # Over local sockets (IPC) in a folder of its own, not TCP: nothing is open to the network,
+    # and the kernel says nothing about running over TCP without encryption into the build's output.
+    with tempfile.TemporaryDirectory(prefix="attend-book-kernel-") as sockets:
+        ipc = Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(sockets, "kernel")}})
+        client = nbclient.NotebookClient(
+            notebook,
+            timeout=limit,
+            kernel_name="python3",
+            resources=folder,
+            config=ipc,
+            on_cell_execute=started,
+            shutdown_kernel="immediate",  # a cell past the limit is killed, not asked, mid-reply, to stop
+        )
+        try:
+            client.execute()
+        except nbclient.exceptions.CellExecutionError as error:
+            said = f"{error.ename}: {error.evalue}".splitlines()[0]
+            raise FenceError(f"{running[0]} failed: {said}") from None
+        except nbclient.exceptions.CellTimeoutError:
+            raise FenceError(
+                f"{running[0]} ran past the time limit of {limit:g} seconds "
+                "(`time_limit` under attend-book in mkdocs.yml)"
+            ) from None
+        except nbclient.exceptions.DeadKernelError:
+            raise FenceError(f"{running[0]} ended the notebook's kernel") from None
+    values, files = json.loads(notebook.cells.pop().outputs[0]["text"])
+    notebook.cells.pop(0)
+    for cell in notebook.cells:  # numbered as if the recording cell had never run
+        if cell.get("execution_count"):
+            cell.execution_count -= 1
+    notebook.metadata["attend_book"] = {"values": values}
+    nbformat.write(notebook, target)
+    return list(files)
+
+
+def unexecuted(source: Path, folder: Path) -> Path:
+    """The jupytext notebook as a notebook in `folder`, without outputs: what the workbench page
+    shows when its cells failed, so the build goes on to report every other problem."""
+    import jupytext
+
+    target = folder / f"{source.stem}.ipynb"
+    nbformat.write(jupytext.read(source), target)
+    return target
+
+
+def values_of(executed: Path) -> dict[str, Value]:
+    """The bindings' values `execute` kept in the notebook."""
+    return dict(json.loads(executed.read_text(encoding="utf-8"))["metadata"]["attend_book"]["values"])
+
+
+def without_remote_scripts(content: str) -> str:
+    """nbconvert's page loads MathJax from a CDN; the book renders no TeX on that page, and the
+    site asks nothing of the network, so that block goes."""
+    return _MATHJAX.sub("", content)
