@@ -13,7 +13,7 @@ import sys
 import traceback
 from collections.abc import Iterable
 
-from attend_book.page import Value
+from bound_numbers.values import Value
 
 # The longest integer a report can carry: json writes no int of more than Python's digit limit.
 _REPORTED_BITS = int(sys.get_int_max_str_digits() * 3.32) or sys.maxsize

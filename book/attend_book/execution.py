@@ -27,8 +27,9 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from attend_book.evaluation import evaluate, said
+from attend_book.page import LANGUAGES, Block, FenceError, PageRun, Place, commands, executed, words
 from bound_numbers.markdown import Fence, fences
-from attend_book.page import LANGUAGES, Block, FenceError, PageRun, Place, Value, commands, executed, words
+from bound_numbers.values import Value
 
 # What a fence may not do to the build, said in the words of what it did, under what it raised.
 STOPPED: dict[type[BaseException], str] = {

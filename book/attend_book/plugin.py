@@ -162,7 +162,9 @@ class BookPlugin(BasePlugin[BookConfig]):
             if fence.unread:
                 log.error(f"{page}:{fence.line}: {fence.unread}")
         folder = str(self.root)
-        runner = functools.partial(run.run_page, limit=self._limit, environment=self.environment, folder=folder)
+        runner = functools.partial(
+            run.run_page, limit=self._limit, environment=self.environment, folder=folder
+        )
         ran: PageRun | FenceError
         try:
             ran = self.cache.page(page, markdown, expressions, run=runner)

@@ -30,8 +30,9 @@ from nbformat.v4 import new_code_cell
 
 from attend_book.cache import Cache
 from attend_book.notebooks import Cell, install_cell
-from attend_book.page import TIME_LIMIT, FenceError, Value
+from attend_book.page import TIME_LIMIT, FenceError
 from bound_numbers.reading import strip
+from bound_numbers.values import Value
 
 log = get_plugin_logger(__name__)
 _MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)

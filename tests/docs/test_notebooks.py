@@ -15,6 +15,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+import tree
 import yaml
 from mkdocs.exceptions import PluginError
 
@@ -25,8 +26,6 @@ from attend_book.workbench import execute, executed, prose_of, values_of, withou
 from bound_numbers.check import check
 from bound_numbers.markdown import FRONT, fences, parse
 from bound_numbers.reading import read
-
-import tree
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 F = "```"
