@@ -18,6 +18,6 @@ if TYPE_CHECKING:
 
 @pytest.hookimpl(optionalhook=True)  # the hook exists only where pytest-markdown-docs is installed
 def pytest_markdown_docs_markdown_it() -> MarkdownIt:
-    from attend_book.markdown import PARSER
+    from bound_numbers.markdown import PARSER
 
     return PARSER

@@ -1,7 +1,7 @@
 """Contributor sessions. Each installs with `-c constraints.txt`, the exact versions CI runs.
 
 `nox` alone runs lint, the package's tests on every Python and the book; `nox -s lock`
-rewrites constraints.txt from the newest versions the ranges in the two pyproject files allow.
+rewrites constraints.txt from the newest versions the ranges in the pyproject files allow.
 """
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ nox.options.sessions = ["lint", "tests", "docs"]
 PYTHONS = ["3.11", "3.12", "3.13"]
 BOOK_PYTHON = "3.11"  # the book is built and checked on one Python; the package is tested on all
 LOCK = ("-c", "constraints.txt")
-BOOK = ("-e", ".[test,docs,figures]", "-e", "./book")  # package and its figures, plugin, fence tests
+# The package and its figures, the two plugins that build the book, the fence tests.
+BOOK = ("-e", ".[test,docs,figures]", "-e", "./bound", "-e", "./book")
 QUIET = {"NO_MKDOCS_2_WARNING": "1"}
-LINTED = ("src", "book", "figures", "tests", "scripts", "noxfile.py")
+LINTED = ("src", "bound", "book", "figures", "tests", "scripts", "noxfile.py")
 
 
 @nox.session(python=PYTHONS)
@@ -87,7 +88,7 @@ def crosscheck(session: nox.Session) -> None:
 @nox.session(python=BOOK_PYTHON)
 def lint(session: nox.Session) -> None:
     """ruff's lint and format check, and mypy (strict) over the package, the book and the tests."""
-    session.install(*LOCK, "-e", ".[test,docs,figures,lint,browser]", "-e", "./book")
+    session.install(*LOCK, "-e", ".[test,docs,figures,lint,browser]", "-e", "./bound", "-e", "./book")
     session.run("ruff", "check", *LINTED)
     session.run("ruff", "format", "--check", *LINTED)
     session.run("mypy")
@@ -189,6 +190,8 @@ def lock(session: nox.Session) -> None:
         "eager",
         "-e",
         ".[test,docs,figures,lint,browser]",
+        "-e",
+        "./bound",
         "-e",
         "./book",
         "nox",

@@ -15,8 +15,8 @@ import re
 import sys
 from pathlib import Path
 
-from attend_book.markdown import parse
-from attend_book.reading import BRACE, CODE
+from bound_numbers.markdown import parse
+from bound_numbers.reading import BRACE, CODE
 
 _INLINE_MATH = re.compile(r"(?<!\\)\$(?!\$)(?:[^$\\]|\\.)+?(?<!\\)\$")
 

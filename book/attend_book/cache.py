@@ -31,8 +31,8 @@ from packaging.utils import canonicalize_name
 
 from attend_book import inputs
 from attend_book.files import beside
-from attend_book.markdown import fences
 from attend_book.run import PageRun, blocks_of, executed, run_page
+from bound_numbers.markdown import fences
 
 log = get_plugin_logger(__name__)
 Loaded = TypeVar("Loaded")
@@ -75,8 +75,9 @@ CHAPTER_TESTS = ("tests/test_chapter.py", "tests/conftest.py")
 
 def source_roots() -> list[Path]:
     """The folders and files whose contents the pages' outputs are made from: the package, the
-    figures, this plugin, and in a checkout the chapter's tests the pages run."""
-    specs = [importlib.util.find_spec(name) for name in ("attend", "attend_figures")]
+    figures, the number check (it strips the workbench's cells), this plugin, and in a checkout
+    the chapter's tests the pages run."""
+    specs = [importlib.util.find_spec(name) for name in ("attend", "attend_figures", "bound_numbers")]
     imported = [Path(p) for spec in specs if spec for p in spec.submodule_search_locations or []]
     checkout = imported[0].parents[1] if imported else Path.cwd()  # src/attend's checkout
     tests = [checkout / name for name in CHAPTER_TESTS if (checkout / name).is_file()]

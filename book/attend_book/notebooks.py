@@ -27,10 +27,10 @@ from mkdocs.exceptions import PluginError
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from attend.cli import DISTRIBUTION
-from attend_book.declared import Declared
-from attend_book.markdown import FRONT, Fence, fences, parse
-from attend_book.reading import read, strip
 from attend_book.run import TIME_LIMIT, FenceError, Value, commands, executed, words
+from bound_numbers.declared import Declared
+from bound_numbers.markdown import FRONT, Fence, fences, parse
+from bound_numbers.reading import read, strip
 
 RELEASE = f"https://pypi.org/project/{DISTRIBUTION}/"
 DRAWS = re.compile(r"^\s*(?:from|import)\s+(?:matplotlib|attend_figures)\b", re.MULTILINE)

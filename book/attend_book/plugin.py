@@ -42,11 +42,13 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from attend_book import binding, declared, notebooks, reading, rules, run, snippets
+from attend_book import notebooks, rules, run, snippets
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged, TextError, read_text
-from attend_book.markdown import fences
-from attend_book.reading import Problem, Reading
+from bound_numbers import check as binding
+from bound_numbers import declared, reading
+from bound_numbers.markdown import fences
+from bound_numbers.reading import Problem, Reading
 
 log = get_plugin_logger(__name__)
 # mkdocs-jupyter says at INFO level where it converts, caches and copies the workbench: three

@@ -17,8 +17,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from attend_book.markdown import fences
-from attend_book.reading import Problem
+from bound_numbers.markdown import fences
+from bound_numbers.reading import Problem
 
 CHECKLIST = 'see "Add a page" in docs/contributing.md'
 REQUIRED_META = ("title", "description")

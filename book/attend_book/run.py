@@ -63,8 +63,8 @@ from mkdocs.exceptions import PluginError
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
 from attend_book import inputs, processes
-from attend_book.markdown import Fence, fences
-from attend_book.reading import read
+from bound_numbers.markdown import Fence, fences
+from bound_numbers.reading import read
 
 LANGUAGES = {"python": "python", "py": "python", "console": "console"}
 # How long one fence may run, in seconds, unless mkdocs.yml says otherwise (`time_limit` under

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from attend_book.markdown import INCLUDE
-from attend_book.reading import Problem
+from bound_numbers.markdown import INCLUDE
+from bound_numbers.reading import Problem
 
 
 def check(markdown: str, root: Path) -> list[Problem]:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from attend_book.binding import check, one_per_cause
-from attend_book.declared import Declared, Given
-from attend_book.reading import read
 from attend_book.run import Value, run_page
+from bound_numbers.check import check, one_per_cause
+from bound_numbers.declared import Declared, Given
+from bound_numbers.reading import read
 
 BOOK = Declared(
     labels={"slot": "len(q)", "token": None}, givens={"matrices": Given(3, "a query, a key and a value")}

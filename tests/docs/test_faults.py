@@ -89,13 +89,13 @@ from mkdocs.exceptions import Abort, PluginError
 
 import attend.chapter
 from attend_book import files, notebooks, renumber
-from attend_book.binding import check
 from attend_book.cache import Cache
 from attend_book.files import TextError, read_text, replace_folder, write_atomic
-from attend_book.markdown import fences
 from attend_book.plugin import BookPlugin
-from attend_book.reading import read
 from attend_book.run import FenceError, PageRun, run_page
+from bound_numbers.check import check
+from bound_numbers.markdown import fences
+from bound_numbers.reading import read
 
 F = "```"
 SETTING = "(`time_limit` under attend-book in mkdocs.yml)"

@@ -18,9 +18,7 @@ import pytest
 import yaml
 from mkdocs.exceptions import PluginError
 
-from attend_book.binding import check
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
-from attend_book.markdown import FRONT, fences, parse
 from attend_book.notebooks import (
     Cell,
     cells_of,
@@ -32,7 +30,9 @@ from attend_book.notebooks import (
     values_of,
     without_remote_scripts,
 )
-from attend_book.reading import read
+from bound_numbers.check import check
+from bound_numbers.markdown import FRONT, fences, parse
+from bound_numbers.reading import read
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 F = "```"

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from tree import pages
 
-from attend_book.declared import DeclarationError, Declared, Given, of_config
-from attend_book.markdown import FRONT, parse
-from attend_book.numerals import Numeral, evaluate, holds, restate, value_of
-from attend_book.reading import _passages, read, strip
+from bound_numbers.declared import DeclarationError, Declared, Given, of_config
+from bound_numbers.markdown import FRONT, parse
+from bound_numbers.numerals import Numeral, evaluate, holds, restate, value_of
+from bound_numbers.reading import _passages, read, strip
 
 F = "```"
 # What a book might declare for every page: label words with their ranges, and a given.

@@ -16,7 +16,7 @@ from tree import DOCS, book, pages, plugin
 
 from attend_book import rules
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
-from attend_book.reading import read
+from bound_numbers.reading import read
 
 PAGES = pages()
 # What mkdocs.yml tells the plugin a page's first fence imports from.

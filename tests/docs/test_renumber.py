@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from attend_book import renumber as tool
-from attend_book.binding import check
 from attend_book.notebooks import prose_of
-from attend_book.reading import read
 from attend_book.run import Value, run_page
+from bound_numbers.check import check
+from bound_numbers.reading import read
 
 F = "```"
 PAGE = f"""---

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from attend_book.markdown import fences
 from attend_book.run import Block, FenceError, run_page, run_transcript
+from bound_numbers.markdown import fences
 
 F = "```"
 

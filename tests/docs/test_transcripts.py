@@ -12,8 +12,8 @@ import pytest
 from tree import pages
 
 from attend.cli import parser
-from attend_book.markdown import fences
 from attend_book.run import FenceError, commands, run_transcript
+from bound_numbers.markdown import fences
 
 COMMANDS = sorted(
     {

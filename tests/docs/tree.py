@@ -6,8 +6,8 @@ from pathlib import Path
 
 from mkdocs.utils.yaml import yaml_load
 
-from attend_book.declared import Declared, of_mkdocs
 from attend_book.plugin import BookPlugin
+from bound_numbers.declared import Declared, of_mkdocs
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"

@@ -1,9 +1,9 @@
 """One binding for a whole worked sum: its expression has the sum's shape.
 
-`0.5×0.25 = 0.125{= q2[2] * k1[2]}` holds 0.5 to `q2[2]`, 0.25 to `k1[2]` and 0.125 to the
+`0.5×0.25 = 0.125{= a[2] * b[2]}` holds 0.5 to `a[2]`, 0.25 to `b[2]` and 0.125 to the
 product: the written operands and the expression's are paired in order, operator by operator,
-as Python groups them (so `512 + 512 = 1,024{= 4*n8*d*dk + 2*n8*n8*dk}` pairs the two terms).
-Where the result is a value of its own, `{= q2[2] * k3[2] == run.raw[1, 2]}` holds the
+as Python groups them (so `512 + 512 = 1,024{= 4*n*d + 2*n*n*d}` pairs the two terms).
+Where the result is a value of its own, `{= a[2] * b[2] == table[1, 2]}` holds the
 operands to the left side and the result to the right. A literal in the expression holds its
 written number to itself.
 """

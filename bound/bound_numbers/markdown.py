@@ -1,7 +1,9 @@
-"""The one Markdown reader of the build: markdown-it-py, the parser pytest-markdown-docs runs on.
+"""The one Markdown reader of the number check: markdown-it-py, the parser pytest-markdown-docs
+runs on.
 
-Everything that needs a page's fences or its prose lines reads them here, so the build, the
-notebooks, the number check and the tests agree on where a fence starts and what it holds.
+Everything that needs a page's fences or its prose lines reads them here, so the check, a
+provider that runs the page's fences and a site's tests agree on where a fence starts and what
+it holds.
 Line numbers are the file's own (1-based): the front matter is blanked, not cut, before parsing.
 """
 

@@ -1,14 +1,14 @@
 """The numbers a reader meets on a page, and what the page binds each one to.
 
-A number is bound where it is written: `3.125{= run.raw[1, 0]}`, a group
-`(0, 3, 0.5, 0){= run.q[1]}` or a list `1.5625, 0, 0.375 and 0{= s2}`, a number word
-`sixteen{= run.raw.size}`, a given by its declared name `three{= qkv}`. One binding after a
-worked sum pairs its operands with the written ones (`0.5×0.25 = 0.125{= q2[2] * k1[2]}`,
-`shapes.py`); one after a math span binds the span's numbers in order (`$e^{1.5625}${= s2[0]}`).
+A number is bound where it is written: `3.125{= table[1, 0]}`, a group
+`(0, 3, 0.5, 0){= row}` or a list `1.5625, 0, 0.375 and 0{= scores}`, a number word
+`sixteen{= table.size}`, a given by its declared name `twelve{= months}`. One binding after a
+worked sum pairs its operands with the written ones (`0.5×0.25 = 0.125{= a[2] * b[2]}`,
+`shapes.py`); one after a math span binds the span's numbers in order (`$e^{1.5625}${= scores[0]}`).
 `read(markdown, book)` finds every number of headings, paragraphs, lists, tables, admonitions,
 link and alt text, math and the front matter's title and description (markdown-it-py's block
 tokens say which lines a reader sees; fences and code spans are code), with its line and column
-in the file, and returns the bindings, the labels (`token 2`, held to the range its word is
+in the file, and returns the bindings, the labels (`row 2`, held to the range its word is
 declared with, `declared.py`), the worked sums and a `Problem` for each number that is neither
 bound nor a label, and for each binding it cannot read. `strip` takes the bindings out for the
 reader.
@@ -23,11 +23,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import groupby
 
-from attend_book import shapes
-from attend_book.declared import DeclarationError, Declared
-from attend_book.declared import for_page as declared_for_page
-from attend_book.markdown import FRONT, INCLUDE, fences, parse
-from attend_book.numerals import FRACTIONS, NUMBER, SUPERSCRIPTS, WORDS, WRITTEN, Numeral
+from bound_numbers import shapes
+from bound_numbers.declared import DeclarationError, Declared
+from bound_numbers.declared import for_page as declared_for_page
+from bound_numbers.markdown import FRONT, INCLUDE, fences, parse
+from bound_numbers.numerals import FRACTIONS, NUMBER, SUPERSCRIPTS, WORDS, WRITTEN, Numeral
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class Problem:
     line: int
     message: str
     column: int | None = None
-    renumbered: bool = False  # a moved number, which `nox -s renumber` rewrites
+    renumbered: bool = False  # a moved number, which renumber rewrites
     cause: tuple[str, str] | None = None  # why a binding has no value, and the binding
 
     def render(self, page: str) -> str:
@@ -67,7 +67,7 @@ _GROUP = re.compile(rf"\((?:\s*[−-]?{NUMBER}\s*,)+\s*[−-]?{NUMBER}\s*\)")
 # Numbers written as a list ("1.5625, 0, 0.375 and 0"), which one binding after the last may bind.
 _LISTED = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 # A label: an integer right after a label word (declared.py), or joined to such an integer ("rows
-# 2 and 4", "tokens 1, 2 or 3"); in a table, an integer alone in a column headed by one.
+# 2 and 4", "steps 1, 2 or 3"); in a table, an integer alone in a column headed by one.
 _JOIN = r"(?:\s*,\s*|\s+and\s+|\s+or\s+|\s+to\s+|\s*[–-]\s*)"
 _TERM = rf"(?:√\s*)?{NUMBER}[{SUPERSCRIPTS}]*"
 _OP = r"(?:\s*[×*·/÷+−-]\s*|\s+x\s+|(?<=\d)\s*x(?=\d))"  # "2x3", or "2{= a}x3" read as "2      x3"
@@ -105,7 +105,7 @@ class Binding:
 
 @dataclass(frozen=True)
 class Label:
-    """A position counted from 1 (`token 2`), and the expression for the last one there is."""
+    """A position counted from 1 (`row 2`), and the expression for the last one there is."""
 
     numeral: Numeral
     word: str

@@ -14,10 +14,10 @@ import dataclasses
 import sys
 from collections.abc import Iterator, Mapping
 
-from attend_book import numerals
-from attend_book.numerals import Numeral
-from attend_book.reading import Binding, Problem, Reading
-from attend_book.run import Value
+from bound_numbers import numerals
+from bound_numbers.numerals import Numeral
+from bound_numbers.reading import Binding, Problem, Reading
+from bound_numbers.values import Value
 
 
 def values_of(binding: Binding, value: Value) -> list[float] | str:

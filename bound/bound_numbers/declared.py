@@ -2,14 +2,14 @@
 
 Nothing here names a book. The plugin's configuration in mkdocs.yml declares, for every page:
 
-    labels: {token: "len(run.x)", slot: "run.q.shape[1]", step: null}
-    givens: {matrices: [3, "W_Q, W_K and W_V: one per role"]}
+    labels: {month: "len(balances)", row: "table.shape[0]", step: null}
+    givens: {months: [12, "a year has twelve months"]}
     front_matter: [title, description]
 
-A label word makes an integer after it (`token 2`) a position counted from 1; its range is an
+A label word makes an integer after it (`month 2`) a position counted from 1; its range is an
 expression of the page's namespace giving the last position (null: each page that uses the
 word declares it). A given is a constant the prose states and no code computes: a name, its
-value and the reason it holds; the prose writes `three{= matrices}` and the check holds the
+value and the reason it holds; the prose writes `twelve{= months}` and the check holds the
 literal to the value. A page's front matter declares its own `labels` and `givens` the same way,
 over the book's.
 """
@@ -26,7 +26,7 @@ from typing import Any
 
 import yaml
 
-from attend_book.markdown import FRONT
+from bound_numbers.markdown import FRONT
 
 
 @dataclass(frozen=True)
