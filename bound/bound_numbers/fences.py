@@ -31,10 +31,12 @@ import traceback
 import types
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bound_numbers.markdown import Fence, fences
 from bound_numbers.values import Unavailable, Value
+
+if TYPE_CHECKING:
+    from bound_numbers.markdown import Fence
 
 TIME_LIMIT = 30.0  # seconds a page's fences and bindings may take together, unless configured
 PYTHON = frozenset({"python", "py"})  # the languages markdown-exec runs as Python
@@ -69,6 +71,9 @@ class FenceValues:
     def bound_values(self, page: str, markdown: str, expressions: Sequence[str]) -> Mapping[str, Value]:
         """Each expression's value after the page's fences ran, or the one-line reason it has
         none; `Unavailable` if a fence failed, or the page ran past the time limit or died."""
+        from bound_numbers.markdown import fences  # here, not above: the page's process never reads
+        # Markdown, and the reader's imports would add 60 ms to every page's start
+
         ran = [(f.line, f.body, f.options.get("workdir")) for f in fences(markdown) if runs(f)]
         if not ran and not expressions:
             return {}
@@ -181,9 +186,12 @@ def run_fence(page: str, line: int, body: str, namespace: dict[str, Any]) -> str
         else:
             frames = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == name]
             inside = (frames or [1])[-1] or 1
-        failing = body.splitlines()[inside - 1].strip() if body.strip() else ""
+        lines = body.splitlines() or [""]
+        inside = min(inside, len(lines))  # a SyntaxError may point past the last line
+        failing = lines[inside - 1].strip()
         shown = failing if len(failing) <= 60 else f"{failing[:59]}…"
-        return f"{page}:{line + inside}: a python fence failed at `{shown}`: {said(error)}"
+        stopped = " (a page's code may not end its process)" if isinstance(error, SystemExit) else ""
+        return f"{page}:{line + inside}: a python fence failed at `{shown}`: {said(error)}{stopped}"
     return None
 
 
