@@ -62,12 +62,19 @@ def test_numpy_arrays_and_scalars_arrive_as_lists_and_numbers() -> None:
     pytest.importorskip("numpy")  # the session that runs these installs it
     markdown = page("import numpy as np\nm = np.arange(6).reshape(2, 3) / 2")
     values = FenceValues().bound_values("docs/p.md", markdown, ["m", "m[1, 2]", "m.sum()", "m.shape[0]"])
-    assert values == {"m": [[0.0, 0.5, 1.0], [1.5, 2.0, 2.5]], "m[1, 2]": 2.5, "m.sum()": 7.5, "m.shape[0]": 2}
+    assert values == {
+        "m": [[0.0, 0.5, 1.0], [1.5, 2.0, 2.5]],
+        "m[1, 2]": 2.5,
+        "m.sum()": 7.5,
+        "m.shape[0]": 2,
+    }
 
 
 def test_an_expression_that_fails_has_its_reason_in_one_line() -> None:
     markdown = page("grown = [1005.0, 1010.03]")
-    values = FenceValues().bound_values("docs/p.md", markdown, ["grwn[0]", "grown[5]", "1 / 0", "grown[0] > 1"])
+    values = FenceValues().bound_values(
+        "docs/p.md", markdown, ["grwn[0]", "grown[5]", "1 / 0", "grown[0] > 1"]
+    )
     assert values == {
         "grwn[0]": "NameError: name 'grwn' is not defined; did you mean 'grown'?",
         "grown[5]": "IndexError: list index out of range",
@@ -100,7 +107,9 @@ def test_a_fence_that_cannot_be_parsed_names_its_line() -> None:
     with pytest.raises(Unavailable) as raised:
         FenceValues().bound_values("docs/p.md", markdown, [])
     said = str(raised.value)
-    assert said.startswith(f"docs/p.md:{opening_lines(markdown)[0] + 2}: a python fence failed at `months = (12`")
+    assert said.startswith(
+        f"docs/p.md:{opening_lines(markdown)[0] + 2}: a python fence failed at `months = (12`"
+    )
     assert "SyntaxError" in said and "\n" not in said
 
 
@@ -120,7 +129,9 @@ def test_a_fence_that_ends_its_process_outright_is_named() -> None:
     with pytest.raises(Unavailable) as raised:
         FenceValues().bound_values("docs/p.md", markdown, [])
     line = opening_lines(markdown)[1]
-    assert str(raised.value) == f"docs/p.md:{line}: this python fence ended the page's process (exit status 7)"
+    assert (
+        str(raised.value) == f"docs/p.md:{line}: this python fence ended the page's process (exit status 7)"
+    )
 
 
 def test_a_fence_that_hangs_is_stopped_at_the_time_limit() -> None:
@@ -149,7 +160,9 @@ def test_a_fence_that_reads_its_input_fails_at_once() -> None:
     with pytest.raises(Unavailable) as raised:
         FenceValues(time_limit=20).bound_values("docs/p.md", markdown, [])
     assert time.monotonic() - started < 10
-    assert str(raised.value).endswith("a python fence failed at `answer = input()`: EOFError: EOF when reading a line")
+    assert str(raised.value).endswith(
+        "a python fence failed at `answer = input()`: EOFError: EOF when reading a line"
+    )
 
 
 def test_what_a_fence_prints_cannot_pass_for_its_page_s_report() -> None:
