@@ -22,6 +22,7 @@ import pytest
 SITE = Path(__file__).parent / "site"
 BIN = Path(sys.executable).parent  # the installed commands, beside the Python running the tests
 HINT = "  (`bound-numbers renumber` rewrites moved numbers)"  # said beside the first moved number
+PLUGIN = "bound_numbers: "  # what the plugin's logger puts before each of its lines
 LEVELS = ("WARNING", "ERROR")
 LIMIT = 300  # seconds a build may take before the test fails instead of waiting
 
@@ -42,7 +43,8 @@ def command(name: str) -> str:
 
 def run(folder: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     """A command in the site's folder, the site's package importable as an installed one is."""
-    environment = {**os.environ, "PYTHONPATH": str(folder), "NO_MKDOCS_2_WARNING": "1"}
+    path = os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))
+    environment = {**os.environ, "PYTHONPATH": path, "NO_MKDOCS_2_WARNING": "1"}
     return subprocess.run(
         argv, cwd=folder, env=environment, capture_output=True, text=True, timeout=LIMIT, check=False
     )
@@ -113,13 +115,13 @@ def test_the_reader_sees_each_number_and_no_binding(pristine: Path, pristine_bui
 
 def test_a_wrong_number_fails_the_build_naming_it(site: Path) -> None:
     where = edit(site, "docs/index.md", "1,061.68{= grown[-1]}:", "1,061.69{= grown[-1]}:")
-    said = f"{where}: 1,061.69 is written, 1,061.68 is computed now, bound to {{= grown[-1]}}{HINT}"
+    said = f"{PLUGIN}{where}: 1,061.69 is written, 1,061.68 is computed now, bound to {{= grown[-1]}}{HINT}"
     assert build(site) == Build(1, frozenset({said}))
 
 
 def test_a_wrong_number_word_fails_the_build_naming_it(site: Path) -> None:
     where = edit(site, "docs/index.md", "twelve{= MONTHS}", "eleven{= MONTHS}")
-    said = f"{where}: eleven is written, twelve is computed now, bound to {{= MONTHS}}{HINT}"
+    said = f"{PLUGIN}{where}: eleven is written, twelve is computed now, bound to {{= MONTHS}}{HINT}"
     assert build(site) == Build(1, frozenset({said}))
 
 
@@ -130,8 +132,8 @@ def test_a_worked_sum_that_does_not_hold_fails_the_build(site: Path) -> None:
         1,
         frozenset(
             {
-                f"{where}: 6 is written, 5 is computed now, bound to {{= deposit * rate}}{HINT}",
-                f"{where}: 1,000 × 0.005 = 6 does not hold: the written operands give 5.00; "
+                f"{PLUGIN}{where}: 6 is written, 5 is computed now, bound to {{= deposit * rate}}{HINT}",
+                f"{PLUGIN}{where}: 1,000 × 0.005 = 6 does not hold: the written operands give 5.00; "
                 "show more digits, or write ≈",
             }
         ),
@@ -140,19 +142,19 @@ def test_a_worked_sum_that_does_not_hold_fails_the_build(site: Path) -> None:
 
 def test_a_given_written_other_than_declared_fails_the_build(site: Path) -> None:
     where = edit(site, "docs/doubling.md", "72{= rule}", "73{= rule}")
-    said = f"{where}: 73 is written, 72 is computed now, bound to {{= rule}}{HINT}"
+    said = f"{PLUGIN}{where}: 73 is written, 72 is computed now, bound to {{= rule}}{HINT}"
     assert build(site) == Build(1, frozenset({said}))
 
 
 def test_a_label_past_its_range_fails_the_build(site: Path) -> None:
     where = edit(site, "docs/index.md", "month 12", "month 13", offset=len("month "))
-    said = f"{where}: month 13 is out of range: month counts from 1 to 12 (MONTHS)"
+    said = f"{PLUGIN}{where}: month 13 is out of range: month counts from 1 to 12 (MONTHS)"
     assert build(site) == Build(1, frozenset({said}))
 
 
 def test_a_label_in_a_table_column_past_its_range_fails_the_build(site: Path) -> None:
     where = edit(site, "docs/year.md", "| 12 |", "| 14 |", offset=len("| "))
-    said = f"{where}: month 14 is out of range: month counts from 1 to 12 (MONTHS)"
+    said = f"{PLUGIN}{where}: month 14 is out of range: month counts from 1 to 12 (MONTHS)"
     assert build(site) == Build(1, frozenset({said}))
 
 
@@ -173,10 +175,10 @@ def test_a_moved_number_fails_the_build_until_renumber_rewrites_it(site: Path) -
     renumbered = run(site, command("bound-numbers"), "renumber", "-f", "mkdocs.yml")
     after = _lines(site)
     rewritten = {where for where, line in after.items() if before[where] != line}
-    named = {(said.split(":")[0], int(said.split(":")[1])) for said in failed.said}
+    named = {(page, int(line)) for page, line, *_ in (s.removeprefix(PLUGIN).split(":") for s in failed.said)}
     assert failed.status == 1
-    assert named == rewritten  # the build named exactly the lines renumber rewrote, no other
     assert renumbered.returncode == 0, renumbered.stdout + renumbered.stderr
+    assert named == rewritten  # the build named exactly the lines renumber rewrote, no other
     assert after.keys() == before.keys()  # no line added or taken away
     assert "RATE = 0.12" in package.read_text(encoding="utf-8")  # the code is left as it was changed
     assert "at 12%{= 100 * RATE} a year" in (site / "docs/index.md").read_text("utf-8")  # as rewritten
