@@ -30,9 +30,9 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from attend_book import inputs
-from attend_book.files import beside
 from attend_book.run import PageRun, blocks_of, executed, run_page
 from bound_numbers.markdown import fences
+from bound_numbers.text import beside
 
 log = get_plugin_logger(__name__)
 Loaded = TypeVar("Loaded")

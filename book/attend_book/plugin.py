@@ -2,29 +2,31 @@
 
 Before a page is rendered, its blocks and the values of the expressions its numbers are bound to
 come from the execution cache or, when its code or anything that code runs on changed, from
-running it in a process of its own (`run.run_page`). The plugin owns the executed fences: it
+running it in a process of its own (`run.run_page`). It is the number check's provider
+(`values: attend-book` under bound-numbers, listed before it): the check hands it each page and
+the expressions its numbers are bound to (`bound_values`), and the run that gives their values
+is kept for the page's rendering, so a page runs once. The plugin owns the executed fences: it
 registers them with SuperFences itself (`custom_fences`, the public way markdown-exec's plugin
 uses too) and renders each through markdown-exec's public `base_format`, handed the block
 already made for the fence with that source, so a fence runs once per change and nothing in
-another package is replaced. Each bound number is checked against its value (`binding.check`)
-and every binding is stripped as the page is read, front matter included; math becomes
-MathML, and a button offers the page's code as a notebook, written beside it as it is made.
-The workbench is executed on a cache miss only, its bindings evaluated in its kernel, for
-mkdocs-jupyter to show. A `build` writes the site beside its folder and moves it in only once
-the build got through (`files.Staged`), so a failed or interrupted one leaves the last good site.
+another package is replaced. Each page is held to the book's fence rules (`rules`) and include
+lines (`snippets`); math becomes MathML, and a button offers the page's code as a notebook,
+written beside it as it is made. The workbench is executed on a cache miss only, its bindings
+evaluated in its kernel, for mkdocs-jupyter to show. A `build` writes the site beside its
+folder and moves it in only once the build got through (`files.Staged`), so a failed or
+interrupted one leaves the last good site.
 The plugin keeps no more than the build's cache and the page it renders.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import logging
 import os
 import re
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from html import unescape
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -44,11 +46,12 @@ from mkdocs.structure.pages import Page
 
 from attend_book import notebooks, rules, run, snippets
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
-from attend_book.files import SiteError, Staged, TextError, read_text
-from bound_numbers import check as binding
-from bound_numbers import declared, reading
+from attend_book.files import SiteError, Staged
+from bound_numbers.declared import Declared
 from bound_numbers.markdown import fences
-from bound_numbers.reading import Problem, Reading
+from bound_numbers.plugin import BoundNumbersPlugin
+from bound_numbers.reading import Problem
+from bound_numbers.values import Unavailable, Value
 
 log = get_plugin_logger(__name__)
 # mkdocs-jupyter says at INFO level where it converts, caches and copies the workbench: three
@@ -60,22 +63,17 @@ class BookConfig(Config):
     cache_dir = c.Type(str, default=FOLDER)  # beside mkdocs.yml
     workbench = c.Type(str, default="workbench.py")  # the notebook page, under docs/
     time_limit = c.Type((int, float), default=run.TIME_LIMIT)  # seconds one fence may run
-    # What the number check holds for every page (declared.py): label words and their ranges,
-    # givens, and the front matter every page must have.
-    labels = c.Type(dict, default={})
-    givens = c.Type(dict, default={})
-    front_matter = c.ListOfItems(c.Type(str), default=list(rules.REQUIRED_META))
     first_import = c.Type(str, default="")  # what a page's first python fence imports from; "": anything
 
 
 class BookPlugin(BasePlugin[BookConfig]):
-    """One build's state: the cache, and what the page being rendered shows."""
+    """One build's state: the cache, the runs kept for rendering, and what the page being
+    rendered shows."""
 
     cache: Cache  # made by on_pre_build, before any page is read
 
     def __init__(self) -> None:
         self.workbench = ""  # the workbench page's src_uri, once it is executed
-        self._unread: set[str] = set()  # the src_uri of each page that could not be read
         self._page = ""  # the page being rendered, as errors name it
         self._unshown: list[run.Block] | None = []  # its blocks not shown yet; None: its code failed
         self._offered = ""  # the name of the notebook it offers, beside it in the site; "": none
@@ -86,9 +84,15 @@ class BookPlugin(BasePlugin[BookConfig]):
         self.staged: Staged | None = None
         self.whole = False
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
-        self._told = False  # whether this build's first moved number said how to renumber
+        self.docs = Path("docs")  # docs_dir, where the workbench is
+        self._plugins: Mapping[str, object] = {}  # the build's plugins, the number check among them
+        # The last page run for the number check (its path, source and run, or why it failed),
+        # kept for its rendering; the workbench executed, or why it failed, and whether the
+        # number check said so.
+        self._kept: tuple[str, str, run.PageRun | run.FenceError] | None = None
+        self._bench: tuple[Path, Mapping[str, Value]] | run.FenceError | None = None
+        self._bench_said = False
         self._scratch: tempfile.TemporaryDirectory[str] | None = None  # an unexecuted workbench
-        self.declared = declared.Declared()  # what the number check holds for every page
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined because mkdocs keeps a plugin that has it, this very object, from one `mkdocs
@@ -97,10 +101,8 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path).parent
-        try:
-            self.declared = declared.of_config(self.config)
-        except declared.DeclarationError as error:
-            raise PluginError(str(error)) from None
+        self.docs = Path(config.docs_dir)
+        self._plugins = config.plugins
         for name in JUPYTER_LOGGERS:  # its warnings still show
             logging.getLogger(name).setLevel(logging.WARNING)
         fences = config.mdx_configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
@@ -131,29 +133,77 @@ class BookPlugin(BasePlugin[BookConfig]):
             )
         folder = self.root / self.config.cache_dir
         self.cache = Cache(folder, fingerprint(source_roots(), build_versions()))
-        self._told = False
-        self._unread = set()
+        self._kept, self._bench, self._bench_said = None, None, False
+
+    @property
+    def declared(self) -> Declared:
+        """What the number check declares for every page: the workbench's kernel evaluates its
+        bindings with each given replaced by its value, as the check asks for them."""
+        checks = [p for p in self._plugins.values() if isinstance(p, BoundNumbersPlugin)]
+        return checks[0].declared if checks else Declared()
+
+    def bound_sources(self) -> dict[str, Callable[[str], str]]:
+        """For the number check: the workbench, a script whose Markdown cells are prose."""
+        script = self.docs / self.config.workbench
+        return {os.path.relpath(script, self.root): notebooks.prose_of} if script.is_file() else {}
+
+    def bound_values(self, page: str, markdown: str, expressions: Sequence[str]) -> Mapping[str, Value]:
+        """For the number check: each expression's value once the page's code ran (from the
+        cache while nothing it depends on changed). The run is kept to show the page's blocks;
+        a page whose code fails is `Unavailable`, said once by the check."""
+        script = self.docs / self.config.workbench
+        if page == os.path.relpath(script, self.root):
+            executed = self._workbench(script)
+            self._bench_said = True
+            if isinstance(executed, run.FenceError):
+                raise Unavailable(str(executed))
+            return executed[1]
+        ran = self._run(page, markdown, expressions)
+        if isinstance(ran, run.FenceError):
+            raise Unavailable(str(ran))
+        return ran.values
+
+    def _run(self, page: str, markdown: str, expressions: Sequence[str]) -> run.PageRun | run.FenceError:
+        """The page run in a process of its own, or taken from the cache, and kept."""
+        for fence in fences(markdown):
+            if fence.unread:
+                log.error(f"{page}:{fence.line}: {fence.unread}")
+        limit, folder = float(self.config.time_limit), str(self.root)
+        runner = functools.partial(run.run_page, limit=limit, environment=self.environment, folder=folder)
+        ran: run.PageRun | run.FenceError
+        try:
+            ran = self.cache.page(page, markdown, expressions, run=runner)
+        except run.FenceError as error:
+            ran = error
+        self._kept = (page, markdown, ran)
+        return ran
+
+    def _workbench(self, script: Path) -> tuple[Path, Mapping[str, Value]] | run.FenceError:
+        """The workbench executed once a build (or taken from the cache), with its bindings'
+        values, or why it failed."""
+        if self._bench is None:
+            shown = os.path.relpath(script, self.root)
+            execute = functools.partial(
+                notebooks.execute, limit=float(self.config.time_limit), shown=shown, book=self.declared
+            )
+            try:
+                self._bench = self.cache.notebook(script, execute, notebooks.values_of)
+            except run.FenceError as error:
+                self._bench = error
+        return self._bench
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         source = files.get_file_from_path(self.config.workbench)
         if source is not None and source.abs_src_path:
             script = Path(source.abs_src_path)
-            shown = os.path.relpath(script, self.root)
-            execute = functools.partial(
-                notebooks.execute, limit=float(self.config.time_limit), shown=shown, book=self.declared
-            )
-            found = reading.read(notebooks.prose_of(script.read_text(encoding="utf-8")), self.declared)
-            try:
-                executed, values = self.cache.notebook(script, execute, notebooks.values_of)
-            except run.FenceError as error:  # one line; the page shows the cells without outputs
-                log.error(str(error))
+            ran = self._workbench(script)
+            if isinstance(ran, run.FenceError):  # one line; the page shows the cells without outputs
+                if not self._bench_said:
+                    log.error(str(ran))
                 self._scratch = tempfile.TemporaryDirectory(prefix="attend-book-")
                 executed = notebooks.unexecuted(script, Path(self._scratch.name))
-                problems = binding.check(_unbound(found), {})
             else:
-                problems = binding.check(found, values)
-            for problem in problems:
-                self._report(shown, problem)
+                executed = ran[0]
             files.remove(source)  # mkdocs-jupyter renders (and offers) the executed notebook instead
             page = File(executed.name, str(executed.parent), config.site_dir, config.use_directory_urls)
             files.append(page)
@@ -168,26 +218,6 @@ class BookPlugin(BasePlugin[BookConfig]):
             env.bytecode_cache = FileSystemBytecodeCache(str(templates))
         return env
 
-    def on_page_read_source(self, *, page: Page, config: MkDocsConfig) -> str | None:
-        """A page as mkdocs reads it, without its bindings (the build's, not the reader's: neither
-        the theme's title and description nor any plugin after this one sees them). A byte that is
-        not UTF-8 is one error naming its line, and the build goes on (with the byte replaced)
-        to report every other problem."""
-        where = page.file.abs_src_path
-        if where is None or not where.endswith(".md"):
-            return None
-        shown = os.path.relpath(where, self.root)
-        try:
-            source = read_text(Path(where), shown)
-        except TextError as error:
-            log.error(str(error))
-            source = page.file.content_string = Path(where).read_bytes().decode("utf-8", errors="replace")
-        except OSError as error:  # a link to nothing, or to itself: the page is left empty
-            log.error(f"{shown}:1: the page cannot be read: {error.strerror or error}")
-            source = page.file.content_string = ""
-            self._unread.add(page.file.src_uri)
-        return reading.strip(source)
-
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         src = page.file.src_uri
         self._unshown, self._offered = [], ""
@@ -197,30 +227,24 @@ class BookPlugin(BasePlugin[BookConfig]):
             # Its front matter (description, hide) is the notebook's `mkdocs` metadata.
             page.meta.update(nbformat.read(page.file.abs_src_path, as_version=4).metadata.get("mkdocs", {}))
             self._offered = src  # mkdocs-jupyter puts it beside the page
-        if not src.endswith(".md") or src in self._unread:
+        if not src.endswith(".md"):
             return markdown
         source = page.file.content_string  # with its front matter, so lines are the file's
+        if not source:  # empty, or it could not be read (the number check said so)
+            return markdown
         self._page = os.path.relpath(os.path.join(config.docs_dir, page.file.src_path), self.root)
-        found = reading.read(source, self.declared)
-        limit, folder = float(self.config.time_limit), str(self.root)
-        runner = functools.partial(run.run_page, limit=limit, environment=self.environment, folder=folder)
-        for fence in fences(source):
-            if fence.unread:
-                log.error(f"{self._page}:{fence.line}: {fence.unread}")
-        try:
-            ran = self.cache.page(self._page, source, found.expressions, run=runner)
-        except run.FenceError as error:
-            # One build reports every problem of every page: a page whose code fails is logged
-            # (which --strict counts), drawn without outputs, and checked for all but the values
-            # its code did not give; the build goes on to the next.
-            log.error(str(error))
-            self._unshown = None
-            problems = self.check_page(source, _unbound(found), {}, page.meta)
-        else:
-            self._unshown = list(ran.blocks)
-            problems = self.check_page(source, found, ran.values, page.meta)
-        for problem in problems:
-            self._report(self._page, problem)
+        kept, self._kept = self._kept, None
+        if kept is not None and kept[:2] == (self._page, source):
+            ran = kept[2]
+        else:  # no number check asked for this page's values: run it here, and say if it fails
+            ran = self._run(self._page, source, ())
+            if isinstance(ran, run.FenceError):
+                log.error(str(ran))
+        # One build reports every problem of every page: a page whose code fails is drawn
+        # without outputs and still checked; the build goes on to the next.
+        self._unshown = None if isinstance(ran, run.FenceError) else list(ran.blocks)
+        for problem in self.check_page(source):
+            log.warning(problem.render(self._page))
         if self._unshown is None:  # its notebook would fail as its page did
             return markdown
         cells = notebooks.cells_of(source, self.root, config.mdx_configs.get("pymdownx.snippets"))
@@ -231,15 +255,6 @@ class BookPlugin(BasePlugin[BookConfig]):
             where.parent.mkdir(parents=True, exist_ok=True)
             nbformat.write(notebooks.notebook_of(cells, str(page.title or stem), f"docs/{src}"), where)
         return markdown
-
-    def _report(self, path: str, problem: Problem) -> None:
-        """Log a problem of the page `path`; the build's first moved number also says how moved
-        numbers are brought back."""
-        said = problem.render(path)
-        if problem.renumbered and not self._told:
-            said += "  (`nox -s renumber` rewrites moved numbers)"
-            self._told = True
-        log.warning(said)
 
     def _format(
         self,
@@ -278,15 +293,11 @@ class BookPlugin(BasePlugin[BookConfig]):
             html = notebooks.download_button(self._offered) + html
         return _mathml(notebooks.without_remote_scripts(html))  # the workbench's MathJax goes
 
-    def check_page(
-        self, source: str, found: Reading, values: Mapping[str, run.Value], meta: Mapping[str, Any]
-    ) -> list[Problem]:
-        """Every problem with the page's rules (`rules`: front matter, fences), its numbers and
-        its include lines, one line each (bindings stopped by one cause: one line), in the order
-        of its lines."""
-        page_rules = rules.check(source, meta, self.config.first_import, self.config.front_matter)
-        problems = [*page_rules, *snippets.check(source, self.root), *binding.check(found, values)]
-        return binding.one_per_cause(sorted(problems, key=lambda p: (p.line, p.column or 0)))
+    def check_page(self, source: str) -> list[Problem]:
+        """Every problem with the page's fences (`rules`) and its include lines, one line each,
+        in the order of its lines (its numbers and front matter are the number check's)."""
+        problems = [*rules.check(source, self.config.first_import), *snippets.check(source, self.root)]
+        return sorted(problems, key=lambda p: (p.line, p.column or 0))
 
     @event_priority(-100)  # after every other plugin has written its part of the site
     def on_post_build(self, *, config: MkDocsConfig) -> None:
@@ -313,11 +324,6 @@ class BookPlugin(BasePlugin[BookConfig]):
             self.staged.commit() if self.whole else self.staged.discard()
             self.staged = None
         self.command = ""  # mkdocs may hand this object to a build no command started
-
-
-def _unbound(found: Reading) -> Reading:
-    """The page's reading without its bindings: what can be checked when its code failed."""
-    return dataclasses.replace(found, bindings=[])
 
 
 def _prompted(code: str) -> tuple[str, str]:

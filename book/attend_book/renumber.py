@@ -35,12 +35,12 @@ from mkdocs.exceptions import PluginError
 
 from attend_book import notebooks
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
-from attend_book.files import TextError, read_text, write_atomic
 from attend_book.run import FenceError, Value
 from bound_numbers import check as binding
 from bound_numbers import numerals, reading
 from bound_numbers.declared import Declared, of_mkdocs
 from bound_numbers.reading import Problem
+from bound_numbers.text import TextError, read_text, write_atomic
 
 
 class RefusedError(Exception):

@@ -1,6 +1,7 @@
-"""A page's rules beyond its numbers, in one place: the build checks them, and `nox -s tests`
-refuses a page only through this same check (tests/docs/test_pages.py), so a page that builds
-passes there too. Each problem is one line, pointing to the checklist that lists every rule.
+"""A page's fence rules, in one place (its numbers and front matter are bound-numbers'): the
+build checks them, and `nox -s tests` refuses a page only through this same check
+(tests/docs/test_pages.py), so a page that builds passes there too. Each problem is one line,
+pointing to the checklist that lists every rule.
 
 pytest-markdown-docs runs a page's Python fences as tests, each one after the page's earlier
 fences only when it says `continuation`, and it would run an include line as Python unless the
@@ -14,28 +15,18 @@ executed and holds only `$ ` commands, whose output the build writes in.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
 
 from bound_numbers.markdown import fences
 from bound_numbers.reading import Problem
 
 CHECKLIST = 'see "Add a page" in docs/contributing.md'
-REQUIRED_META = ("title", "description")
 PYTHON = frozenset({"python", "py", "python3"})  # what pytest-markdown-docs runs
 
 
-def check(
-    markdown: str, meta: Mapping[str, Any], package: str = "", required: Sequence[str] = REQUIRED_META
-) -> list[Problem]:
+def check(markdown: str, package: str = "") -> list[Problem]:
     """Every rule the page breaks, one `Problem` each, in the order of its lines; the first
-    executed python fence must import from `package`, if one is named, and the front matter
-    must say each of `required` (`front_matter` under attend-book in mkdocs.yml)."""
-    problems = [
-        Problem(1, f"the front matter has no {key}; {CHECKLIST}")
-        for key in required
-        if not str(meta.get(key, "")).strip()
-    ]
+    executed python fence must import from `package`, if one is named."""
+    problems = []
     python = [fence for fence in fences(markdown) if fence.language in PYTHON]
     executed = [fence for fence in python if fence.executed]
     for index, fence in enumerate(executed):

@@ -2,8 +2,9 @@
 
 The `properdocs` command runs as a separate process (ProperDocs redirects the plugins'
 `mkdocs.*` imports to its own modules only when its command starts), so each test that
-needs the real engine calls it the same way. MINIMAL is the smallest project the plugin
-builds: strict, the plugin, markdown-exec running no fences of its own, and superfences.
+needs the real engine calls it the same way. MINIMAL is the smallest project the book's
+plugins build: strict, the number check with the book's values and messages, the book's
+plugin, markdown-exec running no fences of its own, and superfences.
 """
 
 from __future__ import annotations
@@ -19,6 +20,11 @@ MINIMAL = textwrap.dedent(
     site_name: check
     strict: true
     plugins:
+      - bound-numbers:
+          values: attend-book
+          front_matter: [title, description]
+          checklist: see "Add a page" in docs/contributing.md
+          hint: "`nox -s renumber` rewrites moved numbers"
       - attend-book
       - markdown-exec:
           languages: []

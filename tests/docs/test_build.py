@@ -68,14 +68,14 @@ def test_every_problem_of_every_page_is_one_line_and_the_first_names_renumber(
         build_site(project / "mkdocs.yml", project / "site")
     lines = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert lines == [
-        "attend_book: docs/index.md:2:11: 4 is written, 3.125 is computed now, bound to {= x}"
+        "bound_numbers: docs/index.md:2:11: 4 is written, 3.125 is computed now, bound to {= x}"
         "  (`nox -s renumber` rewrites moved numbers)",
-        "attend_book: docs/index.md:10:14: 3.126 is written, 3.125 is computed now, bound to {= x}",
-        "attend_book: docs/index.md:10:26: sixteen{= y} cannot be worked out: "
+        "bound_numbers: docs/index.md:10:14: 3.126 is written, 3.125 is computed now, bound to {= x}",
+        "bound_numbers: docs/index.md:10:26: sixteen{= y} cannot be worked out: "
         "NameError: name 'y' is not defined",
-        "attend_book: docs/other.md:2:11: 4 is written, 3.125 is computed now, bound to {= x}",
-        f"attend_book: docs/other.md:10:3: 7 is not bound: {UNBOUND}",
-        "attend_book: docs/other.md:10:16: (1, 2){= x} gives 3.125, not a flat list of 2 numbers",
+        "bound_numbers: docs/other.md:2:11: 4 is written, 3.125 is computed now, bound to {= x}",
+        f"bound_numbers: docs/other.md:10:3: 7 is not bound: {UNBOUND}",
+        "bound_numbers: docs/other.md:10:16: (1, 2){= x} gives 3.125, not a flat list of 2 numbers",
     ]
     assert "{=" not in (project / "site" / "index.html").read_text(encoding="utf-8")
 
@@ -145,9 +145,9 @@ def test_the_renumber_hint_stands_beside_a_moved_number_and_never_beside_another
         build_site(project / "mkdocs.yml", project / "site")
     lines = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert lines == [
-        "attend_book: docs/index.md:1: the front matter has no title; "
+        "bound_numbers: docs/index.md:1: the front matter has no title; "
         'see "Add a page" in docs/contributing.md',
-        f"attend_book: docs/index.md:9:7: 7 is not bound: {UNBOUND}",
-        "attend_book: docs/index.md:9:20: 3.126 is written, 3.125 is computed now, bound to {= x}"
+        f"bound_numbers: docs/index.md:9:7: 7 is not bound: {UNBOUND}",
+        "bound_numbers: docs/index.md:9:20: 3.126 is written, 3.125 is computed now, bound to {= x}"
         "  (`nox -s renumber` rewrites moved numbers)",
     ]

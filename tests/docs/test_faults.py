@@ -88,14 +88,15 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import Abort, PluginError
 
 import attend.chapter
-from attend_book import files, notebooks, renumber
+from attend_book import notebooks, renumber
 from attend_book.cache import Cache
-from attend_book.files import TextError, read_text, replace_folder, write_atomic
+from attend_book.files import replace_folder
 from attend_book.plugin import BookPlugin
 from attend_book.run import FenceError, PageRun, run_page
 from bound_numbers.check import check
 from bound_numbers.markdown import fences
 from bound_numbers.reading import read
+from bound_numbers.text import BOM, TextError, read_text, write_atomic
 
 F = "```"
 SETTING = "(`time_limit` under attend-book in mkdocs.yml)"
@@ -239,7 +240,7 @@ def test_a_latin_1_byte_is_named_by_line_and_column_not_by_offset(tmp_path: Path
 
 def test_a_page_with_a_byte_order_mark_and_crlf_reads_as_plain_lines(tmp_path: Path) -> None:
     page = tmp_path / "p.md"
-    page.write_bytes(files.BOM + b"a\r\nb\r\n")
+    page.write_bytes(BOM + b"a\r\nb\r\n")
     assert read_text(page) == "a\nb\n"
 
 
@@ -248,10 +249,10 @@ def test_a_page_with_a_byte_order_mark_and_crlf_reads_as_plain_lines(tmp_path: P
 
 def test_a_rewrite_keeps_line_endings_byte_order_mark_and_permissions(tmp_path: Path) -> None:
     page = tmp_path / "p.md"
-    page.write_bytes(files.BOM + b"one 1\r\ntwo 2\r\n")
+    page.write_bytes(BOM + b"one 1\r\ntwo 2\r\n")
     page.chmod(0o640)
     write_atomic(page, read_text(page).replace("2", "3"))
-    assert page.read_bytes() == files.BOM + b"one 1\r\ntwo 3\r\n"
+    assert page.read_bytes() == BOM + b"one 1\r\ntwo 3\r\n"
     assert page.stat().st_mode & 0o777 == 0o640
 
 
@@ -375,6 +376,10 @@ PROJECT = textwrap.dedent(
     site_name: faults
     strict: true
     plugins:
+      - bound-numbers:
+          values: attend-book
+          front_matter: [title, description]
+          checklist: see "Add a page" in docs/contributing.md
       - attend-book:
           time_limit: 3
       - markdown-exec:
@@ -404,9 +409,7 @@ def test_a_rebuild_after_a_fence_stopped_or_hung_the_last_one_recovers_in_the_sa
     config = load_config(str(project / "mkdocs.yml"), site_dir=str(project / "site"))
     with caplog.at_level(logging.ERROR), pytest.raises(Abort, match="3 errors"):
         build(config)  # as `mkdocs serve` does: the process lives on
-    said = [
-        r.getMessage().removeprefix("attend_book: ") for r in caplog.records if r.levelno == logging.ERROR
-    ]
+    said = [unprefixed(r.getMessage()) for r in caplog.records if r.levelno == logging.ERROR]
     assert [line.split("\n")[0] for line in said] == [
         "docs/a.md:9: a python fence failed at `exit()`:",
         f"docs/b.md:8: this fence ran past the time limit of 3 seconds {SETTING}",
@@ -953,9 +956,12 @@ def test_a_page_that_links_to_nothing_or_to_itself_is_one_line_and_every_other_p
 
 
 def messages(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [
-        r.getMessage().removeprefix("attend_book: ") for r in caplog.records if r.levelno >= logging.WARNING
-    ]
+    return [unprefixed(r.getMessage()) for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def unprefixed(message: str) -> str:
+    """A plugin's line without the name of the plugin that said it (the book's or the number check's)."""
+    return message.removeprefix("attend_book: ").removeprefix("bound_numbers: ")
 
 
 def test_a_page_whose_fence_fails_is_still_checked_for_front_matter_includes_numbers_and_fences(

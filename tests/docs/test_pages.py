@@ -11,20 +11,14 @@ from pathlib import Path
 
 import pytest
 from mkdocs.utils.meta import get_data
-from mkdocs.utils.yaml import yaml_load
-from tree import DOCS, book, pages, plugin
+from tree import DOCS, book, number_check, options, pages, plugin
 
 from attend_book import rules
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from bound_numbers.reading import read
 
 PAGES = pages()
-# What mkdocs.yml tells the plugin a page's first fence imports from.
-[PACKAGE] = [
-    p["attend-book"]["first_import"]
-    for p in yaml_load((DOCS.parent / "mkdocs.yml").read_text(encoding="utf-8"))["plugins"]
-    if isinstance(p, dict) and "attend-book" in p
-]
+PACKAGE = options("attend-book")["first_import"]  # what a page's first fence imports from
 CACHE = Cache(DOCS.parent / FOLDER, fingerprint(source_roots(), build_versions()))
 
 
@@ -37,7 +31,7 @@ def test_every_page_passes_the_builds_own_check_of_its_rules_numbers_and_include
     text = page.read_text(encoding="utf-8")
     reading = read(text, book())
     values = CACHE.page(name(page), text, reading.expressions).values
-    problems = plugin().check_page(text, reading, values, get_data(text)[1])
+    problems = [*number_check().problems(reading, values, get_data(text)[1]), *plugin().check_page(text)]
     assert [p.render(name(page)) for p in problems] == []
 
 
@@ -49,9 +43,11 @@ FRONT = "---\ntitle: t\ndescription: d\n---\n"
 
 
 def broken(*parts: str, front: str = FRONT) -> list[str]:
-    """The rule problems of a page of `parts` under `front`, each as the build logs it."""
+    """The problems of a page of `parts` under `front` with its front matter and its fences
+    (it binds no number), each as the build logs it."""
     text = front + "\n".join(parts)
-    return [p.render("docs/p.md") for p in rules.check(text, get_data(text)[1], PACKAGE)]
+    front_matter = number_check().problems(read(text, book()), {}, get_data(text)[1])
+    return [p.render("docs/p.md") for p in [*front_matter, *rules.check(text, PACKAGE)]]
 
 
 def test_a_page_that_keeps_every_rule_has_no_problem() -> None:

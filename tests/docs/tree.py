@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
+from typing import Any
 
 from mkdocs.utils.yaml import yaml_load
 
 from attend_book.plugin import BookPlugin
-from bound_numbers.declared import Declared, of_mkdocs
+from bound_numbers.declared import Declared, of_config
+from bound_numbers.plugin import BoundNumbersPlugin
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -18,17 +21,33 @@ def pages() -> list[Path]:
     return sorted(DOCS.rglob("*.md"))
 
 
+def options(name: str) -> dict[str, Any]:
+    """What the book's mkdocs.yml sets for the plugin `name`."""
+    listed = yaml_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["plugins"]
+    [mine] = [p[name] for p in listed if isinstance(p, dict) and name in p]
+    return dict(mine)
+
+
+@functools.cache
 def book() -> Declared:
     """What the book's mkdocs.yml declares for every page's numbers."""
-    return of_mkdocs(ROOT / "mkdocs.yml", "attend-book")
+    return of_config(options("bound-numbers"))
 
 
 def plugin() -> BookPlugin:
     """The book's plugin configured as mkdocs.yml configures it, without a build."""
     made = BookPlugin()
-    options = yaml_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
-    [mine] = [p["attend-book"] for p in options["plugins"] if isinstance(p, dict) and "attend-book" in p]
-    errors, _ = made.load_config(mine, str(ROOT / "mkdocs.yml"))
+    errors, _ = made.load_config(options("attend-book"), str(ROOT / "mkdocs.yml"))
+    assert errors == [], errors
+    made.root = ROOT
+    return made
+
+
+def number_check() -> BoundNumbersPlugin:
+    """The number check configured as mkdocs.yml configures it, without a build (and so without
+    its provider: hand `problems` the values)."""
+    made = BoundNumbersPlugin()
+    errors, _ = made.load_config(options("bound-numbers"), str(ROOT / "mkdocs.yml"))
     assert errors == [], errors
     made.root, made.declared = ROOT, book()
     return made

@@ -1,0 +1,180 @@
+"""The mkdocs / ProperDocs plugin, `bound-numbers` under `plugins:` in mkdocs.yml.
+
+Every Markdown page is read twice. As mkdocs reads it, its bindings are taken out
+(`on_page_read_source`), so that neither the rendered page nor its title and description nor
+any plugin after this one sees them. Then its numbers are read from the source, each binding's
+expression is evaluated by the provider `values:` names (`values.py`), and every problem is one
+warning line, `page:line:column: message`, which `--strict` turns into a failed build; the
+first moved number of a build also says how moved numbers are rewritten (`hint:`). A page
+that is not Markdown (the provider's `bound_sources`) is checked the same way before any page.
+
+Configuration: `values` (the provider: `fences`, or the name of another plugin of the build),
+`labels` and `givens` (declared.py), `front_matter` (the keys every page must have),
+`checklist` (what a missing key's line adds: where a page's rules are written down), `hint`,
+and `time_limit` (seconds, for the `fences` provider).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, cast
+
+from mkdocs.config import Config
+from mkdocs.config import config_options as c
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+
+from bound_numbers import check, declared
+from bound_numbers.reading import Problem, Reading, read, strip
+from bound_numbers.text import TextError, read_text
+from bound_numbers.values import Provider, Unavailable, Value, sources_of
+
+log = get_plugin_logger(__name__)
+
+
+class BoundNumbersConfig(Config):
+    # `values:` (its trailing _ keeps it from hiding the mapping's values()): `fences`, or the name
+    # of the plugin that provides them.
+    values_ = c.Type(str, default="fences")
+    labels = c.Type(dict, default={})  # word: expression for the last position (null: each page's own)
+    givens = c.Type(dict, default={})  # name: [value, reason]
+    front_matter = c.ListOfItems(c.Type(str), default=[])  # keys every page's front matter must say
+    checklist = c.Type(str, default="")  # added to a missing key's line: where the rules are written
+    hint = c.Type(str, default="`bound-numbers renumber` rewrites moved numbers")
+    time_limit = c.Type((int, float), default=30)  # seconds a page's fences may take (`values: fences`)
+
+
+class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
+    """One build's state: what every page declares, the provider, the pages that could not be
+    read, and whether this build said the hint yet."""
+
+    def __init__(self) -> None:
+        self.root = Path.cwd()  # mkdocs.yml's folder, which page paths in messages start from
+        self.declared = declared.Declared()  # what the check holds on every page
+        self._provider: Provider | None = None
+        self._plugins: Mapping[str, object] = {}  # the build's plugins, by name (on_config)
+        self._unread: set[str] = set()  # the src_uri of each page that could not be read
+        self._told = False
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self.root = Path(config.config_file_path).parent
+        try:
+            self.declared = declared.of_config(self.config)
+        except declared.DeclarationError as error:
+            raise PluginError(str(error)) from None
+        self._provider = None  # found once every plugin's on_config ran (`provider`)
+        self._plugins = config.plugins
+        return config
+
+    @property
+    def provider(self) -> Provider:
+        """What `values:` names: the plugin of that name, or the page's own fences."""
+        if self._provider is None:
+            chosen = self.config.values_
+            if chosen == "fences":
+                from bound_numbers.fences import (  # type: ignore[import-not-found, unused-ignore]
+                    FenceValues,  # the built-in provider, imported only by a site that uses it
+                )
+
+                self._provider = FenceValues(time_limit=float(self.config.time_limit), folder=self.root)
+            else:
+                found = self._plugins.get(chosen)
+                if found is None or not callable(getattr(found, "bound_values", None)):
+                    said = "is not a plugin of this build" if found is None else "has no bound_values"
+                    raise PluginError(
+                        f"bound-numbers: values: {chosen} {said}; name `fences` or a plugin listed "
+                        "under plugins: that provides the values"
+                    )
+                self._provider = cast(Provider, found)
+        return self._provider
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        self._told = False
+        self._unread = set()
+        self.provider  # noqa: B018 (a misnamed provider stops the build before any page is read)
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        """The provider's pages that are not Markdown files, checked before any page."""
+        for path, prose in sources_of(self.provider).items():
+            try:
+                source = read_text(self.root / path, path)
+            except TextError as error:
+                log.error(str(error))
+                continue
+            except OSError as error:
+                log.error(f"{path}:1: the page cannot be read: {error.strerror or error}")
+                continue
+            self.report(path, self.check(path, source, prose))
+        return files
+
+    def on_page_read_source(self, *, page: Page, config: MkDocsConfig) -> str | None:
+        """A page as mkdocs reads it, without its bindings. A byte that is not UTF-8 is one error
+        naming its line, and the build goes on (with the byte replaced) to report every other
+        problem; a page that cannot be read is one error, and left empty."""
+        where = page.file.abs_src_path
+        if where is None or not where.endswith(".md"):
+            return None
+        shown = os.path.relpath(where, self.root)
+        try:
+            source = read_text(Path(where), shown)
+        except TextError as error:
+            log.error(str(error))
+            source = page.file.content_string = Path(where).read_bytes().decode("utf-8", errors="replace")
+        except OSError as error:  # a link to nothing, or to itself
+            log.error(f"{shown}:1: the page cannot be read: {error.strerror or error}")
+            source = page.file.content_string = ""
+            self._unread.add(page.file.src_uri)
+        return strip(source)
+
+    def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        src = page.file.src_uri
+        if not src.endswith(".md") or src in self._unread:
+            return markdown
+        shown = os.path.relpath(os.path.join(config.docs_dir, page.file.src_path), self.root)
+        source = page.file.content_string  # with its front matter, so lines are the file's
+        self.report(shown, self.check(shown, source, meta=page.meta))
+        return markdown
+
+    def check(
+        self, page: str, source: str, prose: Callable[[str], str] = str, meta: Mapping[str, Any] | None = None
+    ) -> list[Problem]:
+        """Every problem of the page `page` (its path as messages name it) with its numbers and,
+        given its `meta`, its front matter: one line each (bindings stopped by one cause: one
+        line), in the order of its lines. A page whose code fails is one error, and is checked
+        for all but its bindings."""
+        found = read(prose(source), self.declared)
+        try:
+            values = self.provider.bound_values(page, source, found.expressions)
+        except Unavailable as error:
+            log.error(str(error))
+            found, values = dataclasses.replace(found, bindings=[]), {}
+        return self.problems(found, values, meta)
+
+    def problems(
+        self, found: Reading, values: Mapping[str, Value], meta: Mapping[str, Any] | None = None
+    ) -> list[Problem]:
+        """The problems of a page read as `found`, its bindings' `values` at hand."""
+        see = f"; {self.config.checklist}" if self.config.checklist else ""
+        missing = [
+            Problem(1, f"the front matter has no {key}{see}")
+            for key in self.config.front_matter
+            if meta is not None and not str(meta.get(key, "")).strip()
+        ]
+        problems = [*missing, *check.check(found, values)]
+        return check.one_per_cause(sorted(problems, key=lambda p: (p.line, p.column or 0)))
+
+    def report(self, page: str, problems: list[Problem]) -> None:
+        """Log each problem of `page`; the build's first moved number also says how moved
+        numbers are brought back."""
+        for problem in problems:
+            said = problem.render(page)
+            if problem.renumbered and not self._told:
+                said += f"  ({self.config.hint})"
+                self._told = True
+            log.warning(said)
