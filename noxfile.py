@@ -255,9 +255,7 @@ def renumber(session: nox.Session) -> None:
     session.install(*LOCK, *BOOK)
     pins = ("--pins", "pins_chapter", "--pins-command", "nox -s pins")  # the tests a person edits
     # 1: done, with work left for a person, which its summary lists; 2: a page or folder absent
-    session.run(
-        "python", "-m", "attend_book.renumber", *pins, *session.posargs, env=QUIET, success_codes=[0, 1]
-    )
+    session.run("bound-numbers", "renumber", *pins, *session.posargs, env=QUIET, success_codes=[0, 1])
 
 
 @nox.session(python=BOOK_PYTHON)

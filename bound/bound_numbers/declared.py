@@ -17,11 +17,9 @@ over the book's.
 from __future__ import annotations
 
 import ast
-import functools
 import keyword
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 import yaml
@@ -131,19 +129,3 @@ def of_config(config: Mapping[str, Any]) -> Declared:
     return Declared(
         labels_of(config.get("labels"), "mkdocs.yml"), givens_of(config.get("givens"), "mkdocs.yml")
     )
-
-
-@functools.cache
-def of_mkdocs(path: Path, plugin: str) -> Declared:
-    """The declarations in the configuration of `plugin` in the mkdocs.yml at `path`, for a tool
-    that reads pages without a build (renumber)."""
-    from mkdocs.utils.yaml import yaml_load
-
-    if not path.is_file():
-        return Declared()
-    with path.open(encoding="utf-8") as file:
-        config = yaml_load(file)
-    for entry in config.get("plugins", []):
-        if isinstance(entry, Mapping) and plugin in entry:
-            return of_config(entry[plugin] or {})
-    return Declared()

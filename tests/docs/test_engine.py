@@ -15,14 +15,18 @@ import pytest
 from book_build import MINIMAL, properdocs_build
 
 from attend_book.plugin import BookPlugin
+from bound_numbers.plugin import BoundNumbersPlugin
 
 CONFIG = MINIMAL + "theme:\n  name: material\n"
 
 
 @pytest.mark.parametrize("group", ["properdocs.plugins", "mkdocs.plugins"])
-def test_the_plugin_is_declared_to_both_engines(group: str) -> None:
-    [point] = entry_points(group=group, name="attend-book")
-    assert point.load() is BookPlugin
+@pytest.mark.parametrize(
+    ("name", "plugin"), [("attend-book", BookPlugin), ("bound-numbers", BoundNumbersPlugin)]
+)
+def test_each_plugin_is_declared_to_both_engines(group: str, name: str, plugin: type) -> None:
+    [point] = entry_points(group=group, name=name)
+    assert point.load() is plugin
 
 
 def _properdocs(project: Path, page: str) -> subprocess.CompletedProcess[str]:

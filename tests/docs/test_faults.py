@@ -88,11 +88,12 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import Abort, PluginError
 
 import attend.chapter
-from attend_book import notebooks, renumber
+from attend_book import notebooks
 from attend_book.cache import Cache
 from attend_book.files import replace_folder
 from attend_book.plugin import BookPlugin
 from attend_book.run import FenceError, PageRun, run_page
+from bound_numbers import cli
 from bound_numbers.check import check
 from bound_numbers.markdown import fences
 from bound_numbers.reading import read
@@ -467,6 +468,29 @@ def test_markdown_exec_showing_the_same_fences_is_one_line_saying_what_to_set(pr
     )
 
 
+@pytest.mark.parametrize(
+    ("named", "said"),
+    [
+        ("attend-bok", "is not a plugin of this build"),
+        ("markdown-exec", "has no bound_values"),
+    ],
+)
+def test_a_number_check_whose_values_name_no_provider_stops_the_build_with_one_line(
+    named: str, said: str, project: Path
+) -> None:
+    (project / "mkdocs.yml").write_text(
+        PROJECT.replace("values: attend-book", f"values: {named}"), encoding="utf-8"
+    )
+    config = load_config(str(project / "mkdocs.yml"))
+    config = config.plugins.on_config(config)
+    with pytest.raises(PluginError) as raised:
+        config.plugins.on_pre_build(config=config)
+    assert str(raised.value) == (
+        f"bound-numbers: values: {named} {said}; name `fences` or a plugin listed under plugins: "
+        "that provides the values"
+    )
+
+
 # --- what a signal can do --------------------------------------------------------------------
 
 
@@ -553,8 +577,9 @@ MOVED_PAGE = f"{page_of('x = 4')}\nIt is 3{{= x}} rows and 2{{= x - 1}} more.\n"
 
 @pytest.fixture
 def docs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A docs/ folder, the working directory its parent (renumber's cache goes there)."""
+    """A site's docs/ folder, the working directory its parent (renumber's cache goes there)."""
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "mkdocs.yml").write_text(PROJECT, encoding="utf-8")
     (tmp_path / "docs").mkdir()
     return tmp_path / "docs"
 
@@ -564,7 +589,7 @@ def test_renumber_past_a_huge_binding_says_one_line_and_renumbers_the_pages_afte
 ) -> None:
     write(docs / "a.md", bound_page("x * 10**400"))
     write(docs / "b.md", MOVED_PAGE)
-    assert renumber.main(["--docs", "docs"]) == 1
+    assert cli.main(["renumber"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[:3] == [
         "docs/a.md:13:6: 5{= x * 10**400} gives an integer past a float's range, which no written number "
@@ -593,7 +618,7 @@ def test_renumber_on_a_folder_it_cannot_write_names_the_page_the_line_and_the_ch
         raise PermissionError(errno.EACCES, "Permission denied", f"{dir}/{prefix}x1y2{suffix}")
 
     monkeypatch.setattr(tempfile, "mkstemp", refused)
-    assert renumber.main(["--docs", "docs"]) == 1
+    assert cli.main(["renumber"]) == 1
     said = capsys.readouterr()
     assert said.err == (
         f"docs/p.md:12:7 3 → 4 not written (Permission denied in {docs.resolve()}), "
@@ -606,15 +631,47 @@ def test_renumber_on_a_folder_it_cannot_write_names_the_page_the_line_and_the_ch
 @pytest.mark.parametrize(
     ("argv", "said"),
     [
-        (["--docs", "/nonexistent"], "renumber: /nonexistent is no page or folder of pages\n"),
-        (["docs/absent.md"], "renumber: docs/absent.md does not exist\n"),
+        (["renumber", "-f", "absent.yml"], "renumber: absent.yml does not exist\n"),
+        (["renumber", "docs/absent.md"], "renumber: docs/absent.md does not exist\n"),
+        (["check", "docs/absent.md"], "check: docs/absent.md does not exist\n"),
     ],
 )
 def test_renumber_given_a_path_that_does_not_exist_says_so_and_exits_2(
     argv: list[str], said: str, docs: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert renumber.main(argv) == 2
+    assert cli.main(argv) == 2
     assert capsys.readouterr().err == said
+
+
+@pytest.mark.parametrize(
+    ("config", "said"),
+    [
+        (
+            PROJECT.replace("values: attend-book", "values: attend-bok"),
+            "renumber: bound-numbers: values: attend-bok is not a plugin of this build; name `fences` "
+            "or a plugin listed under plugins: that provides the values\n",
+        ),
+        (
+            PROJECT.replace("  - bound-numbers:\n", "  - bound-numbers-off:\n"),
+            "renumber: mkdocs.yml: Aborted with a configuration error!\n",
+        ),
+        (
+            PROJECT.replace(
+                PROJECT[PROJECT.index("  - bound-numbers:") : PROJECT.index("  - attend-book:")], ""
+            ),
+            "renumber: mkdocs.yml lists no bound-numbers plugin under plugins:\n",
+        ),
+    ],
+    ids=["a provider that is not there", "a plugin mkdocs does not know", "no number check"],
+)
+def test_renumber_on_a_site_it_cannot_renumber_says_why_in_one_line_and_exits_2(
+    config: str, said: str, docs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (docs.parent / "mkdocs.yml").write_text(config, encoding="utf-8")
+    write(docs / "p.md", MOVED_PAGE)
+    assert cli.main(["renumber"]) == 2
+    assert capsys.readouterr().err == said
+    assert (docs / "p.md").read_text(encoding="utf-8") == MOVED_PAGE
 
 
 def test_renumber_rewrites_the_file_a_linked_page_leads_to_and_the_link_stays_a_link(
@@ -623,7 +680,7 @@ def test_renumber_rewrites_the_file_a_linked_page_leads_to_and_the_link_stays_a_
     shared = write(docs.parent / "shared.md", MOVED_PAGE)
     (docs / "p.md").symlink_to(shared)
     (docs / "q.md").symlink_to(docs.parent / "nowhere.md")
-    assert renumber.main(["--docs", "docs"]) == 1
+    assert cli.main(["renumber"]) == 1
     said = capsys.readouterr()
     assert (docs / "p.md").is_symlink() and "It is 4{= x} rows" in shared.read_text(encoding="utf-8")
     assert (

@@ -24,11 +24,11 @@ import pytest
 from tree import book as declared
 
 import attend
-from attend_book import chapter_tests, renumber
+from attend_book import chapter_tests
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.run import FenceError, Value, run_here
 from bound_numbers import check as binding
-from bound_numbers import numerals, reading
+from bound_numbers import numerals, reading, renumber
 from bound_numbers.declared import front_matter
 from bound_numbers.numerals import Numeral
 from bound_numbers.reading import Binding, Reading

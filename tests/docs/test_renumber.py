@@ -1,14 +1,16 @@
-"""`nox -s renumber`: moved values rewritten from their bindings, nothing else touched, nothing lost."""
+"""`bound-numbers renumber`: moved values rewritten from their bindings, nothing else touched or lost."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+from book_build import MINIMAL
 
-from attend_book import renumber as tool
 from attend_book.notebooks import prose_of
 from attend_book.run import Value, run_page
+from bound_numbers import cli
+from bound_numbers import renumber as tool
 from bound_numbers.check import check
 from bound_numbers.reading import read
 
@@ -30,6 +32,13 @@ Sixteen{{= n}} scores in all, token 2's among them, slope 2{{= power}}.
 The key's last slot is 0.5{{= k[3]}}.
 """
 MOVED = PAGE.replace("q = [0.0, 3.0, 0.5, 0.0]", "q = [0.0, 3.0, 0.6, 0.0]").replace("n = 16", "n = 25")
+
+
+def site(folder: Path) -> Path:
+    """A site in `folder` as the book's plugins build it, its pages to come in docs/."""
+    (folder / "mkdocs.yml").write_text(MINIMAL, encoding="utf-8")
+    (folder / "docs").mkdir()
+    return folder / "docs"
 
 
 def values(markdown: str) -> dict[str, Value]:
@@ -74,14 +83,14 @@ def test_the_command_rewrites_a_page_in_place_keeping_its_line_endings(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, newline: str
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "docs").mkdir()
+    site(tmp_path)
     page = tmp_path / "docs" / "p.md"
     page.write_bytes(MOVED.replace("\n", newline).encode())
-    assert tool.main(["--docs", "docs"]) == 0
+    assert cli.main(["renumber"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "docs/p.md:13:21 0.5 → 0.6"
     text = page.read_bytes().decode()
     assert text.count(newline) == PAGE.count("\n") and ("\r\n" in text) == (newline == "\r\n")
-    assert tool.main(["--docs", "docs", "--check"]) == 0
+    assert cli.main(["check"]) == 0
     assert [p.name for p in (tmp_path / "docs").iterdir()] == ["p.md"]  # no temporary file left
 
 
@@ -89,9 +98,9 @@ def test_a_page_that_cannot_be_read_stops_the_command_with_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "docs").mkdir()
+    site(tmp_path)
     (tmp_path / "docs" / "p.md").write_bytes("It is 3{= a}, caf\xe9.\n".encode("latin-1"))
-    assert tool.main(["--docs", "docs"]) == 1
+    assert cli.main(["renumber"]) == 1
     error = capsys.readouterr().err
     assert error == "docs/p.md:1:18: byte 0xe9 is not UTF-8; save the file as UTF-8\n"
 
@@ -100,13 +109,13 @@ def test_a_page_whose_code_fails_is_one_line_and_the_pages_after_it_are_still_re
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "docs").mkdir()
+    site(tmp_path)
     (tmp_path / "docs" / "a.md").write_text(f'{F}python exec="1"\nassert False, "a pin"\n{F}\n')
     (tmp_path / "docs" / "b.md").write_text(MOVED)
-    assert tool.main(["--docs", "docs"]) == 1
+    assert cli.main(["renumber"]) == 1
     error = capsys.readouterr().err
     assert error.startswith("docs/a.md:2:") and error.count("\n") == 1
-    assert tool.main(["--docs", "docs", "--check", "docs/b.md"]) == 0
+    assert cli.main(["renumber", "--check", "docs/b.md"]) == 0
 
 
 def test_the_workbenchs_markdown_cells_are_renumbered_in_its_script_and_its_code_is_not() -> None:
@@ -143,11 +152,11 @@ def test_the_command_ends_with_a_summary_of_what_it_rewrote_what_is_left_and_the
     monkeypatch.chdir(tmp_path)
     (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    pins_page: a pin\n")
     (tmp_path / "test_pins.py").write_text(PINS)
-    (tmp_path / "docs").mkdir()
+    site(tmp_path)
     (tmp_path / "docs" / "a.md").write_text(f'{F}python exec="1"\nassert False, "a pin"\n{F}\n')
     (tmp_path / "docs" / "b.md").write_text(MOVED)
     (tmp_path / "docs" / "c.md").write_text(MOVED.replace("n = 25", "n = 25\na = 3.5") + "\nIt is 3{= a}.\n")
-    assert tool.main(["--docs", "docs", "--pins", "pins_page", "--pins-command", "nox -s pins"]) == 1
+    assert cli.main(["renumber", "--pins", "pins_page", "--pins-command", "nox -s pins"]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[out.index("renumber: 8 numbers rewritten on 2 pages") :] == [
         "renumber: 8 numbers rewritten on 2 pages",
@@ -165,11 +174,11 @@ def test_a_page_whose_code_fails_with_a_long_message_is_one_line_cut_at_a_lines_
 ) -> None:
     """As the contributors' page fails when a weight moved: its message joins every broken pin."""
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "docs").mkdir()
+    site(tmp_path)
     fence = "failed = [f'tests/test_chapter.py::test_number_{k}_holds' for k in range(20)]\n"
     fence += 'assert not failed, ", ".join(failed)'
     (tmp_path / "docs" / "a.md").write_text(f'{F}python exec="1"\n{fence}\n{F}\n')
-    assert tool.main(["--docs", "docs"]) == 1
+    assert cli.main(["renumber"]) == 1
     assert capsys.readouterr().err == (
         'docs/a.md:3: a python fence failed at `assert not failed, ", ".join(failed)`: '
         "… (the build prints the rest)\n"
@@ -180,7 +189,23 @@ def test_a_run_with_nothing_moved_and_nothing_left_exits_0_saying_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "docs").mkdir()
+    site(tmp_path)
     (tmp_path / "docs" / "p.md").write_text(PAGE)
-    assert tool.main(["--docs", "docs"]) == 0
+    assert cli.main(["renumber"]) == 0
     assert capsys.readouterr().out == "renumber: 0 numbers rewritten on 0 pages\n"
+
+
+def test_the_check_command_prints_each_problem_as_the_build_says_it_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    page = site(tmp_path) / "p.md"
+    page.write_text(MOVED)
+    assert cli.main(["check"]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "docs/p.md:13:21: 0.5 is written, 0.6 is computed now, bound to {= q}",
+        "docs/p.md:13:43: 0.5 is written, 0.6 is computed now, bound to {= q[2]}",
+        "docs/p.md:13:70: 0.125 is written, 0.150 is computed now, bound to {= q[2] * k[2]}",
+        "docs/p.md:14:1: Sixteen is written, Twenty-five is computed now, bound to {= n}",
+    ]
+    assert page.read_text() == MOVED

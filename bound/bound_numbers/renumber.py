@@ -1,26 +1,25 @@
-"""`nox -s renumber`: rewrite every bound number of the pages from what its binding gives now.
+"""`bound-numbers renumber`: rewrite every bound number of a site's pages from what its binding
+gives now.
 
-Each page's fences run (or come from the build's cache), its bindings are evaluated, and each
-number whose value moved is rewritten at the precision it is written to, words as words
-(`sixteen` → `twenty-five`). Nothing else changes: not the binding, not another character of
-the line, not the file's line endings. A value the number's form cannot show exactly (a whole
-number that is now 3.125, a word past the book's vocabulary, a fraction, a power) is left for a
-person, with one line saying so. Each file is written whole beside itself and renamed into
-place; a page that is a link has the file it leads to rewritten, and stays a link. A page that
-cannot be read, run or written is one line and is left as it is; the other pages are still
-renumbered, since a weight changed on purpose fails the contributors' page (its pinned tests)
-until a person edits those tests, and that must not hold back every later page.
+Each page's bindings are evaluated by the site's provider (the build's own, so a page whose
+code did not change may come from its cache), and each number whose value moved is rewritten
+at the precision it is written to, words as words (`sixteen` → `twenty-five`). Nothing else
+changes: not the binding, not another character of the line, not the file's line endings. A
+value the number's form cannot show exactly (a whole number that is now 3.125, a word past
+those `numerals` spells, a fraction, a power) is left for a person, with one line saying so.
+Each file is written whole beside itself and renamed into place; a page that is a link has the
+file it leads to rewritten, and stays a link. A page that cannot be read, run or written is one
+line and is left as it is; the other pages are still renumbered, since a value changed on
+purpose may fail a page that pins it (a test the page runs) until a person edits that test, and
+that must not hold back every later page.
 
 The run ends with a summary: how many numbers were rewritten on how many pages, each number and
 page left for a person by page:line, and (with `--pins MARK`) each test with that mark that fails
-now, with the command that runs them. It exits 0 when nothing is left, 1 when something is, and 2
-when a page or folder named does not exist.
+now, with the command that runs them. It exits 0 when nothing is left and 1 when something is.
 """
 
 from __future__ import annotations
 
-import argparse
-import functools
 import os
 import re
 import subprocess
@@ -33,14 +32,12 @@ from xml.etree import ElementTree
 
 from mkdocs.exceptions import PluginError
 
-from attend_book import notebooks
-from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
-from attend_book.run import FenceError, Value
 from bound_numbers import check as binding
 from bound_numbers import numerals, reading
-from bound_numbers.declared import Declared, of_mkdocs
+from bound_numbers.declared import Declared
 from bound_numbers.reading import Problem
 from bound_numbers.text import TextError, read_text, write_atomic
+from bound_numbers.values import Provider, Unavailable, Value
 
 
 class RefusedError(Exception):
@@ -146,71 +143,68 @@ def failing_pins(mark: str) -> list[str]:
     return [f"{c.get('classname', '').replace('.', '/')}.py::{c.get('name')}" for c in failed]
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="renumber", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("pages", nargs="*", type=Path, help="the pages to renumber (default: all in --docs)")
-    parser.add_argument("--docs", type=Path, default=Path("docs"), help="the book's pages and workbench.py")
-    parser.add_argument("--check", action="store_true", help="write nothing: print each page's problems")
-    parser.add_argument("--pins", metavar="MARK", help="then run the tests marked MARK, which a person edits")
-    parser.add_argument("--pins-command", metavar="COMMAND", help="the command the summary names for them")
-    args = parser.parse_args(argv)
-    paths = args.pages or [*sorted(args.docs.glob("*.md")), *args.docs.glob("workbench.py")]
-    absent = [p for p in args.pages if not os.path.lexists(p)] or ([] if paths else [args.docs])
-    if absent:
-        said = "is no page or folder of pages" if absent == [args.docs] else "does not exist"
-        print(f"renumber: {', '.join(map(str, absent))} {said}", file=sys.stderr)
-        return 2
-    # The build's own cache: a page whose code did not change is not run again, and what runs
-    # here is not run again by the next build either.
-    cache = Cache(Path(FOLDER), fingerprint(source_roots(), build_versions()))
+@dataclass(frozen=True)
+class Page:
+    """A page to renumber: its file, its path as messages name it, and what of its text a
+    reader sees as Markdown."""
+
+    path: Path
+    shown: str
+    prose: Callable[[str], str] = str
+
+
+def renumber_pages(
+    pages: Sequence[Page],
+    provider: Provider,
+    book: Declared,
+    problems: Callable[[reading.Reading, Mapping[str, Value]], list[Problem]],
+    *,
+    check: bool = False,
+    pins: str | None = None,
+    pins_command: str | None = None,
+) -> int:
+    """Renumber each page (with `check`, write nothing and print each page's `problems`, as the
+    build says them), print what was done and the summary; the exit status."""
     tally = Tally()
-    book = of_mkdocs(Path("mkdocs.yml"), "attend-book")  # what the build's check holds for every page
     status = 0
-    for path in paths:
-        page = path.as_posix()
+    for page in pages:
         try:
-            text = read_text(path, page)
-            prose: Callable[[str], str] = notebooks.prose_of if path.suffix == ".py" else str
-            if path.suffix == ".py":  # the workbench: its values come from its kernel
-                execute = functools.partial(notebooks.execute, book=book)
-                values = cache.notebook(path, execute, notebooks.values_of)[1]
-            else:
-                values = cache.page(page, text, reading.read(text, book).expressions).values
-            if args.check:
-                lines = [p.render(page) for p in binding.check(reading.read(prose(text), book), values)]
+            text = read_text(page.path, page.shown)
+            found = reading.read(page.prose(text), book)
+            values = provider.bound_values(page.shown, text, found.expressions)
+            if check:
+                lines = [p.render(page.shown) for p in problems(found, values)]
                 failed = bool(lines)
             else:
-                new, changes, left = renumber(page, text, values, prose, book)
+                new, changes, left = renumber(page.shown, text, values, page.prose, book)
                 if new != text:
-                    _write(path, new, changes)
-                    tally.rewritten[page] = len(changes)
-                tally.by_hand += [_place(page, line) for line in left]
+                    _write(page.path, new, changes)
+                    tally.rewritten[page.shown] = len(changes)
+                tally.by_hand += [_place(page.shown, line) for line in left]
                 lines, failed = changes + left, bool(left)
-        except (RefusedError, FenceError, PluginError, TextError, OSError) as stop:
-            said = _unreadable(path, stop) if isinstance(stop, OSError) else str(stop)
+        except (RefusedError, Unavailable, PluginError, TextError, OSError) as stop:
+            said = _unreadable(page, stop) if isinstance(stop, OSError) else str(stop)
             print(one_line(said), file=sys.stderr)
-            tally.stopped.append(_place(page, said))
+            tally.stopped.append(_place(page.shown, said))
             status = 1
             continue
         for line in lines:
             print(line)
         status = max(status, int(failed))
-    if args.check:
+    if check:
         return status
-    if args.pins:
-        tally.pins = failing_pins(args.pins)
-    for line in tally.summary(args.pins and (args.pins_command or f"python -m pytest -m {args.pins}")):
+    if pins:
+        tally.pins = failing_pins(pins)
+    for line in tally.summary(pins and (pins_command or f"python -m pytest -m {pins}")):
         print(line)
     return max(status, int(bool(tally.pins)))
 
 
-def _unreadable(path: Path, error: OSError) -> str:
+def _unreadable(page: Page, error: OSError) -> str:
     """A page that cannot be opened (absent, a link leading nowhere or round in a loop, not
     readable), said by its reason and not by the path Python tried."""
-    link = f", a link to {os.readlink(path)}" if path.is_symlink() else ""
-    return f"{path.as_posix()}: cannot be read{link} ({error.strerror or error})"
+    link = f", a link to {os.readlink(page.path)}" if page.path.is_symlink() else ""
+    return f"{page.shown}: cannot be read{link} ({error.strerror or error})"
 
 
 def _write(path: Path, new: str, changes: list[str]) -> None:
@@ -224,7 +218,3 @@ def _write(path: Path, new: str, changes: list[str]) -> None:
         others = f", nor the page's {more} other change{'s' * (more != 1)}" if more else ""
         where = f" in {Path(error.filename).parent}" if error.filename else ""
         raise RefusedError(f"{changes[0]} not written ({error.strerror}{where}){others}") from None
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,0 +1,113 @@
+"""`bound-numbers`: the number check's command, for a site whose mkdocs.yml lists the plugin.
+
+    bound-numbers renumber [-f mkdocs.yml] [PAGE ...] [--check] [--pins MARK] [--pins-command CMD]
+    bound-numbers check [-f mkdocs.yml] [PAGE ...]
+
+The site's configuration is loaded as a build loads it (`mkdocs.config.load_config`); every
+plugin is told the command started and runs its `on_config` and `on_pre_build`, so that a
+provider which is another plugin of the site is set up as for a build (its cache, its runner).
+The bound-numbers plugin's provider then gives each page's values. The pages are every Markdown
+file under docs_dir and the provider's `bound_sources`, or those named. `renumber` rewrites
+the numbers whose values moved (renumber.py); `check`, like `renumber --check`, writes nothing
+and prints each page's problems with its numbers as the build says them. Exit status: 0 when
+nothing is left to do, 1 when something is, 2 when a file named does not exist or the site's
+configuration cannot be used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from mkdocs.config import load_config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import Abort, ConfigurationError, PluginError
+
+from bound_numbers.plugin import BoundNumbersPlugin
+from bound_numbers.renumber import Page, one_line, renumber_pages
+from bound_numbers.values import sources_of
+
+
+def parser() -> argparse.ArgumentParser:
+    made = argparse.ArgumentParser(
+        prog="bound-numbers", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    commands = made.add_subparsers(dest="command", required=True, metavar="{renumber,check}")
+    renumber = commands.add_parser("renumber", help="rewrite each number whose value moved")
+    check = commands.add_parser("check", help="write nothing: print each page's problems with its numbers")
+    for command in (renumber, check):
+        command.add_argument("-f", "--config-file", type=Path, default=Path("mkdocs.yml"), help="the site's")
+        command.add_argument("pages", nargs="*", type=Path, help="the pages (default: all of the site's)")
+    renumber.add_argument("--check", action="store_true", help="write nothing: print each page's problems")
+    renumber.add_argument(
+        "--pins", metavar="MARK", help="then run the tests marked MARK, which a person edits"
+    )
+    renumber.add_argument("--pins-command", metavar="COMMAND", help="the command the summary names for them")
+    return made
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    named = f"{args.command}:"
+    if absent := [p for p in [args.config_file, *args.pages] if not os.path.lexists(p)]:
+        print(f"{named} {', '.join(map(str, absent))} does not exist", file=sys.stderr)
+        return 2
+    try:
+        config = load_config(config_file=str(args.config_file))
+    except (Abort, ConfigurationError) as error:  # what is wrong in it is logged above
+        print(f"{named} {args.config_file}: {one_line(str(error))}", file=sys.stderr)
+        return 2
+    config.plugins.on_startup(command=args.command, dirty=False)
+    try:
+        config = config.plugins.on_config(config)
+        config.plugins.on_pre_build(config=config)
+        site = _number_check(config, args.config_file)
+        root = Path(config.config_file_path).parent
+        pages = _pages(args.pages, site, config, root)
+        return renumber_pages(
+            pages,
+            site.provider,
+            site.declared,
+            site.problems,
+            check=args.command == "check" or args.check,
+            pins=getattr(args, "pins", None),
+            pins_command=getattr(args, "pins_command", None),
+        )
+    except PluginError as error:
+        print(f"{named} {one_line(str(error))}", file=sys.stderr)
+        return 2
+    finally:
+        config.plugins.on_shutdown()
+
+
+def _number_check(config: MkDocsConfig, named: Path) -> BoundNumbersPlugin:
+    found = [p for p in config.plugins.values() if isinstance(p, BoundNumbersPlugin)]
+    if not found:
+        raise PluginError(f"{named} lists no bound-numbers plugin under plugins:")
+    return found[0]
+
+
+def _pages(named: Sequence[Path], site: BoundNumbersPlugin, config: MkDocsConfig, root: Path) -> list[Page]:
+    """The pages named, or every Markdown file under docs_dir (none in a folder or file whose
+    name starts with a dot, which mkdocs leaves out too) and then the provider's other pages."""
+    sources = sources_of(site.provider)
+    if named:
+        shown = [os.path.relpath(path.absolute(), root) for path in named]
+        return [Page(path, name, sources.get(name, str)) for path, name in zip(named, shown, strict=True)]
+    docs = Path(config.docs_dir)
+    markdown = [
+        p
+        for p in sorted(docs.rglob("*.md"))
+        if not any(part.startswith(".") for part in p.relative_to(docs).parts)
+    ]
+    return [
+        *(Page(path, os.path.relpath(path, root)) for path in markdown),
+        *(Page(root / name, name, prose) for name, prose in sources.items()),
+    ]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
