@@ -183,3 +183,5 @@ def test_a_moved_number_fails_the_build_until_renumber_rewrites_it(site: Path) -
     assert "RATE = 0.12" in package.read_text(encoding="utf-8")  # the code is left as it was changed
     assert "at 12%{= 100 * RATE} a year" in (site / "docs/index.md").read_text("utf-8")  # as rewritten
     assert build(site) == Build(0, frozenset())
+    again = run(site, command("bound-numbers"), "renumber", "-f", "mkdocs.yml")
+    assert (again.returncode, _lines(site)) == (0, after)  # a second run has nothing to rewrite
