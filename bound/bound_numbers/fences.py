@@ -78,23 +78,26 @@ class FenceValues:
         if not ran and not expressions:
             return {}
         given = json.dumps({"page": page, "fences": ran, "expressions": list(expressions)})
-        process = subprocess.Popen(
-            (sys.executable, "-P", "-m", __name__),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            cwd=self.folder,
-            start_new_session=True,  # so that what the page started ends with it
-        )
+        try:
+            process = subprocess.Popen(
+                (sys.executable, "-P", "-m", __name__),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                cwd=self.folder,
+                start_new_session=True,  # so that what the page started ends with it
+            )
+        except OSError as error:  # no such folder, no process left to start
+            raise Unavailable(f"{page}:1: the page's process cannot start: {said(error)}") from None
         with process:
             try:
-                said, _ = process.communicate(given.encode(), timeout=self.time_limit)
+                reported, _ = process.communicate(given.encode(), timeout=self.time_limit)
                 late = False
             except subprocess.TimeoutExpired:
                 _end(process)
-                said, late = _rest(process), True
+                reported, late = _rest(process), True
             finally:
                 _end(process)
-        return _heard(said, page, late, process.returncode, self.time_limit)
+        return _heard(reported, page, late, process.returncode, self.time_limit)
 
 
 def _end(process: subprocess.Popen[bytes]) -> None:
@@ -112,10 +115,10 @@ def _rest(process: subprocess.Popen[bytes]) -> bytes:
         return error.output or b""
 
 
-def _heard(said: bytes, page: str, late: bool, status: int | None, limit: float) -> dict[str, Value]:
+def _heard(reported: bytes, page: str, late: bool, status: int | None, limit: float) -> dict[str, Value]:
     """The values the page's process reported last, or `Unavailable` saying how it ended."""
     where = f"{page}:1: the page's process"
-    for line in said.splitlines():
+    for line in reported.splitlines():
         with contextlib.suppress(ValueError):  # a line cut short by the process's end
             event = json.loads(line)
             if isinstance(event, dict) and "values" in event:
@@ -170,7 +173,7 @@ def evaluate(expression: str, namespace: dict[str, Any]) -> Value:
     """The expression's value in the namespace, or the one-line reason it has none."""
     try:
         return plain(eval(compile(expression, "<binding>", "eval"), namespace))
-    except Exception as error:  # a binding that cannot be worked out is reported, not raised
+    except BaseException as error:  # exit() too: a binding that cannot be worked out is reported
         return said(error) + _nearest(error, namespace)
 
 
@@ -231,13 +234,16 @@ def main() -> None:
     report = os.dup(1)  # not inherited by what a fence starts
     quiet = os.open(os.devnull, os.O_RDWR)
     os.dup2(quiet, 1)
+    page = "a page"
     try:
         given = json.load(sys.stdin)
         os.dup2(quiet, 0)  # a fence that reads its input reads nothing, and waits for nothing
-        run_page(given["page"], given["fences"], given["expressions"], report)
+        page = given["page"]
+        run_page(page, given["fences"], given["expressions"], report)
     except BaseException as error:  # never a traceback in the build's log
+        failed = {"failed": f"{page}:1: the page's process failed: {said(error)}"}
         with contextlib.suppress(OSError):
-            _WRITE(report, (_ENCODE({"failed": f"the page's process failed: {said(error)}"}) + "\n").encode())
+            _WRITE(report, (_ENCODE(failed) + "\n").encode())
     _EXIT(0)  # nothing a fence registered to run at exit runs, nor waits
 
 

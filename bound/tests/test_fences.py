@@ -83,6 +83,18 @@ def test_an_expression_that_fails_has_its_reason_in_one_line() -> None:
     }
 
 
+def test_a_binding_that_exits_has_a_reason_and_the_page_goes_on() -> None:
+    values = FenceValues().bound_values("docs/p.md", page("x = 1"), ["exit(4)", "x"])
+    assert values == {"exit(4)": "SystemExit: 4", "x": 1}
+
+
+def test_a_folder_that_is_not_there_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(Unavailable) as raised:
+        FenceValues(folder=tmp_path / "gone").bound_values("docs/p.md", page("x = 1"), ["x"])
+    assert str(raised.value).startswith("docs/p.md:1: the page's process cannot start: FileNotFoundError:")
+    assert "\n" not in str(raised.value)
+
+
 def test_a_fence_that_raises_names_its_page_and_line() -> None:
     markdown = page("rate = 0.005", "months = 12\ninterest = rate / 0\nlater = 1")
     failing = opening_lines(markdown)[1] + 2
