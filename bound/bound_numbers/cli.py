@@ -39,7 +39,13 @@ def parser() -> argparse.ArgumentParser:
     renumber = commands.add_parser("renumber", help="rewrite each number whose value moved")
     check = commands.add_parser("check", help="write nothing: print each page's problems with its numbers")
     for command in (renumber, check):
-        command.add_argument("-f", "--config-file", type=Path, default=Path("mkdocs.yml"), help="the site's")
+        command.add_argument(
+            "-f",
+            "--config-file",
+            type=Path,
+            default=Path("mkdocs.yml"),
+            help="the site's (default: mkdocs.yml)",
+        )
         command.add_argument("pages", nargs="*", type=Path, help="the pages (default: all of the site's)")
     renumber.add_argument("--check", action="store_true", help="write nothing: print each page's problems")
     renumber.add_argument(

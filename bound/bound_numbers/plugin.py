@@ -68,36 +68,39 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
             self.declared = declared.of_config(self.config)
         except declared.DeclarationError as error:
             raise PluginError(str(error)) from None
-        self._provider = None  # found once every plugin's on_config ran (`provider`)
+        self._provider = None  # found once every plugin's on_config ran
         self._plugins = config.plugins
         return config
 
     @property
     def provider(self) -> Provider:
-        """What `values:` names: the plugin of that name, or the page's own fences."""
+        """What `values:` names, found once every plugin's on_config ran."""
         if self._provider is None:
-            chosen = self.config.values_
-            if chosen == "fences":
-                from bound_numbers.fences import (  # type: ignore[import-not-found, unused-ignore]
-                    FenceValues,  # the built-in provider, imported only by a site that uses it
-                )
-
-                self._provider = FenceValues(time_limit=float(self.config.time_limit), folder=self.root)
-            else:
-                found = self._plugins.get(chosen)
-                if found is None or not callable(getattr(found, "bound_values", None)):
-                    said = "is not a plugin of this build" if found is None else "has no bound_values"
-                    raise PluginError(
-                        f"bound-numbers: values: {chosen} {said}; name `fences` or a plugin listed "
-                        "under plugins: that provides the values"
-                    )
-                self._provider = cast(Provider, found)
+            self._provider = self._named_provider()
         return self._provider
+
+    def _named_provider(self) -> Provider:
+        """The plugin `values:` names, or the built-in evaluation of a page's own fences."""
+        chosen = self.config.values_
+        if chosen == "fences":
+            from bound_numbers.fences import (  # type: ignore[import-not-found, unused-ignore]
+                FenceValues,  # the built-in provider, imported only by a site that uses it
+            )
+
+            return cast(Provider, FenceValues(time_limit=float(self.config.time_limit), folder=self.root))
+        found = self._plugins.get(chosen)
+        if found is None or not callable(getattr(found, "bound_values", None)):
+            said = "is not a plugin of this build" if found is None else "has no bound_values"
+            raise PluginError(
+                f"bound-numbers: values: {chosen} {said}; name `fences` or a plugin listed "
+                "under plugins: that provides the values"
+            )
+        return cast(Provider, found)
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         self._told = False
         self._unread = set()
-        self.provider  # noqa: B018 (a misnamed provider stops the build before any page is read)
+        self._provider = self._named_provider()  # a misnamed one stops the build before any page
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         """The provider's pages that are not Markdown files, checked before any page."""

@@ -151,3 +151,12 @@ def test_the_renumber_hint_stands_beside_a_moved_number_and_never_beside_another
         "bound_numbers: docs/index.md:9:20: 3.126 is written, 3.125 is computed now, bound to {= x}"
         "  (`nox -s renumber` rewrites moved numbers)",
     ]
+
+
+def test_without_the_number_check_the_book_plugin_runs_and_shows_each_page_itself(project: Path) -> None:
+    alone = MINIMAL[: MINIMAL.index("  - bound-numbers:")] + MINIMAL[MINIMAL.index("  - attend-book") :]
+    (project / "mkdocs.yml").write_text(alone, encoding="utf-8")
+    page = '---\ntitle: t\ndescription: d\n---\n\n```python exec="1"\nprint(6 * 7)\n```\n'
+    (project / "docs" / "index.md").write_text(page, encoding="utf-8")
+    assert runs_of_a_build(project) == 1
+    assert "<p>42</p>" in (project / "site" / "index.html").read_text(encoding="utf-8")
