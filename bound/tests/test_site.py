@@ -3,9 +3,10 @@ by the installed ProperDocs with markdown-exec and bound-numbers (`values: fence
 
 Each test builds a copy of the site strict, once, and holds the build's outcome and the set of
 warning lines it logged against what the change made to the copy must produce: nothing for the
-site as it is; one line naming the place for a wrong number, word, worked sum, given or label;
-and, for a rate changed in the package, a failed build naming exactly the lines that
-`bound-numbers renumber` then rewrites, after which the build passes again.
+site as it is; one line naming the place for a wrong number, word, worked sum, given or label,
+a missing front-matter key or a fence that fails; and, for a rate changed in the package, a
+failed build naming exactly the lines that `bound-numbers renumber` then rewrites, after which
+the build passes again.
 """
 
 from __future__ import annotations
@@ -156,6 +157,26 @@ def test_a_label_in_a_table_column_past_its_range_fails_the_build(site: Path) ->
     where = edit(site, "docs/year.md", "| 12 |", "| 14 |", offset=len("| "))
     said = f"{PLUGIN}{where}: month 14 is out of range: month counts from 1 to 12 (MONTHS)"
     assert build(site) == Build(1, frozenset({said}))
+
+
+def test_a_page_without_a_front_matter_key_the_site_requires_fails_the_build(site: Path) -> None:
+    edit(
+        site,
+        "docs/year.md",
+        "description: The balance at the close of each of the twelve{= MONTHS} months.\n",
+        "",
+    )
+    said = f"{PLUGIN}docs/year.md:1: the front matter has no description"
+    assert build(site) == Build(1, frozenset({said}))
+
+
+def test_a_fence_that_fails_is_one_line_naming_it_and_the_build_fails(site: Path) -> None:
+    where = edit(site, "docs/doubling.md", "years = months / MONTHS", "years = months / 0")
+    line = where.split(":")[1]
+    built = build(site)
+    ours = {said for said in built.said if said.startswith(PLUGIN)}  # markdown-exec says its own
+    failed = "a python fence failed at `years = months / 0`: ZeroDivisionError: division by zero"
+    assert (built.status, ours) == (1, {f"{PLUGIN}docs/doubling.md:{line}: {failed}"})
 
 
 def _lines(folder: Path) -> dict[tuple[str, int], str]:
