@@ -19,7 +19,7 @@ import nox
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 nox.options.default_venv_backend = "uv|venv"  # uv when installed (CI installs it): much faster installs
 nox.options.reuse_existing_virtualenvs = True
-nox.options.sessions = ["lint", "tests", "docs"]
+nox.options.sessions = ["lint", "tests", "bound", "docs"]
 
 PYTHONS = ["3.11", "3.12", "3.13"]
 BOOK_PYTHON = "3.11"  # the book is built and checked on one Python; the package is tested on all
@@ -53,6 +53,18 @@ def tests(session: nox.Session) -> None:
     session.install(*LOCK, *BOOK)
     session.run(
         "pytest", "--ignore=tests/docs/test_site.py", "-p", "no:cacheprovider", *session.posargs, env=QUIET
+    )
+
+
+@nox.session(python=BOOK_PYTHON)
+def bound(session: nox.Session) -> None:
+    """bound-numbers on its own (bound/): its tests, among them its second site (bound/tests/site)
+    built by ProperDocs with markdown-exec. Nothing of the book is installed, so nothing of it
+    can make them pass; numpy only for the provider's test of numpy's values."""
+    site = ("properdocs", "mkdocs-material", "markdown-exec", "pymdown-extensions")
+    session.install(*LOCK, "-e", "./bound", *site, "numpy", "pytest")
+    session.run(
+        "pytest", "bound/tests", "-p", "no:cacheprovider", "-o", "addopts=-ra", *session.posargs, env=QUIET
     )
 
 

@@ -1,0 +1,247 @@
+"""The built-in provider: a page's executed python fences, run apart, give its bindings' values."""
+
+from __future__ import annotations
+
+import fractions
+import time
+from pathlib import Path
+
+import pytest
+
+from bound_numbers.fences import FenceValues, plain, runs
+from bound_numbers.markdown import fences
+from bound_numbers.values import Unavailable
+
+FENCE = "`" * 3
+
+
+def page(*bodies: str, header: str = 'python exec="on"') -> str:
+    """A page of prose with one fence per body, each opening on a line the tests can name."""
+    blocks = [f"{FENCE}{header}\n{body}\n{FENCE}" for body in bodies]
+    return "# A page\n\n" + "\n\nSome prose.\n\n".join(blocks) + "\n"
+
+
+def opening_lines(markdown: str) -> list[int]:
+    return [fence.line for fence in fences(markdown)]
+
+
+def test_a_page_s_fences_run_in_order_in_one_namespace() -> None:
+    markdown = page("deposit = 1_000", "rate = 0.005", "interest = deposit * rate")
+    values = FenceValues().bound_values("docs/p.md", markdown, ["interest", "deposit + 1"])
+    assert values == {"interest": 5.0, "deposit + 1": 1001}
+
+
+@pytest.mark.parametrize("switch", ["on", "1", "true", "yes", "True", "anything"])
+def test_every_value_markdown_exec_reads_as_true_runs_a_fence(switch: str) -> None:
+    markdown = page("ran = 1", header=f'python exec="{switch}"')
+    assert FenceValues().bound_values("docs/p.md", markdown, ["ran"]) == {"ran": 1}
+
+
+def test_a_fence_markdown_exec_would_not_run_is_not_run() -> None:
+    markdown = "\n\n".join(
+        [
+            page("ran = 1"),
+            page("raise RuntimeError('exec is off')", header='python exec="off"'),
+            page("raise RuntimeError('exec is 0')", header='python exec="0"'),
+            page("raise RuntimeError('exec is false')", header="python exec=false"),
+            page("raise RuntimeError('no exec')", header="python"),
+            page("raise RuntimeError('not python')", header='js exec="on"'),
+            page("also = 2", header='py exec="1"'),
+        ]
+    )
+    assert FenceValues().bound_values("docs/p.md", markdown, ["ran + also"]) == {"ran + also": 3}
+
+
+def test_a_language_markdown_exec_runs_unasked_needs_no_exec() -> None:
+    [fence] = fences(page("x = 1", header="python"))
+    assert runs(fence, auto=["bash", " python"])
+    assert not runs(fence, auto=[""])
+
+
+def test_numpy_arrays_and_scalars_arrive_as_lists_and_numbers() -> None:
+    pytest.importorskip("numpy")  # the session that runs these installs it
+    markdown = page("import numpy as np\nm = np.arange(6).reshape(2, 3) / 2")
+    values = FenceValues().bound_values("docs/p.md", markdown, ["m", "m[1, 2]", "m.sum()", "m.shape[0]"])
+    assert values == {
+        "m": [[0.0, 0.5, 1.0], [1.5, 2.0, 2.5]],
+        "m[1, 2]": 2.5,
+        "m.sum()": 7.5,
+        "m.shape[0]": 2,
+    }
+
+
+def test_an_expression_that_fails_has_its_reason_in_one_line() -> None:
+    markdown = page("grown = [1005.0, 1010.03]")
+    values = FenceValues().bound_values(
+        "docs/p.md", markdown, ["grwn[0]", "grown[5]", "1 / 0", "grown[0] > 1"]
+    )
+    assert values == {
+        "grwn[0]": "NameError: name 'grwn' is not defined; did you mean 'grown'?",
+        "grown[5]": "IndexError: list index out of range",
+        "1 / 0": "ZeroDivisionError: division by zero",
+        "grown[0] > 1": "is a bool, not a number",
+    }
+
+
+def test_a_binding_that_exits_has_a_reason_and_the_page_goes_on() -> None:
+    values = FenceValues().bound_values("docs/p.md", page("x = 1"), ["exit(4)", "x"])
+    assert values == {"exit(4)": "SystemExit: 4", "x": 1}
+
+
+def test_a_folder_that_is_not_there_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(Unavailable) as raised:
+        FenceValues(folder=tmp_path / "gone").bound_values("docs/p.md", page("x = 1"), ["x"])
+    assert str(raised.value).startswith("docs/p.md:1: the page's process cannot start: FileNotFoundError:")
+    assert "\n" not in str(raised.value)
+
+
+def test_a_fence_that_raises_names_its_page_and_line() -> None:
+    markdown = page("rate = 0.005", "months = 12\ninterest = rate / 0\nlater = 1")
+    failing = opening_lines(markdown)[1] + 2
+    with pytest.raises(Unavailable) as raised:
+        FenceValues().bound_values("docs/p.md", markdown, ["rate"])
+    assert str(raised.value) == (
+        f"docs/p.md:{failing}: a python fence failed at `interest = rate / 0`: "
+        "ZeroDivisionError: float division by zero"
+    )
+
+
+def test_an_error_message_of_many_lines_is_reported_in_its_first() -> None:
+    markdown = page("raise ValueError('first line\\nsecond line\\nthird')")
+    with pytest.raises(Unavailable) as raised:
+        FenceValues().bound_values("docs/p.md", markdown, [])
+    assert str(raised.value).endswith(": ValueError: first line")
+    assert "\n" not in str(raised.value)
+
+
+def test_a_fence_that_cannot_be_parsed_names_its_line() -> None:
+    markdown = page("rate = 0.005\nmonths = (12")
+    with pytest.raises(Unavailable) as raised:
+        FenceValues().bound_values("docs/p.md", markdown, [])
+    said = str(raised.value)
+    assert said.startswith(
+        f"docs/p.md:{opening_lines(markdown)[0] + 2}: a python fence failed at `months = (12`"
+    )
+    assert "SyntaxError" in said and "\n" not in said
+
+
+def test_a_fence_that_exits_fails_its_page_not_the_build() -> None:
+    markdown = page("exit(3)")
+    with pytest.raises(Unavailable) as raised:
+        FenceValues().bound_values("docs/p.md", markdown, [])
+    line = opening_lines(markdown)[0] + 1
+    assert str(raised.value) == (
+        f"docs/p.md:{line}: a python fence failed at `exit(3)`: SystemExit: 3 "
+        "(a page's code may not end its process)"
+    )
+
+
+def test_a_fence_that_ends_its_process_outright_is_named() -> None:
+    markdown = page("x = 1", "import os\nos._exit(7)")
+    with pytest.raises(Unavailable) as raised:
+        FenceValues().bound_values("docs/p.md", markdown, [])
+    line = opening_lines(markdown)[1]
+    assert (
+        str(raised.value) == f"docs/p.md:{line}: this python fence ended the page's process (exit status 7)"
+    )
+
+
+def test_a_fence_that_hangs_is_stopped_at_the_time_limit() -> None:
+    markdown = page("x = 1", "import time\ntime.sleep(60)")
+    started = time.monotonic()
+    with pytest.raises(Unavailable) as raised:
+        FenceValues(time_limit=2).bound_values("docs/p.md", markdown, ["x"])
+    assert time.monotonic() - started < 10
+    line = opening_lines(markdown)[1]
+    assert str(raised.value) == (
+        f"docs/p.md:{line}: this python fence ran past the time limit of 2 seconds "
+        "(`time_limit` under bound-numbers)"
+    )
+
+
+def test_an_expression_that_hangs_is_stopped_and_named() -> None:
+    markdown = page("import time")
+    with pytest.raises(Unavailable) as raised:
+        FenceValues(time_limit=2).bound_values("docs/p.md", markdown, ["time.sleep(60)"])
+    assert str(raised.value).startswith("docs/p.md: the binding {= time.sleep(60)} ran past the time limit")
+
+
+def test_a_fence_that_reads_its_input_fails_at_once() -> None:
+    markdown = page("answer = input()")
+    started = time.monotonic()
+    with pytest.raises(Unavailable) as raised:
+        FenceValues(time_limit=20).bound_values("docs/p.md", markdown, [])
+    assert time.monotonic() - started < 10
+    assert str(raised.value).endswith(
+        "a python fence failed at `answer = input()`: EOFError: EOF when reading a line"
+    )
+
+
+def test_what_a_fence_prints_cannot_pass_for_its_page_s_report() -> None:
+    fake = '{"values": {"x": 99}}'
+    markdown = page(f"import os\nprint('{fake}')\nos.write(1, b'{fake}\\n')\nx = 1")
+    assert FenceValues().bound_values("docs/p.md", markdown, ["x"]) == {"x": 1}
+
+
+def test_a_process_a_fence_leaves_running_ends_with_its_page() -> None:
+    markdown = page("import subprocess\nchild = subprocess.Popen(['sleep', '60']).pid")
+    child = FenceValues().bound_values("docs/p.md", markdown, ["child"])["child"]
+    assert isinstance(child, int)
+    status = Path(f"/proc/{child}/stat")
+    deadline = time.monotonic() + 5
+    while status.exists() and status.read_text().split(") ")[-1][0] != "Z" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not status.exists() or status.read_text().split(") ")[-1][0] == "Z"  # gone, or dead and unreaped
+
+
+def test_fences_run_in_the_folder_given_and_in_their_workdir(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "rates.txt").write_text("0.005\n", encoding="utf-8")
+    markdown = page(
+        "from pathlib import Path\nhere = len(list(Path('data').iterdir()))",
+        "rate = float(Path('rates.txt').read_text())",
+        header='python exec="on" workdir="data"',
+    )
+    markdown = markdown.replace('exec="on" workdir="data"', 'exec="on"', 1)  # the first: no workdir
+    values = FenceValues(folder=tmp_path).bound_values("docs/p.md", markdown, ["here", "rate"])
+    assert values == {"here": 1, "rate": 0.005}
+
+
+def test_bindings_on_a_page_without_fences_are_still_evaluated() -> None:
+    values = FenceValues().bound_values("docs/p.md", "# No code\n", ["len([1, 2, 3])", "x"])
+    assert values == {"len([1, 2, 3])": 3, "x": "NameError: name 'x' is not defined"}
+
+
+def test_a_page_with_nothing_to_run_or_evaluate_gives_nothing() -> None:
+    assert FenceValues().bound_values("docs/p.md", "# Only prose, 3 words\n", []) == {}
+
+
+class _Array:
+    """What numpy's arrays and scalars offer the provider: `tolist`."""
+
+    def __init__(self, items: object) -> None:
+        self.items = items
+
+    def tolist(self) -> object:
+        return self.items
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (3, 3),
+        (2.5, 2.5),
+        ((1, (2, 3.5)), [1, [2, 3.5]]),
+        (fractions.Fraction(1, 4), 0.25),
+        (_Array([[1, 2], [3, 4]]), [[1, 2], [3, 4]]),
+        (_Array(0.5), 0.5),
+        (True, "is a bool, not a number"),
+        ("3", "is a str, not a number"),
+        (None, "is a NoneType, not a number"),
+        ([1, "two"], "is a str, not a number"),
+        (float("nan"), "is nan, which no written number can quote"),
+        (10**400, "is an integer past a float's range, which no written number can quote"),
+    ],
+)
+def test_a_value_is_a_number_a_nested_list_of_numbers_or_why_not(value: object, expected: object) -> None:
+    assert plain(value) == expected
