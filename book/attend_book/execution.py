@@ -7,7 +7,7 @@ naming the page, the fence's line and its own failing line. A fence that shows a
 answer (`answer="EXPRESSION"`) has that expression evaluated as soon as it ran: one that fails,
 or gives no number, bool or array of them to hold a reader's prediction against, fails the page
 the same way. After the last fence, each expression the prose binds a number to is evaluated in
-the page's namespace (`evaluation`): its value, or why it has none.
+the page's namespace (`bound_numbers.evaluation`): its value, or why it has none.
 
 The build runs this only in a page's own process (`runner`), which guards the build against
 what the page's code does to its process; a test that changes the package in its own process on
@@ -26,8 +26,8 @@ import types
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from attend_book.evaluation import evaluate, said
 from attend_book.page import LANGUAGES, Block, FenceError, PageRun, Place, commands, executed, words
+from bound_numbers.evaluation import evaluate
 from bound_numbers.markdown import Fence, fences
 from bound_numbers.values import Value
 
@@ -105,7 +105,7 @@ def _run_python(fence: Fence, namespace: dict[str, object], path: str, printed: 
             inside, told = error.lineno or 1, f"SyntaxError: {error.msg}"
         else:
             frames = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == name]
-            inside, told = (frames or [1])[-1] or 1, _brief(said(error))
+            inside, told = (frames or [1])[-1] or 1, _brief(_said(error))
         if isinstance(error, AssertionError):
             told += _compared(fence.body, inside, namespace)
         told += STOPPED.get(type(error), "")
@@ -123,7 +123,7 @@ def _check_answer(fence: Fence, namespace: dict[str, object], path: str) -> None
     try:
         value = eval(compile(expression, "<answer>", "eval"), namespace)
     except Exception as error:
-        told = said(error).splitlines()[-1]
+        told = _said(error).splitlines()[-1]
     else:
         if _numeric(value):
             return
@@ -173,4 +173,10 @@ def _shown(value: object) -> str:
     try:
         return repr(value)
     except Exception as error:
-        return f"(its repr raised {said(error).splitlines()[-1]})"
+        return f"(its repr raised {_said(error).splitlines()[-1]})"
+
+
+def _said(error: BaseException) -> str:
+    """An exception as Python's traceback ends: its type and message, every line of it (the
+    fence's report cuts it to a few)."""
+    return "".join(traceback.format_exception_only(error)).rstrip()

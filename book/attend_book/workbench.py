@@ -148,7 +148,7 @@ def execute(
     }
     # Run last, in the kernel: each binding's value in the namespace the cells left, as a page's,
     # and what the kernel read since the first cell, which starts recording it.
-    evaluate = "import json\nfrom attend_book import inputs\nfrom attend_book.evaluation import evaluate\n"
+    evaluate = "import json\nfrom attend_book import inputs\nfrom bound_numbers.evaluation import evaluate\n"
     evaluate += f"print(json.dumps([evaluate({[*expressions]!r}, globals()), inputs.read()]))"
     notebook.cells.append(new_code_cell(evaluate))
     where[id(notebook.cells[-1])] = f"{name}:1: evaluating the prose's bindings"

@@ -19,10 +19,7 @@ build's, so that a page imports here what markdown-exec's fences import in the b
 from __future__ import annotations
 
 import contextlib
-import difflib
 import json
-import math
-import numbers
 import os
 import signal
 import subprocess
@@ -33,6 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bound_numbers.evaluation import evaluate, said
 from bound_numbers.values import Unavailable, Value
 
 if TYPE_CHECKING:
@@ -40,7 +38,6 @@ if TYPE_CHECKING:
 
 TIME_LIMIT = 30.0  # seconds a page's fences and bindings may take together, unless configured
 PYTHON = frozenset({"python", "py"})  # the languages markdown-exec runs as Python
-WIDTH = 200  # the most characters of an error's message a report quotes
 ENDING = 1.0  # seconds the page's process has to hand its report over once it is stopped
 # What a page's process reports with, taken before any fence runs: a fence that replaces
 # json.dumps or os.write changes nothing of how its page is reported.
@@ -134,49 +131,6 @@ def _heard(reported: bytes, page: str, late: bool, status: int | None, limit: fl
     raise Unavailable(f"{where} ended the page's process (exit status {status})")
 
 
-def plain(value: object) -> Value:
-    """`value` as a number or a nested list of numbers (numpy's arrays and scalars by their
-    `tolist`, so numpy is never imported here), or the one-line reason it is not one."""
-    if callable(tolist := getattr(value, "tolist", None)):
-        value = tolist()
-    if isinstance(value, bool) or not isinstance(value, numbers.Real | list | tuple):
-        return f"is a {type(value).__name__}, not a number"
-    if isinstance(value, list | tuple):
-        items = [plain(item) for item in value]
-        return next((item for item in items if isinstance(item, str)), items)
-    if isinstance(value, int):
-        fits = abs(value) <= sys.float_info.max
-        return value if fits else "is an integer past a float's range, which no written number can quote"
-    number = float(value)  # a Fraction or a Decimal as well
-    return number if math.isfinite(number) else f"is {number}, which no written number can quote"
-
-
-def said(error: BaseException) -> str:
-    """An exception in one line: its kind and the first line of its message, cut to `WIDTH`."""
-    if isinstance(error, SyntaxError):
-        text = f"SyntaxError: {error.msg}"
-    else:
-        text = traceback.format_exception_only(type(error), error)[-1].strip()
-        text = text.splitlines()[0] if text else type(error).__name__
-    return text if len(text) <= WIDTH else f"{text[: WIDTH - 1]}…"
-
-
-def _nearest(error: BaseException, namespace: Mapping[str, object]) -> str:
-    """ "; did you mean 'rate'?" for a misspelt name with a near one in the namespace, else ""."""
-    if not isinstance(error, NameError) or not error.name:
-        return ""
-    near = difflib.get_close_matches(error.name, [n for n in namespace if not n.startswith("_")], 1, 0.6)
-    return f"; did you mean {near[0]!r}?" if near else ""
-
-
-def evaluate(expression: str, namespace: dict[str, Any]) -> Value:
-    """The expression's value in the namespace, or the one-line reason it has none."""
-    try:
-        return plain(eval(compile(expression, "<binding>", "eval"), namespace))
-    except BaseException as error:  # exit() too: a binding that cannot be worked out is reported
-        return said(error) + _nearest(error, namespace)
-
-
 def run_fence(page: str, line: int, body: str, namespace: dict[str, Any]) -> str | None:
     """Run one fence (its opening line `line`) in the namespace: None, or the one line that says
     where it failed and what it raised."""
@@ -224,7 +178,7 @@ def run_page(page: str, ran: list[tuple[int, str, str | None]], expressions: lis
     values: dict[str, Value] = {}
     for expression in expressions:
         send({"at": f"{page}: the binding {{= {expression}}}"})
-        values[expression] = evaluate(expression, namespace)
+        values |= evaluate([expression], namespace)
     send({"values": values})
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bound_numbers.fences import FenceValues, plain, runs
+from bound_numbers.evaluation import plain
+from bound_numbers.fences import FenceValues, runs
 from bound_numbers.markdown import fences
 from bound_numbers.values import Unavailable
 
