@@ -83,9 +83,7 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         """The plugin `values:` names, or the built-in evaluation of a page's own fences."""
         chosen = self.config.values_
         if chosen == "fences":
-            from bound_numbers.fences import (  # type: ignore[import-not-found, unused-ignore]
-                FenceValues,  # the built-in provider, imported only by a site that uses it
-            )
+            from bound_numbers.fences import FenceValues  # the built-in provider: only a site that uses it
 
             return cast(Provider, FenceValues(time_limit=float(self.config.time_limit), folder=self.root))
         found = self._plugins.get(chosen)
