@@ -36,12 +36,22 @@ def below(pid: int) -> list[int]:
     waiting = [pid]
     while waiting:
         parent = waiting.pop()
-        for task in Path(f"/proc/{parent}/task").glob("*/children"):
+        for task in _tasks(parent):
             with contextlib.suppress(OSError):  # the task or process ended while read
-                children = [int(child) for child in task.read_text(encoding="ascii").split()]
+                children = [int(child) for child in (task / "children").read_text(encoding="ascii").split()]
                 found += children
                 waiting += children
     return [child for child in found if _living(child)]
+
+
+def _tasks(pid: int) -> list[Path]:
+    """The folders of the process's threads; none once it has ended, even while they are listed
+    (pathlib's glob lets that error through: a build waited for ever on a page whose runner
+    ended as its parent looked)."""
+    try:
+        return list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return []
 
 
 def _living(pid: int) -> bool:

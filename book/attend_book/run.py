@@ -82,10 +82,12 @@ def run_page(
                 process.stdin.close()
             return _heard(reports, process, path, markdown, limit, most)
         finally:  # everything below the page's process, then its session, then the pipe
-            processes.end_below(process.pid)
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            os.close(reports)
+            try:
+                processes.end_below(process.pid)
+            finally:  # whatever the search met: else leaving `with` would wait on the holder for ever
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                os.close(reports)
 
 
 def _heard(

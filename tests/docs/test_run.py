@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 
+from attend_book import processes
 from attend_book.execution import run_transcript
 from attend_book.page import Block, FenceError
 from attend_book.run import run_page
@@ -98,3 +100,28 @@ def test_a_pages_process_runs_without_mkdocs_its_extensions_or_the_prose_reader(
     ran = run_page("docs/p.md", page, ["x", f"len({loaded})"])
     assert json.loads(ran.blocks[-1].text) == []  # after its fences, none of them
     assert ran.values == {"x": 3, f"len({loaded})": 0}  # nor after its bindings
+
+
+def test_a_page_whose_search_for_leftovers_fails_still_has_its_process_ended(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Looking for what a page left running once met a process ending as it was read, and the
+    error skipped the kill of the page's process, so the build waited on it for ever."""
+
+    def vanished(pid: int) -> None:
+        raise FileNotFoundError(2, "No such file or directory", f"/proc/{pid}/task")
+
+    monkeypatch.setattr(processes, "end_below", vanished)
+    ended: list[BaseException] = []
+
+    def build() -> None:
+        try:
+            run_page("docs/p.md", f'{F}python exec="1"\nprint(1)\n{F}\n')
+        except BaseException as error:  # what the build would meet
+            ended.append(error)
+
+    page = threading.Thread(target=build, daemon=True)
+    page.start()
+    page.join(timeout=60)
+    assert not page.is_alive(), "the build is still waiting on the page's process"
+    assert [type(error) for error in ended] == [FileNotFoundError]
