@@ -1,11 +1,12 @@
 """Shared fixtures: the chapter's head run once over its four typed tokens; the pages' fences,
-run as tests, printing to nowhere; and the pinned tests' report (`nox -s pins`): each failing
+run as tests, each once (tests/docs/fence_runner.py) and printing to nowhere; and the pinned tests' report (`nox -s pins`): each failing
 `pins_chapter` test on its own lines, the value it holds and the value the code gives now, taken
 from the failing comparison itself."""
 
 from __future__ import annotations
 
 import builtins
+import importlib.util
 import io
 from collections.abc import Generator
 from typing import Any
@@ -13,6 +14,9 @@ from typing import Any
 import pytest
 
 from attend import Workings, chapter_head
+
+if importlib.util.find_spec("pytest_markdown_docs"):  # the book's Python: the other sessions run no page
+    import fence_runner  # noqa: F401  each fence's code run once, in its page's namespace
 
 # The four typed rows of the chapter, written out so the tests do not lean on the tokenizer.
 CHAPTER_ROW = [(0, 1, 0, 0.5), (1, 0, 0, 0), (0, 0, 1, 1), (1, 0, 0, 0)]
