@@ -1,7 +1,7 @@
 """Shared fixtures: the chapter's head run once over its four typed tokens; the pages' fences,
-run as tests, each once (tests/docs/fence_runner.py) and printing to nowhere; and the pinned tests' report (`nox -s pins`): each failing
-`pins_chapter` test on its own lines, the value it holds and the value the code gives now, taken
-from the failing comparison itself."""
+run as tests, each once (tests/docs/fence_runner.py) and printing to nowhere; and the pinned
+tests' report (`nox -s pins`): each failing `pins_chapter` test on its own lines, the value it
+holds and the value the code gives now, taken from the failing comparison itself."""
 
 from __future__ import annotations
 
