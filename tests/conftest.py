@@ -6,7 +6,6 @@ holds and the value the code gives now, taken from the failing comparison itself
 from __future__ import annotations
 
 import builtins
-import importlib.util
 import io
 from collections.abc import Generator
 from typing import Any
@@ -14,9 +13,6 @@ from typing import Any
 import pytest
 
 from attend import Workings, chapter_head
-
-if importlib.util.find_spec("pytest_markdown_docs"):  # the book's Python: the other sessions run no page
-    import fence_runner  # noqa: F401  each fence's code run once, in its page's namespace
 
 # The four typed rows of the chapter, written out so the tests do not lean on the tokenizer.
 CHAPTER_ROW = [(0, 1, 0, 0.5), (1, 0, 0, 0), (0, 0, 1, 1), (1, 0, 0, 0)]
@@ -32,6 +28,11 @@ def run() -> Workings:
 def _unprinted(*values: object, file: Any = None, **options: Any) -> None:
     """`print`, to nowhere unless told where: what a page shows is the build's to show."""
     builtins.print(*values, file=io.StringIO() if file is None else file, **options)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("markdowndocs", default=False):  # the pages' fences are collected
+        import fence_runner  # noqa: F401  # each fence's code run once: it registers itself
 
 
 @pytest.hookimpl(optionalhook=True)  # pytest-markdown-docs' hook: a run without it has no fences
