@@ -9,6 +9,7 @@ The workbench is run in a real kernel, as the build runs it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 from importlib.metadata import version
@@ -17,6 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 from mkdocs.exceptions import PluginError
+from tree import book
 
 from attend_book.binding import check
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
@@ -164,9 +166,11 @@ def test_a_chapter_page_notebook_runs_top_to_bottom(page: Path) -> None:
 
 def test_the_workbench_runs_top_to_bottom_in_a_kernel() -> None:
     # executed as the build executes it, through the build's cache: again only when the
-    # workbench, the plugin or a file its kernel read changed
+    # workbench, the plugin or a file its kernel read changed; with the book's declarations, as
+    # the build's entry holds the values of their label ranges (without, the build took this
+    # entry for its own and failed: "the range of token … was never evaluated")
     cache = Cache(DOCS.parent / FOLDER, fingerprint(source_roots(), build_versions()))
-    executed, _ = cache.notebook(DOCS / "workbench.py", execute, values_of)
+    executed, _ = cache.notebook(DOCS / "workbench.py", functools.partial(execute, book=book()), values_of)
     notebook = json.loads(executed.read_text(encoding="utf-8"))
     counts = [c["execution_count"] for c in notebook["cells"] if c.get("execution_count")]
     assert counts == list(range(1, len(counts) + 1))  # the cell that recorded its reads is gone
