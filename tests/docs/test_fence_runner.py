@@ -34,7 +34,8 @@ def test_each_fence_runs_once_and_a_failure_fails_the_fences_that_carry_on_from_
     report = tmp_path / "report.xml"
     command = [sys.executable, "-m", "pytest", "-p", "fence_runner", "--markdown-docs", "--noconftest"]
     options = ["-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(tmp_path), f"--junitxml={report}"]
-    env = {**os.environ, "PYTHONPATH": str(HERE)}
+    path = os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))  # fence_runner first
+    env = {**os.environ, "PYTHONPATH": path}
     subprocess.run([*command, *options, str(page)], cwd=tmp_path, capture_output=True, env=env, check=False)
     cases = ElementTree.parse(report).getroot().iter("testcase")
     failed = {case.get("name", ""): [f.get("message", "") for f in case.iter("failure")] for case in cases}
