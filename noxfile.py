@@ -28,17 +28,23 @@ LOCK = ("-c", "constraints.txt")
 BOOK = ("-e", ".[test,docs,figures]", "-e", "./bound", "-e", "./book")
 QUIET = {"NO_MKDOCS_2_WARNING": "1"}
 LINTED = ("src", "bound", "book", "figures", "tests", "scripts", "noxfile.py")
+# pytest-xdist: one worker per CPU the machine has; each test file runs whole on one worker, as a
+# page's fences share one namespace and a file's tests their module's fixtures. `-- -n 0` runs
+# them in this one process instead (a debugger, -x, a test chosen alone).
+EVERY_CORE = ("-n", "logical", "--dist", "loadfile")
 
 
 @nox.session(python=PYTHONS)
 def tests(session: nox.Session) -> None:
     """Every test. The package's on each Python; on the book's Python also every page's fences
-    (pytest-markdown-docs) and the book's own tests, but not the built site's: `docs` has those."""
+    (pytest-markdown-docs) and the book's own tests, but not the built site's: `docs` has those.
+    On every core (EVERY_CORE); `nox -s tests -- -n 0 ...` runs them in one process."""
     if session.python != BOOK_PYTHON:
         session.install(*LOCK, "-e", ".[test]")
         session.run(
             "pytest",
             "tests",
+            *EVERY_CORE,
             "--ignore=tests/docs",
             "--ignore=tests/browser",
             "--ignore=tests/publish",
@@ -52,7 +58,13 @@ def tests(session: nox.Session) -> None:
         return
     session.install(*LOCK, *BOOK)
     session.run(
-        "pytest", "--ignore=tests/docs/test_site.py", "-p", "no:cacheprovider", *session.posargs, env=QUIET
+        "pytest",
+        *EVERY_CORE,
+        "--ignore=tests/docs/test_site.py",
+        "-p",
+        "no:cacheprovider",
+        *session.posargs,
+        env=QUIET,
     )
 
 

@@ -19,6 +19,8 @@ from collections.abc import Iterable, Mapping
 from bound_numbers.values import Value
 
 WIDTH = 200  # the most characters of an error a reason quotes
+# The longest integer a provider can send as JSON: json writes none past Python's digit limit.
+_JSON_BITS = int(sys.get_int_max_str_digits() * 3.32) or sys.maxsize
 
 
 def evaluate(expressions: Iterable[str], namespace: dict[str, object]) -> dict[str, Value]:
@@ -28,7 +30,7 @@ def evaluate(expressions: Iterable[str], namespace: dict[str, object]) -> dict[s
     for expression in expressions:
         try:
             values[expression] = plain(eval(compile(expression, "<binding>", "eval"), namespace))
-        except BaseException as error:  # exit() too: a binding that cannot be worked out is said
+        except (Exception, SystemExit) as error:  # exit() too: a binding that cannot be worked out is said
             values[expression] = said(error) + _nearest(error, namespace)
     return values
 
@@ -42,9 +44,9 @@ def plain(value: object) -> Value:
     if isinstance(value, list | tuple):
         items = [plain(item) for item in value]
         return next((item for item in items if isinstance(item, str)), items)
-    if isinstance(value, int):
-        fits = abs(value) <= sys.float_info.max
-        return value if fits else "is an integer past a float's range, which no written number can quote"
+    if isinstance(value, int):  # one past a float's range is the check's to say (`check.values_of`)
+        fits = value.bit_length() <= _JSON_BITS
+        return value if fits else "is an integer of thousands of digits, past what a written number can quote"
     number = float(value)  # a Fraction or a Decimal as well
     return number if math.isfinite(number) else f"is {number}, which no written number can quote"
 

@@ -241,7 +241,13 @@ class _Array:
         (None, "is a NoneType, not a number"),
         ([1, "two"], "is a str, not a number"),
         (float("nan"), "is nan, which no written number can quote"),
-        (10**400, "is an integer past a float's range, which no written number can quote"),
+        # the check says it is past a float's range, at the number it binds
+        pytest.param(10**400, 10**400, id="past a float"),
+        pytest.param(
+            2**100000,
+            "is an integer of thousands of digits, past what a written number can quote",
+            id="past json's digits",
+        ),
     ],
 )
 def test_a_value_is_a_number_a_nested_list_of_numbers_or_why_not(value: object, expected: object) -> None:

@@ -44,8 +44,9 @@ serve` rebuilds, and as processes (two builds at once, Ctrl-C).
 |                                                    |   says so and goes on to the later pages      |
 | a binding to 2**100000 (past json's digits)        | page:line:col: an integer of thousands of     |
 |                                                    |   digits, which no written number can quote   |
-| a binding that sleeps, calls exit(), is killed     | page:line:col: the binding {= …} ran past the |
+| a binding that sleeps, is killed                   | page:line:col: the binding {= …} ran past the |
 |                                                    |   time limit / ended the page's process       |
+| a binding that calls exit()                        | page:line:col: cannot be worked out (why)     |
 | a fence in a blockquote that does close            | nothing: it is closed                         |
 | renumber on a docs/ it cannot write                | page:line:col old → new not written (why)     |
 | renumber --docs /nonexistent, an absent page       | renumber: … does not exist; exit status 2     |
@@ -544,14 +545,19 @@ def test_a_binding_to_a_huge_integer_is_one_line_at_its_number(expression: str, 
     assert checked(bound_page(expression)) == [f"docs/p.md:13:6: 5{{= {expression}}} {said}"]
 
 
+def test_a_binding_that_calls_exit_is_one_line_at_its_number() -> None:
+    """exit() in a binding is that binding's reason, as any exception is: the page still ran."""
+    expression, said = "exit(3)", "cannot be worked out: SystemExit: 3"
+    assert checked(bound_page(expression)) == [f"docs/p.md:13:6: 5{{= {expression}}} {said}"]
+
+
 @pytest.mark.parametrize(
     ("expression", "said"),
     [
         ("__import__('time').sleep(600)", f"ran past the time limit of 1 seconds {SETTING}"),
-        ("exit()", "ended the page's process (exit status 0)"),
         ("__import__('os').kill(__import__('os').getpid(), 9)", "ended the page's process (exit status -9)"),
     ],
-    ids=["asleep", "exit()", "killed"],
+    ids=["asleep", "killed"],
 )
 def test_a_binding_that_hangs_or_ends_the_process_is_named_by_its_line_and_column(
     expression: str, said: str

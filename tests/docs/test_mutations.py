@@ -4,7 +4,12 @@ Prose mutants: each bound number is written with one digit changed, and again as
 the same page binds (the nearest one, at the same precision); each bound number word as the
 next word; each worked sum's result as a wrong value; each number bound to a given, and each
 given's declared value; each label, past the range declared for its word and as 0. The check
-of that page must fail at that number each time (for a sum, also on its arithmetic).
+of that page must fail at that number each time (for a sum, also on its arithmetic). A prose
+mutant changes no code, so the page's values from one run serve all of its mutants; and the
+check reads a block of prose with nothing of the page but its declarations (givens, labels),
+so each mutant is read in its own block (`Page.alone`), not in the whole page again: a small
+part of the reading, for the same verdict (the first test holds that every block read alone
+reads as it does in its page).
 
 Code mutant: one weight of Wq changed in the running package and every page run again. The
 check must name numbers that moved, renumber must rewrite them so that the check passes again,
@@ -14,6 +19,7 @@ and a page whose code fails under the change fails this test, as it fails the bu
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 import sys
 from collections.abc import Iterator, Mapping
@@ -30,9 +36,11 @@ from attend_book.execution import run_here
 from attend_book.page import FenceError
 from bound_numbers import check as binding
 from bound_numbers import numerals, reading, renumber
-from bound_numbers.declared import front_matter
+from bound_numbers.declared import Declared, front_matter
+from bound_numbers.declared import for_page as declared_for_page
+from bound_numbers.markdown import FRONT, parse
 from bound_numbers.numerals import Numeral
-from bound_numbers.reading import Binding, Reading
+from bound_numbers.reading import Binding, Label, Problem, Reading, Sum
 from bound_numbers.values import Value
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,6 +50,24 @@ BOOK = declared()
 PAGES = sorted(p for p in DOCS.glob("*.md") if reading.read(p.read_text(encoding="utf-8"), BOOK).bindings)
 
 
+def blocks(markdown: str) -> list[range]:
+    """The page's blocks as ranges of its lines (0-based): the front matter, then each block at
+    the top of the Markdown (a paragraph, heading, list, table, admonition, math block), a math
+    block together with the block whose first line holds its binding."""
+    front = FRONT.match(markdown)
+    found = [range(front.group(0).count("\n"))] if front else []
+    math_ends = -1  # the line after the last math block
+    for token in parse(markdown):
+        if token.level or token.nesting < 0 or token.map is None:
+            continue
+        first, end = token.map
+        if first == math_ends:
+            first = found.pop().start
+        found.append(range(first, end))
+        math_ends = end if token.type == "math_block" else -1
+    return found
+
+
 @dataclass(frozen=True)
 class Page:
     name: str
@@ -49,9 +75,38 @@ class Page:
     reading: Reading
     values: dict[str, Value]
 
-    def problems(self, markdown: str | None = None, values: dict[str, Value] | None = None) -> list[str]:
-        found = self.reading if markdown is None else reading.read(markdown, BOOK)
+    def problems(
+        self,
+        markdown: str | None = None,
+        values: dict[str, Value] | None = None,
+        found: Reading | None = None,
+    ) -> list[str]:
+        """The check's problems on the page, or on `markdown` (or its reading `found`) in its place."""
+        if found is None:
+            found = self.reading if markdown is None else reading.read(markdown, BOOK)
         return [p.render(self.name) for p in binding.check(found, self.values if values is None else values)]
+
+    @functools.cached_property
+    def blocks(self) -> list[range]:
+        return blocks(self.markdown)
+
+    @functools.cached_property
+    def declared(self) -> Declared:
+        """The book's givens and labels with the page's front matter's laid over them."""
+        return declared_for_page(self.markdown, BOOK)
+
+    def alone(self, block: range, markdown: str | None = None) -> Reading:
+        """The reading of `block` of the page (or of `markdown`, the page changed in that block),
+        the lines before it and the one after it blank and none further, with the page's
+        declarations: what the check reads of the block in the page (its lines, columns,
+        givens and labels all kept) for a fraction of the reading."""
+        lines = (self.markdown if markdown is None else markdown).split("\n")[: block.stop + 1]
+        kept = "\n".join(line if n in block else "" for n, line in enumerate(lines))
+        return reading.read(kept, self.declared)
+
+    def block_of(self, line: int) -> range:
+        """The block holding the page's `line` (1-based)."""
+        return next(block for block in self.blocks if line - 1 in block)
 
     def bound(self) -> Iterator[tuple[Numeral, float]]:
         """Each number the page binds to an expression, with its value now."""
@@ -93,6 +148,32 @@ def book() -> dict[str, Page]:
 # Prose mutants ---------------------------------------------------------------------------------
 
 
+def on(block: range, found: Reading) -> tuple[list[Binding], list[Label], list[Sum], list[Problem]]:
+    """What a reading found on the lines of `block`: bindings, labels, worked sums, problems."""
+    return (
+        [b for b in found.bindings if b.numerals[0].line - 1 in block],
+        [label for label in found.labels if label.numeral.line - 1 in block],
+        [s for s in found.sums if s.result.line - 1 in block],
+        [p for p in found.problems if p.line - 1 in block],
+    )
+
+
+def test_each_block_of_a_page_read_alone_reads_as_it_does_in_the_page(book: dict[str, Page]) -> None:
+    """What lets each prose mutant be read in its block alone: every block that holds a binding,
+    a label or a worked sum reads, with only the front matter around it, exactly as in the page."""
+    held, differing = 0, []
+    for page in book.values():
+        for block in page.blocks:
+            whole = on(block, page.reading)
+            if not any(whole):
+                continue
+            held += 1
+            if on(block, page.alone(block)) != whole:
+                differing.append(f"{page.name}:{block.start + 1}-{block.stop}")
+    assert differing == []
+    assert held > len(book)  # the blocks were found: a page binds numbers in more than one
+
+
 def digit_mutant(text: str, place: int = 1) -> str:
     """The number with its last digit (or the `place`-th from the end) changed: "3.125" → "3.126";
     a fraction another, "½" → "¼"."""
@@ -129,13 +210,13 @@ def swap_mutant(numeral: Numeral, page: Page) -> str | None:
 
 
 def mutated(page: Page, numeral: Numeral, new: str) -> list[str]:
-    """The check's problems on the page with one number rewritten as `new`."""
+    """The check's problems on the page with one number rewritten as `new`, read in its block."""
     assert numeral.column is not None, numeral
     lines = page.markdown.split("\n")
     line = lines[numeral.line - 1]
     assert line[numeral.column : numeral.column + len(numeral.text)] == numeral.text
     lines[numeral.line - 1] = line[: numeral.column] + new + line[numeral.column + len(numeral.text) :]
-    return page.problems(markdown="\n".join(lines))
+    return page.problems(found=page.alone(page.block_of(numeral.line), "\n".join(lines)))
 
 
 def given_names(page: Page) -> set[str]:
@@ -215,9 +296,7 @@ def test_each_declared_given_changed_fails_the_check_at_every_number_bound_to_it
                 {b.expression: value for b in uses if (value := constant(b.expression)) is not None}
             )
             named = {
-                p.split(": ", 1)[0]
-                for p in page.problems(markdown=changed, values=values)
-                if "is written" in p
+                p.split(": ", 1)[0] for p in page.problems(values=values, found=found) if "is written" in p
             }
             places = [{f"{page.name}:{n.line}:{n.column + 1}" for n in use.numerals} for use in uses]
             if uses and all(where & named for where in places):  # a group: at the number bound to it
