@@ -148,13 +148,14 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         """Every problem of the page `page` (its path as messages name it) with its numbers and,
         given its `meta`, its front matter: one line each (bindings stopped by one cause: one
         line), in the order of its lines. A page whose code fails is one error, and is checked
-        for all but its bindings."""
+        for all but its bindings and labels, which need its values."""
         found = read(prose(source), self.declared)
         try:
             values = self.provider.bound_values(page, source, found.expressions)
         except Unavailable as error:
             log.error(str(error))
-            found, values = dataclasses.replace(found, bindings=[]), {}
+            # its labels' ranges come from its code too: one line for the page, not one per range
+            found, values = dataclasses.replace(found, bindings=[], labels=[]), {}
         return self.problems(found, values, meta)
 
     def problems(

@@ -181,6 +181,17 @@ def test_a_fence_that_fails_is_one_line_naming_it_and_the_build_fails(site: Path
     assert (built.status, ours) == (1, {f"{PLUGIN}docs/doubling.md:{line}: {failed}"})
 
 
+def test_a_fence_that_fails_on_a_page_with_labels_is_still_one_line(site: Path) -> None:
+    """A label's range is the page's code's too: with that code failed, the failure is the
+    page's one line, not one more for each range it could not work out."""
+    where = edit(site, "docs/index.md", "rate = monthly_rate()", "rate = monthly_rate() / 0")
+    line = where.split(":")[1]
+    built = build(site)
+    ours = {said for said in built.said if said.startswith(PLUGIN)}
+    failed = "a python fence failed at `rate = monthly_rate() / 0`: ZeroDivisionError: float division by zero"
+    assert (built.status, ours) == (1, {f"{PLUGIN}docs/index.md:{line}: {failed}"})
+
+
 def _lines(folder: Path) -> dict[tuple[str, int], str]:
     """Each line of each page, by page and line number."""
     return {
