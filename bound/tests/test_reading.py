@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
-from tree import pages
 
 from bound_numbers.declared import DeclarationError, Declared, Given, of_config
-from bound_numbers.markdown import FRONT, parse
 from bound_numbers.numerals import Numeral, evaluate, holds, restate, value_of
-from bound_numbers.reading import _passages, read, strip
+from bound_numbers.reading import read, strip
 
 F = "```"
 # What a book might declare for every page: label words with their ranges, and a given.
@@ -343,29 +338,6 @@ def test_a_new_value_is_written_the_way_the_old_one_was_or_not_at_all(
     written: str, value: float, restated: str | None
 ) -> None:
     assert restate(value, Numeral(1, 0, written)) == restated
-
-
-def digit_runs(text: str) -> list[str]:
-    """The runs of digits in `text`, bindings and attribute lists left out."""
-    return re.findall(r"\d+", re.sub(r"\{(?:=|given:|\s*[:#.])[^{}]*\}", " ", text))
-
-
-@pytest.mark.parametrize("page", pages(), ids=lambda page: page.name)
-def test_the_reader_blanks_on_every_page_what_markdown_it_says_is_not_text(page: Path) -> None:
-    """markdown-it's inline tokens carry no column, so the reader blanks code spans, tags, link
-    targets and inline math's markup by pattern, in the file's own lines. On every page, what it
-    keeps holds the very digits markdown-it's text and math tokens hold, in the same order."""
-    markdown = page.read_text(encoding="utf-8")
-    said = []
-    for token in parse(markdown):
-        if token.type == "math_block":
-            said.append(token.content)
-        elif token.type == "inline":
-            said += [child.content for child in token.children or [] if child.type in ("text", "math_inline")]
-    front = FRONT.match(markdown)
-    after = front.group(0).count("\n") if front else 0  # the front matter is not markdown-it's
-    kept = [p.text for p in _passages(markdown) if p.kind != "html" and p.line > after]
-    assert digit_runs(" ".join(kept)) == digit_runs(" ".join(said))
 
 
 def test_the_books_declarations_are_read_from_the_plugins_config_and_a_bad_one_is_one_line() -> None:
