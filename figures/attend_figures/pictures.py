@@ -412,39 +412,39 @@ def cost_figure(rows: Sequence[int] = COST_ROWS, marked: Sequence[int] = ()) -> 
 
 @cache
 def flow_figure() -> Figure:
-    """One real run of the chapter's head, a panel per step: rows, q/k/v, square, shares, out."""
+    """One real run of the chapter's head, a panel per step: embeddings, q/k/v, scores, weights, out."""
     run = chapter_head(divide=True).attend(chapter_row())
     labels = [label(t, width=8) for t in chapter_tokens()]
     n = len(labels)
     steps = [
-        ("x", run.x, "token rows x (typed)"),
+        ("x", run.x, "embeddings x"),
         ("q", run.q, "queries q = x·Wqᵀ"),
         ("k", run.k, "keys k = x·Wkᵀ"),
         ("v", run.v, "values v = x·Wvᵀ"),
         ("scores", run.scaled, f"scores q·kᵀ ÷ {run.div:g}"),
-        ("shares", run.attn, "shares: softmax by row"),
-        ("out", run.out, "out = shares·v"),
+        ("attn", run.attn, "attention weights"),
+        ("out", run.out, "out = weights·v"),
     ]
     panels = tuple(
         _cells_panel(f"flow-{name}", square, title, labels if name == "x" else None)
         for name, square, title in steps
     )
-    zero_slot = int(np.flatnonzero(run.x[1] == 0)[0])  # the first slot the 0 arrives empty in
+    zero_slot = int(np.flatnonzero(run.x[1] == 0)[0])  # the first dimension the 0 arrives empty in
     row, key = 2, int(np.argmax(run.attn[1])) + 1  # token 2, the bare digit, and its top key
     alt = (
         f"A run of the head in {len(steps)} grids, every cell printed to {FLOW_PLACES} places, "
-        f"each titled with how it is made. The {n} typed token rows make {n} queries, {n} keys "
-        f"and {n} values; queries and keys meet in the {n} by {n} score square, divided by "
-        f"{run.div:g}; softmax turns each of its rows into shares, and the shares mix the "
-        f"values. Row {row}, the bare digit, scores {run.scaled[row - 1, key - 1]:.4f} against token "
-        f"{key}, gives it a share of {run.attn[row - 1, key - 1]:.4f}, and leaves with "
-        f"{run.out[row - 1, zero_slot]:.4f} in slot {zero_slot + 1}, where it arrived with "
+        f"each titled with what it holds. The {n} token embeddings make {n} queries, {n} keys "
+        f"and {n} values; queries and keys meet in the {n} by {n} score matrix, divided by "
+        f"{run.div:g}; softmax turns each of its rows into attention weights, and the weights mix "
+        f"the values. Row {row}, the bare digit, scores {run.scaled[row - 1, key - 1]:.4f} against token "
+        f"{key}, gives it an attention weight of {run.attn[row - 1, key - 1]:.4f}, and leaves with "
+        f"{run.out[row - 1, zero_slot]:.4f} in dimension {zero_slot + 1}, where it arrived with "
         f"{run.x[row - 1, zero_slot]:g}."
     )
     caption = (
-        "The whole head on the chapter's tokens, drawn from the same run, a grid per step: each token "
-        "row becomes a query, a key and a value; every query meets every key in the score square; "
-        "each row of the square becomes shares of a whole; the shares mix the values. Cells are "
+        "The whole head on the chapter's tokens, drawn from the same run, a grid per step: each token's "
+        "embedding becomes a query, a key and a value; every query meets every key in the score matrix; "
+        "softmax makes each row of scores into attention weights; the weights mix the values. Cells are "
         f"rounded to {FLOW_PLACES} places; the tables print {TABLE_PLACES}."
     )
     data = {
