@@ -137,14 +137,14 @@ def _table(caption: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -
 
 @cache
 def shares_drive() -> Drive:
-    """What softmax is handed, with the divide by √dk and without: the figure above shows the
-    shares that come out, this shows the scores that go in, the gaps the divide narrows."""
+    """What softmax is handed, scaled by 1/√dk and not: the figure above shows the
+    attention weights that come out, this shows the scores that go in, the gaps scaling narrows."""
     labels = [label(t) for t in chapter_tokens()]
     keys = [str(j + 1) for j in range(len(labels))]
     states = []
     for divide in (True, False):
         run = chapter_head(divide=divide).attend(chapter_row())
-        value, words = ("on", f"divided by {run.div:g}") if divide else ("off", "the divide left off")
+        value, words = ("on", f"divided by {run.div:g}") if divide else ("off", "scaling left off")
         rows = [
             (f"{i + 1} {name}", *(f"{s:.4f}" for s in row))
             for i, (name, row) in enumerate(zip(labels, run.scaled, strict=True))
@@ -157,16 +157,20 @@ def shares_drive() -> Drive:
 
 @cache
 def scale_drive(widths: Sequence[int] = CONTROL_WIDTHS) -> Drive:
-    """The divide experiment at one key width at a time, the reader's choice of width."""
+    """The scaling experiment at one key width at a time, the reader's choice of width."""
     states = []
     for row in scale_experiment(widths):
         rows = [
             ("spread of a row", f"{row.divided.spread:.4f}", f"{row.undivided.spread:.4f}"),
-            ("biggest share (mean)", f"{row.divided.biggest:.4f}", f"{row.undivided.biggest:.4f}"),
-            (f"rows with a share ≥ {CONFIDENT:g}", f"{row.divided.confident}", f"{row.undivided.confident}"),
+            ("largest weight (mean)", f"{row.divided.biggest:.4f}", f"{row.undivided.biggest:.4f}"),
+            (
+                f"draws with a weight ≥ {CONFIDENT:g}",
+                f"{row.divided.confident}",
+                f"{row.undivided.confident}",
+            ),
         ]
-        caption = f"Key width {row.width}: the same draws, divided and not"
-        table = _table(caption, ("", "divided by √width", "the divide left off"), rows)
+        caption = f"Key width {row.width}: the same draws, scaled and not"
+        table = _table(caption, ("", "scaled by 1/√width", "not scaled"), rows)
         states.append(State(str(row.width), f"key width {row.width}", table))
     return Drive("choice", "Key width", tuple(states))
 

@@ -247,7 +247,7 @@ def shares_figure() -> Figure:
 
 @cache
 def scale_figure(widths: Sequence[int] = SCALE_WIDTHS) -> Figure:
-    """The divide experiment as `attend scale` prints it: spread and biggest share by width."""
+    """The scaling experiment as `attend scale` prints it: spread and largest weight by width."""
     rows = scale_experiment(widths, count=SCALE_DRAWS)
     w = [r.width for r in rows]
     steep = slope(w, [r.undivided.spread for r in rows])
@@ -263,14 +263,14 @@ def scale_figure(widths: Sequence[int] = SCALE_WIDTHS) -> Figure:
             ax.grid(True, color="#e5e5e5", linewidth=0.6)
         spread.set_yscale("log", base=2)  # log-log: growth as a power of the width is a line
         spread.plot(
-            w, [r.divided.spread for r in rows], "o-", color=DIVIDED, label=f"divided (slope {flat:.2f})"
+            w, [r.divided.spread for r in rows], "o-", color=DIVIDED, label=f"scaled (slope {flat:.2f})"
         )
         spread.plot(
             w,
             [r.undivided.spread for r in rows],
             "s--",
             color=UNDIVIDED,
-            label=f"left off (slope {steep:.2f})",
+            label=f"not scaled (slope {steep:.2f})",
         )
         levels = 2.0 ** np.arange(
             np.floor(np.log2(min(r.divided.spread for r in rows))),
@@ -280,14 +280,14 @@ def scale_figure(widths: Sequence[int] = SCALE_WIDTHS) -> Figure:
         spread.set_ylabel("spread of a row (log scale)")
         spread.set_title("how far apart a row's scores sit")
         spread.legend(frameon=False)
-        biggest.plot(w, [r.divided.biggest for r in rows], "o-", color=DIVIDED, label="divided by √width")
+        biggest.plot(w, [r.divided.biggest for r in rows], "o-", color=DIVIDED, label="scaled by 1/√width")
         biggest.plot(
-            w, [r.undivided.biggest for r in rows], "s--", color=UNDIVIDED, label="the divide left off"
+            w, [r.undivided.biggest for r in rows], "s--", color=UNDIVIDED, label="not scaled"
         )
         lo, hi = SHARE_RANGE
         biggest.set_ylim(lo, hi)
         biggest.axhline(hi, color="#999999", linewidth=0.6)
-        biggest.set_ylabel("biggest share in a row (mean)")
+        biggest.set_ylabel("largest weight in a row (mean)")
         biggest.set_title("how much the top token takes")
         biggest.legend(frameon=False, loc="lower right")
     panels = (_svg(fig_spread, "scale-spread"), _svg(fig_biggest, "scale-biggest"))
@@ -296,16 +296,16 @@ def scale_figure(widths: Sequence[int] = SCALE_WIDTHS) -> Figure:
         f"{len(panels)} line charts against key width on a log scale, the spread on a log scale too, "
         f"{', '.join(f'{x:,}' for x in w)}. Divided by the square root of the width, the spread of a "
         f"row stays near {first.divided.spread:.1f} to {last.divided.spread:.1f} and the "
-        f"biggest share near {first.divided.biggest:.2f} to {last.divided.biggest:.2f}. "
-        f"Without the divide the spread climbs from {first.undivided.spread:.1f} to "
-        f"{last.undivided.spread:.1f}, a line of slope {steep:.2f}, and the biggest share from "
+        f"largest weight near {first.divided.biggest:.2f} to {last.divided.biggest:.2f}. "
+        f"Not scaled, the spread climbs from {first.undivided.spread:.1f} to "
+        f"{last.undivided.spread:.1f}, a line of slope {steep:.2f}, and the largest weight from "
         f"{first.undivided.biggest:.2f} to {last.undivided.biggest:.2f}."
     )
     caption = (
-        f"The same {SCALE_DRAWS:,} draws per width, divided and not. Left, on log-log axes: with "
-        f"the divide a row's scores keep the same spread at every width (slope {flat:.2f}); without it "
-        f"the spread is a straight line of slope {steep:.2f}, the square root of the width. "
-        "Right: without the divide the softmax puts nearly all of a row on its top token."
+        f"The same {SCALE_DRAWS:,} draws per width, scaled and not. Left, on log-log axes: scaled, "
+        f"a row's scores keep the same spread at every width (slope {flat:.2f}); not scaled, "
+        f"the spread is a straight line of slope {steep:.2f}: it grows as the square root of the width. "
+        "Right: not scaled, the softmax puts nearly all of a row's weight on its top token."
     )
     data = {
         "draws": SCALE_DRAWS,
