@@ -281,9 +281,7 @@ def scale_figure(widths: Sequence[int] = SCALE_WIDTHS) -> Figure:
         spread.set_title("how far apart a row's scores sit")
         spread.legend(frameon=False)
         biggest.plot(w, [r.divided.biggest for r in rows], "o-", color=DIVIDED, label="scaled by 1/√width")
-        biggest.plot(
-            w, [r.undivided.biggest for r in rows], "s--", color=UNDIVIDED, label="not scaled"
-        )
+        biggest.plot(w, [r.undivided.biggest for r in rows], "s--", color=UNDIVIDED, label="not scaled")
         lo, hi = SHARE_RANGE
         biggest.set_ylim(lo, hi)
         biggest.axhline(hi, color="#999999", linewidth=0.6)
