@@ -192,7 +192,7 @@ def cost_drive(rows: Sequence[int] = CONTROL_ROWS) -> Drive:
             ("", "multiply-adds"),
             [
                 ("q, k and v: the projections", f"{cost.project:,}"),
-                ("the pairs: scores and mixing", f"{cost.quadratic:,}"),
+                ("query–key pairs: scores and mixing", f"{cost.quadratic:,}"),
                 ("total", f"{cost.total:,}"),
             ],
         )

@@ -354,7 +354,7 @@ def cost_figure(rows: Sequence[int] = COST_ROWS, marked: Sequence[int] = ()) -> 
         ax.grid(True, color="#e5e5e5", linewidth=0.6)
         ax.plot(n, [c.project for c in costs], "o-", color=LINEAR, label=f"q, k, v (slope {grows[0]:.2f})")
         ax.plot(
-            n, [c.quadratic for c in costs], "s-", color=QUADRATIC, label=f"the pairs (slope {grows[1]:.2f})"
+            n, [c.quadratic for c in costs], "s-", color=QUADRATIC, label=f"q–k pairs (slope {grows[1]:.2f})"
         )
         ax.axvline(where, color=MARKER, linewidth=0.8, linestyle="--")
         ax.plot([where, where], [at.project, at.quadratic], "D", color=MARKER, markersize=4)
@@ -384,7 +384,7 @@ def cost_figure(rows: Sequence[int] = COST_ROWS, marked: Sequence[int] = ()) -> 
     alt = (
         f"A log-log line chart of multiply-adds against tokens, {n[0]:,} to {n[-1]:,}. "
         f"The projections rise as a straight line of slope {grows[0]:.2f} to {last.project:,} at "
-        f"{last.length:,} tokens; the pairs rise with slope {grows[1]:.2f} to {last.quadratic:,}. "
+        f"{last.length:,} tokens; the query–key pairs rise with slope {grows[1]:.2f} to {last.quadratic:,}. "
         f"A dashed line at n = {where} marks where the pairs ({at.quadratic:,}) overtake the "
         f"projections ({at.project:,})."
     )
