@@ -149,7 +149,12 @@ class Cache:
         """The page's blocks and the values of `expressions`: from the cache while its code, those
         expressions, the environment and every file it read stand, else run."""
         wanted = tuple(sorted(set(expressions)))
-        code = (f"{f.language} {f.switched_on('html')}\n{f.body}" for f in fences(markdown) if executed(f))
+        # All a fence says, not only its code: an exercise's `answer=` runs too, and `html` is shown.
+        code = (
+            repr((f.language, sorted(f.words), sorted(f.options.items()), f.body))
+            for f in fences(markdown)
+            if executed(f)
+        )
         key = _key(self.environment, *code, "\0bindings", *wanted)
         entry = self.folder / "pages" / f"{key}.json"
         self.used.add(entry)

@@ -11,7 +11,7 @@ import pytest
 
 import attend.head
 from attend_book.cache import Cache, build_versions, fingerprint, source_roots
-from attend_book.page import PageRun
+from attend_book.page import FenceError, PageRun
 from attend_book.run import run_page
 
 F = "```"
@@ -55,6 +55,17 @@ def test_a_code_edit_reruns_the_page(tmp_path: Path, run: Counting) -> None:
     Cache(tmp_path, "env").page("docs/p.md", PAGE, run=run)
     [block] = Cache(tmp_path, "env").page("docs/p.md", PAGE.replace("2 + 2", "2 + 3"), run=run).blocks
     assert run.pages == ["docs/p.md", "docs/p.md"] and block.text == "5\n"
+
+
+def test_an_edit_to_a_fences_options_alone_reruns_the_page(tmp_path: Path, run: Counting) -> None:
+    """An exercise's answer is held as the page runs: changing only `answer=` must run it again
+    (it once came from the cache, and an answer naming nothing built green)."""
+    asked = PAGE.replace('exec="1"', 'exec="1" answer="2 + 2 == 4"')
+    Cache(tmp_path, "env").page("docs/p.md", asked, run=run)
+    wrong = asked.replace('answer="2 + 2 == 4"', 'answer="nothing_named_so"')
+    with pytest.raises(FenceError, match="nothing_named_so"):
+        Cache(tmp_path, "env").page("docs/p.md", wrong, run=run)
+    assert run.pages == ["docs/p.md", "docs/p.md"]
 
 
 def test_a_changed_environment_reruns_the_page(tmp_path: Path, run: Counting) -> None:
