@@ -215,7 +215,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         for problem in self.check_page(source):
             log.warning(problem.render(self._page))
         if self._unshown is not None:  # else its notebook would fail as its page did
-            self._offered = notebooks.written(page, source, self.root, config)
+            self._offered = notebooks.written(page, source, self._page, self.root, config)
         return markdown
 
     def _format(
@@ -290,5 +290,5 @@ class BookPlugin(BasePlugin[BookConfig]):
 
 def _prompted(code: str) -> tuple[str, str]:
     """A transcript's commands (what runs) and the same lines prompted (what is shown)."""
-    lines = commands(code)
+    lines = [command.text for command in commands(code)]
     return "\n".join(lines), "\n".join(f"$ {command}" for command in lines)

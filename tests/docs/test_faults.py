@@ -25,8 +25,9 @@ serve` rebuilds, and as processes (two builds at once, Ctrl-C).
 | a line that is no report written on its pipe       | page:line wrote on the page's report pipe     |
 | a process left running, in its own session or      | page:line left processes running ..., now     |
 |   orphaned                                         |   ended: `sleep 1007` (pid N)                 |
-| `$ attend "cost` in a transcript                   | page:line: the transcript line ... cannot be  |
-|                                                    |   split: No closing quotation                 |
+| `$ attend "cost` in a transcript, in the build or  | page:line of that `$` line (not the fence's): |
+|   its notebook                                     |   the transcript line ... cannot be split: No |
+|                                                    |   closing quotation                           |
 | an unclosed quote in a fence's info string         | page:line: this fence's info string ...       |
 | a workbench cell that raises, ends its kernel,     | workbench:line: this cell failed: ValueError, |
 |   hangs                                            |   ended the kernel, ran past the time limit;  |
@@ -829,15 +830,15 @@ def gone(pid: int) -> bool:
 # --- what a transcript or a fence's info string can hold ---------------------------------------
 
 
-def test_a_transcript_line_with_an_unclosed_quote_is_one_line_in_the_page_and_in_its_notebook() -> None:
-    page = f'---\ntitle: t\n---\n\n{F}console exec="1"\n$ attend "cost\n{F}\n'
-    said = 'the transcript line `$ attend "cost` cannot be split: No closing quotation'
-    with pytest.raises(FenceError) as raised:
+def test_an_unclosed_quote_in_a_transcript_is_one_line_at_its_command_in_the_page_and_notebook() -> None:
+    page = f'---\ntitle: t\n---\n\n{F}console exec="1"\n$ attend weights\n$ attend "cost\n{F}\n'
+    said = 'docs/p.md:7: the transcript line `$ attend "cost` cannot be split: No closing quotation'
+    with pytest.raises(FenceError) as raised:  # the fence opens on line 5, the command is on line 7
         run_page("docs/p.md", page)
-    assert str(raised.value) == f"docs/p.md:5: {said}"
+    assert str(raised.value) == said
     with pytest.raises(PluginError) as made:  # mkdocs' own error: one line, no traceback
-        notebooks.cells_of(page)
-    assert str(made.value) == f"a notebook's transcript: {said}"
+        notebooks.cells_of(page, path="docs/p.md")
+    assert str(made.value) == said
 
 
 def test_a_fence_whose_info_string_has_an_unclosed_quote_is_read_as_unreadable_and_not_run() -> None:
