@@ -58,7 +58,11 @@ serve` rebuilds, and as processes (two builds at once, Ctrl-C).
 | a full disk while the site is written              | Aborted: FILE: No space left on device        |
 | what a killed build left beside site/              | deleted by the next build (not a living one's)|
 | site/ a file or a symbolic link                    | one line, before any page runs                |
-| Ctrl-C                                             | Aborted!, no traceback, nothing left behind   |
+| Ctrl-C; SIGTERM (kill, a cancelled CI job), even  | Aborted!, exit status 1, no traceback; the    |
+|   as --strict counts warnings once the site is     |   last site/ as it was, nothing beside it, no |
+|   written                                          |   page's process running                      |
+| SIGKILL (kill -9), which no process can catch      | the staged .site-XXXX stays until the next    |
+|                                                    |   build deletes it; pages end as below        |
 | a fence raising a 5 KB message of many lines       | its first 4 lines, each cut at 200 characters,|
 |                                                    |   and how many more there were                |
 | the build killed outright                          | its page's process and all below it end       |
@@ -1052,22 +1056,70 @@ def test_a_page_whose_fence_fails_is_still_checked_for_front_matter_includes_num
     ]
 
 
-def test_ctrl_c_during_a_build_ends_it_with_no_traceback_and_nothing_left_beside_the_site(
-    project: Path,
+@pytest.mark.parametrize(
+    ("number", "sent"),
+    [(signal.SIGINT, os.killpg), (signal.SIGTERM, os.kill)],
+    ids=["Ctrl-C, to the build's whole group as a terminal sends it", "SIGTERM, to the build alone (kill)"],
+)
+def test_ctrl_c_or_sigterm_during_a_build_ends_it_in_one_line_keeping_the_last_site_and_no_page_running(
+    number: signal.Signals, sent: Callable[[int, int], None], project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(project)
     (project / "mkdocs.yml").write_text(PROJECT + "theme:\n  name: material\n", encoding="utf-8")
+    build_command(project, project / "site")
+    before = snapshot(project / "site")
     started = project / "started"
-    fence = f"import time\nopen({str(started)!r}, 'w').close()\ntime.sleep(600)"
+    fence = f"import os, time\nopen({str(started)!r}, 'w').write(str(os.getpid()))\ntime.sleep(600)"
     write(project / "docs" / "index.md", page_of(fence))
     command = [sys.executable, "-m", "properdocs", "build", "-f", "mkdocs.yml", "--strict"]
     build = subprocess.Popen(command, cwd=project, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 60
-    while not started.exists() and time.monotonic() < deadline:
+    while not (started.exists() and started.read_text()) and time.monotonic() < deadline:
         time.sleep(0.05)
-    os.killpg(build.pid, signal.SIGINT)  # as a terminal sends it: to the build's whole group
+    sent(build.pid, number)
     said = build.communicate(timeout=60)[1]
-    assert build.returncode == 1 and said.rstrip().endswith("Aborted!") and "Traceback" not in said
+    assert build.returncode == 1 and said.rstrip().endswith("\nAborted!") and "Traceback" not in said
     assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+    assert snapshot(project / "site") == before
+    assert gone(int(started.read_text()))
+
+
+class Unhandled(Exception):
+    """SIGTERM met the handler the build found, not the build's own."""
+
+
+def found(number: int, frame: object) -> None:
+    raise Unhandled
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["attend_book.plugin.run.run_page", "mkdocs.utils.CountHandler.get_counts"],
+    ids=["while a page runs", "once the site is written, as --strict counts warnings"],
+)
+def test_sigterm_in_a_build_is_ctrl_c_keeping_the_last_site_and_then_the_handler_it_found(
+    where: str, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    build_command(project, project / "site")
+    before = snapshot(project / "site")
+    write(project / "docs" / "index.md", page_of("print('changed')"))
+    monkeypatch.setattr(where, terminating)
+    kept = signal.signal(signal.SIGTERM, found)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            build_command(project, project / "site")
+        assert signal.getsignal(signal.SIGTERM) is found
+    finally:
+        signal.signal(signal.SIGTERM, kept)
+    assert snapshot(project / "site") == before
+    assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+
+
+def terminating(*args: object, **kwargs: object) -> None:
+    """SIGTERM sent to this very process, met before this returns."""
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(5)
 
 
 def test_a_workbench_whose_cell_fails_is_one_line_shown_without_outputs_and_the_build_goes_on(
