@@ -1084,12 +1084,12 @@ def test_ctrl_c_or_sigterm_during_a_build_ends_it_in_one_line_keeping_the_last_s
     assert gone(int(started.read_text()))
 
 
-class Unhandled(Exception):
+class UnhandledSigtermError(Exception):
     """SIGTERM met the handler the build found, not the build's own."""
 
 
 def found(number: int, frame: object) -> None:
-    raise Unhandled
+    raise UnhandledSigtermError
 
 
 @pytest.mark.parametrize(
