@@ -99,14 +99,14 @@ class BookPlugin(BasePlugin[BookConfig]):
         """Defined because mkdocs keeps a plugin that has it, this very object, from one `mkdocs
         serve` rebuild to the next, and with it what the plugin remembers.
 
-        Until the command ends (`on_shutdown`), SIGTERM raises KeyboardInterrupt, as Ctrl-C does:
-        by default it ends the process where it stands, leaving the staged site beside site/
-        until the next build and a page's process running until its holder sees the build gone;
-        as an exception it goes through every `finally` on the way out (the page's processes
-        ended in `run.run_page`, the staged site deleted in `on_shutdown`) and click says
-        `Aborted!`, exit status 1. (A handler can only be set in the main thread; a command
-        started in another keeps SIGTERM's.) SIGKILL cannot be caught: what it leaves, the
-        next build deletes."""
+        Until the command ends (`on_shutdown`), SIGTERM raises KeyboardInterrupt, as Ctrl-C does.
+        Left to its default, SIGTERM ends the process where it stands, leaving the staged site
+        beside site/ until the next build and a page's process running until its holder sees the
+        build gone; raised as an exception, it goes through every `finally` on the way out (the
+        page's processes ended in `run.run_page`, the staged site deleted in `on_shutdown`), and
+        the command ends as Ctrl-C ends it (a build: `Aborted!`, exit status 1). (A handler can
+        only be set in the main thread; a command started in another keeps SIGTERM's default.)
+        SIGKILL cannot be caught: what it leaves, the next build deletes."""
         self.command = command
         if threading.current_thread() is threading.main_thread():
             kept = signal.signal(signal.SIGTERM, self._terminated)

@@ -3,7 +3,7 @@
 Each case plants one fault and asserts the one line (or the exit status) a contributor gets.
 Most call the runner, the cache and the file helpers directly; the rest build a small project
 with mkdocs itself: in this process, as `mkdocs build` runs it (`build_command`) or as `mkdocs
-serve` rebuilds, and as processes (two builds at once, Ctrl-C).
+serve` rebuilds, and as processes (two builds at once, Ctrl-C, SIGTERM).
 
 | fault                                              | what the user sees                            |
 |----------------------------------------------------|-----------------------------------------------|
@@ -58,7 +58,7 @@ serve` rebuilds, and as processes (two builds at once, Ctrl-C).
 | a full disk while the site is written              | Aborted: FILE: No space left on device        |
 | what a killed build left beside site/              | deleted by the next build (not a living one's)|
 | site/ a file or a symbolic link                    | one line, before any page runs                |
-| Ctrl-C; SIGTERM (kill, a cancelled CI job), even  | Aborted!, exit status 1, no traceback; the    |
+| Ctrl-C; SIGTERM (kill, a cancelled CI job), even   | Aborted!, exit status 1, no traceback; the    |
 |   as --strict counts warnings once the site is     |   last site/ as it was, nothing beside it, no |
 |   written                                          |   page's process running                      |
 | SIGKILL (kill -9), which no process can catch      | the staged .site-XXXX stays until the next    |
