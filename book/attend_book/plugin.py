@@ -105,7 +105,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         build gone; raised as an exception, it goes through every `finally` on the way out (the
         page's processes ended in `run.run_page`, the staged site deleted in `on_shutdown`), and
         the command ends as Ctrl-C ends it (a build: `Aborted!`, exit status 1). (A handler can
-        only be set in the main thread; a command started in another keeps SIGTERM's default.)
+        only be set in the main thread; a command started in another keeps the one it has.)
         SIGKILL cannot be caught: what it leaves, the next build deletes."""
         self.command = command
         if threading.current_thread() is threading.main_thread():
