@@ -33,6 +33,8 @@ serve` rebuilds, and as processes (two builds at once, Ctrl-C, SIGTERM).
 |   hangs                                            |   ended the kernel, ran past the time limit;  |
 |                                                    |   not a cache fault; in a build, the page     |
 |                                                    |   shows the cells without outputs, goes on    |
+| Ctrl-C or SIGTERM while the workbench runs (which | Aborted!, as anywhere else in the build; its   |
+|   nbclient would take over)                        |   kernel shut down, the build's handlers back |
 | a Latin-1 byte in a page                           | page:line:column: byte 0xe9 is not UTF-8      |
 | a page that links to nothing, or to itself         | page:1: the page cannot be read: why          |
 | a page whose fence fails                           | that line, and every other problem it has     |
@@ -882,6 +884,26 @@ def test_a_workbench_cell_that_fails_is_one_line_naming_its_line_and_not_a_cache
     assert not [r for r in caplog.records if "attend_book" in r.name]  # not taken for the cache's fault
 
 
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
+def test_ctrl_c_or_sigterm_while_the_workbench_runs_stops_it_as_a_build_ending_its_kernel(
+    number: signal.Signals, tmp_path: Path
+) -> None:
+    kernel = tmp_path / "kernel"
+    cell = (
+        f"import os, time\nopen({str(kernel)!r}, 'w').write(str(os.getpid()))\n"
+        f"os.kill({os.getpid()}, {int(number)})  # this test's process, as the build\ntime.sleep(600)"
+    )
+    script = write(tmp_path / "bench.py", WORKBENCH + cell + "\n")
+    kept = signal.signal(number, found)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            workbench.execute(script, tmp_path / "bench.ipynb", limit=60, shown="docs/bench.py")
+        assert signal.getsignal(number) is found  # the handler it found, put back
+    finally:
+        signal.signal(number, kept)
+    assert gone(int(kernel.read_text()))
+
+
 # --- what the site folder can meet ---------------------------------------------------------
 
 
@@ -1084,12 +1106,12 @@ def test_ctrl_c_or_sigterm_during_a_build_ends_it_in_one_line_keeping_the_last_s
     assert gone(int(started.read_text()))
 
 
-class UnhandledSigtermError(Exception):
-    """SIGTERM met the handler the build found, not the build's own."""
+class UnhandledSignalError(Exception):
+    """A signal met the handler the code under test found, not the one it should have set."""
 
 
 def found(number: int, frame: object) -> None:
-    raise UnhandledSigtermError
+    raise UnhandledSignalError
 
 
 @pytest.mark.parametrize(
