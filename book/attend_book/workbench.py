@@ -212,9 +212,9 @@ class Stop:
     then fails in its own clean-up (a traceback, not `Aborted!`), and it leaves SIGTERM to its
     default, which would end the rest of the build where it stands (the plugin's handler gone).
     So the run takes them back (`take`): a signal cancels it, nbclient shuts the kernel down on
-    the way out, and the block ends by putting back the handlers the build had and raising
-    KeyboardInterrupt. What the cancelled run left on its event loop (nbclient's poll of the
-    kernel) is cancelled too: the next notebook run on that loop would meet it failing."""
+    the way out (or, if it came as the kernel started, at exit, by the hook it registers for
+    that), and the block ends by putting back the handlers the build had and raising
+    KeyboardInterrupt."""
 
     SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -248,11 +248,18 @@ class Stop:
                 if handler is not None:  # None: set outside Python, which cannot be put back
                     signal.signal(number, handler)
         if self.came:  # whatever the cancelled run raised on its way out
-            if self._loop is not None and (left := asyncio.all_tasks(self._loop)):
-                for task in left:
-                    task.cancel()
-                self._loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+            self._settle()
             raise KeyboardInterrupt from None
+
+    def _settle(self) -> None:
+        """What the cancelled run left on its event loop (nbclient's poll of the kernel), cancelled
+        and let end: else the next notebook run on that loop meets it failing."""
+        if self._loop is None or self._loop.is_closed():
+            return
+        if left := asyncio.all_tasks(self._loop):
+            for task in left:
+                task.cancel()
+            self._loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
 
 
 def _client(stop: Stop, *args: Any, **traits: Any) -> NotebookClient:

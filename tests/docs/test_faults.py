@@ -75,6 +75,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import functools
+import gc
 import json
 import logging
 import os
@@ -886,7 +887,7 @@ def test_a_workbench_cell_that_fails_is_one_line_naming_its_line_and_not_a_cache
 
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
 def test_ctrl_c_or_sigterm_while_the_workbench_runs_stops_it_as_a_build_ending_its_kernel(
-    number: signal.Signals, tmp_path: Path
+    number: signal.Signals, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     kernel = tmp_path / "kernel"
     cell = (
@@ -902,6 +903,11 @@ def test_ctrl_c_or_sigterm_while_the_workbench_runs_stops_it_as_a_build_ending_i
     finally:
         signal.signal(number, kept)
     assert gone(int(kernel.read_text()))
+    again = write(tmp_path / "again.py", WORKBENCH)  # a run after it, on the same event loop
+    with caplog.at_level(logging.ERROR):
+        workbench.execute(again, tmp_path / "again.ipynb", limit=60)
+        gc.collect()  # a task the stopped run left failing is said as it is collected
+    assert [r.getMessage() for r in caplog.records] == []
 
 
 # --- what the site folder can meet ---------------------------------------------------------
