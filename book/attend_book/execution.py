@@ -59,7 +59,7 @@ def run_here(
             report({"at": f"{path}:{fence.line}: this fence"})
             if LANGUAGES[fence.language] == "console":
                 shown = printed()  # the command's output, counted as a fence's is
-                shown.write(run_transcript(fence.body, f"{path}:{fence.line}"))
+                shown.write(run_transcript(fence.body, path, first=fence.line + 1))
                 blocks.append(Block(fence, shown.getvalue()))
             else:
                 blocks.append(_run_python(fence, module.__dict__, path, printed()))
@@ -76,13 +76,15 @@ def run_here(
         del sys.modules[module.__name__]
 
 
-def run_transcript(transcript: str, where: str = "a page") -> str:
-    """What each `$ attend …` line of a transcript prints, run in this process, in order."""
+def run_transcript(transcript: str, path: str = "a transcript", first: int = 1) -> str:
+    """What each `$ attend …` line of a transcript prints, run in this process, in order; one
+    that fails is said at its own line, the transcript's first being line `first` of `path`."""
     from attend.cli import main
 
     printed = io.StringIO()
-    for line in commands(transcript):
-        argv = words(line, where)
+    for command in commands(transcript, first):
+        argv = words(command, path)
+        where, line = f"{path}:{command.line}", command.text
         if argv[:1] != ["attend"]:
             raise FenceError(f"{where}: a transcript may only run `attend`, not {line!r}")
         with contextlib.redirect_stdout(printed):

@@ -63,12 +63,16 @@ class Cell:
 
 
 def cells_of(
-    markdown: str, root: Path | None = None, snippets: Mapping[str, Any] | None = None
+    markdown: str,
+    root: Path | None = None,
+    snippets: Mapping[str, Any] | None = None,
+    path: str = "a page",
 ) -> list[Cell]:
     """A page cut into cells. A listing's include lines are resolved by pymdownx.snippets itself,
     with the page's options for it (`snippets`), from `root` (default: here), as the page shows them.
     A fence marked `book_only` (it needs the repository, as the chapter's tests do) is left out;
-    an exercise's answer becomes the cells `_exercise` makes."""
+    an exercise's answer becomes the cells `_exercise` makes. A transcript line that cannot be
+    made a call is said at its line of `path`, as the build says it."""
     options = {**(snippets or {}), "base_path": [str(root or Path.cwd())]}
     include = Markdown(extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": options})
     answers = _answers(markdown)
@@ -82,7 +86,7 @@ def cells_of(
             continue
         if answer := next((a for a in answers if a.first < fence.line <= a.end), None):
             cells += _markdown([*prose, *lines[after : answer.first]])
-            cells += _exercise(answer, lines)
+            cells += _exercise(answer, lines, path)
             prose, after = [], answer.end
             continue
         prose += lines[after : fence.line - 1]
@@ -91,16 +95,16 @@ def cells_of(
             shown = "\n".join(include.preprocessors["snippet"].run(fence.body.splitlines())).rstrip("\n")
             prose.append(f"{fence.mark}{fence.language}\n{shown}\n{fence.mark}")
         elif "book_only" not in fence.words:
-            cells += [*_markdown(prose), Cell("code", _code(fence))]
+            cells += [*_markdown(prose), Cell("code", _code(fence, path))]
             prose = []
     return cells + _markdown(prose + lines[after:])
 
 
-def _code(fence: Fence) -> str:
-    """An executed fence as a code cell's source."""
+def _code(fence: Fence, path: str) -> str:
+    """An executed fence of the page `path` as a code cell's source."""
     code = fence.body.replace("  # markdown-exec: hide", "")
     if fence.language == "console":
-        code = _calls(code)
+        code = _calls(code, path, first=fence.line + 1)
     elif fence.switched_on("html"):  # a figure, printed as HTML for the page
         code = _shown(code)
     return code.strip("\n")
@@ -132,7 +136,7 @@ def _answers(markdown: str) -> list[Answer]:
     return found
 
 
-def _exercise(answer: Answer, lines: list[str]) -> list[Cell]:
+def _exercise(answer: Answer, lines: list[str], path: str) -> list[Cell]:
     """An exercise's answer as a notebook asks it, the question being the prose before it: a
     cell for the reader's prediction, the code of each of its fences that runs, a
     cell after the checked fence that holds the prediction against its `answer=` expression,
@@ -144,7 +148,7 @@ def _exercise(answer: Answer, lines: list[str]) -> list[Cell]:
         if not executed(fence) or "book_only" in fence.words:
             said += lines[fence.line - 1 : fence.end]
             continue
-        source = _code(fence)
+        source = _code(fence, path)
         names = ast.walk(ast.parse(source))
         if any(isinstance(n, ast.Name) and n.id == "answer" and isinstance(n.ctx, ast.Store) for n in names):
             raise PluginError(
@@ -174,10 +178,11 @@ def _markdown(prose: list[str]) -> list[Cell]:
     return [Cell("markdown", shown)] if shown.strip() else []
 
 
-def _calls(transcript: str) -> str:
-    """A transcript's `$ attend ...` lines as calls to the function the command calls."""
+def _calls(transcript: str, path: str, first: int) -> str:
+    """A transcript's `$ attend ...` lines as calls to the function the command calls (its first
+    line being line `first` of `path`)."""
     try:
-        argvs = [words(command, "a notebook's transcript") for command in commands(transcript)]
+        argvs = [words(command, path) for command in commands(transcript, first)]
     except FenceError as error:  # mkdocs' own error: one line, no traceback
         raise PluginError(str(error)) from None
     calls = [f"_ = main({argv[1:]!r})  # $ {shlex.join(argv)}" for argv in argvs]
@@ -227,10 +232,10 @@ def _admonitions(markdown: str, skip: Iterable[tuple[int, int]] = ()) -> list[st
     return lines
 
 
-def written(page: Page, source: str, root: Path, config: MkDocsConfig) -> str:
-    """The notebook of `page` (its `source`, front matter and all) written beside it in the
-    site, if it offers one (`offered`): its name, else ""."""
-    cells = cells_of(source, root, config.mdx_configs.get("pymdownx.snippets"))
+def written(page: Page, source: str, path: str, root: Path, config: MkDocsConfig) -> str:
+    """The notebook of `page` (its `source`, front matter and all; `path` as errors name it)
+    written beside it in the site, if it offers one (`offered`): its name, else ""."""
+    cells = cells_of(source, root, config.mdx_configs.get("pymdownx.snippets"), path)
     if not offered(page.meta, cells):
         return ""
     stem = PurePosixPath(page.file.src_uri).stem

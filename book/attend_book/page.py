@@ -64,14 +64,26 @@ def blocks_of(markdown: str, made: Iterable[dict[str, Any]]) -> list[Block]:
     return [Block(f, **m) for f, m in zip(filter(executed, fences(markdown)), made, strict=True)]
 
 
-def commands(transcript: str) -> list[str]:
-    """The commands of a transcript: each line after a `$ ` prompt, prompt removed."""
-    return [line[2:] for line in transcript.splitlines() if line.startswith("$ ")]
+class Command(NamedTuple):
+    """A transcript's command: the line it is on and what follows its `$ ` prompt."""
+
+    line: int  # in the page, when the transcript's first line is given; else in the transcript
+    text: str
 
 
-def words(command: str, where: str) -> list[str]:
-    """A transcript's command split as a shell splits it, or a `FenceError` saying why not."""
+def commands(transcript: str, first: int = 1) -> list[Command]:
+    """The commands of a transcript whose first line is line `first`: each line after a `$ `
+    prompt, prompt removed, so that a command that fails is said at its own line."""
+    lines = enumerate(transcript.splitlines(), start=first)
+    return [Command(n, line[2:]) for n, line in lines if line.startswith("$ ")]
+
+
+def words(command: Command, path: str) -> list[str]:
+    """A transcript's command split as a shell splits it, or a `FenceError` at its line of `path`
+    saying why not."""
     try:
-        return shlex.split(command)
+        return shlex.split(command.text)
     except ValueError as error:  # an unclosed quote
-        raise FenceError(f"{where}: the transcript line `$ {command}` cannot be split: {error}") from None
+        raise FenceError(
+            f"{path}:{command.line}: the transcript line `$ {command.text}` cannot be split: {error}"
+        ) from None

@@ -14,7 +14,8 @@ lines (`snippets`); math becomes MathML (`mathml`), and a button offers the page
 notebook, written beside it as it is made. The workbench, which mkdocs-jupyter shows, is run
 and put in place by `workbench`. A `build` writes the site beside its folder and moves it in
 only once the build got through (`files.Staged`), so a failed or interrupted one leaves the last
-good site.
+good site. While a command runs, SIGTERM (`kill`, a cancelled CI job, a stopped container) ends it
+as Ctrl-C does (`on_startup`), so that it too goes through that cleaning up.
 The plugin keeps no more than the build's cache and the page it renders.
 """
 
@@ -24,9 +25,12 @@ import contextlib
 import functools
 import logging
 import os
+import signal
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import Any, NoReturn
 
 from jinja2 import Environment, FileSystemBytecodeCache
 from markdown import Markdown
@@ -84,6 +88,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         # Where a `mkdocs build` writes the site until it is whole, and whether it is.
         self.staged: Staged | None = None
         self.whole = False
+        self._untrap: Callable[[], object] = lambda: None  # puts back SIGTERM's handler (on_shutdown)
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
         self.docs = Path("docs")  # docs_dir, where the workbench is
         # The last page run for the number check (its path, source and run, or why it failed),
@@ -92,8 +97,26 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined because mkdocs keeps a plugin that has it, this very object, from one `mkdocs
-        serve` rebuild to the next, and with it what the plugin remembers."""
+        serve` rebuild to the next, and with it what the plugin remembers.
+
+        Until the command ends (`on_shutdown`), SIGTERM raises KeyboardInterrupt, as Ctrl-C does.
+        Left to its default, SIGTERM ends the process where it stands, leaving the staged site
+        beside site/ until the next build and a page's process running until its holder sees the
+        build gone; raised as an exception, it goes through every `finally` on the way out (the
+        page's processes ended in `run.run_page`, the staged site deleted in `on_shutdown`), and
+        the command ends as Ctrl-C ends it (a build: `Aborted!`, exit status 1). (A handler can
+        only be set in the main thread; a command started in another keeps the one it has.)
+        SIGKILL cannot be caught: what it leaves, the next build deletes."""
         self.command = command
+        if threading.current_thread() is threading.main_thread():
+            kept = signal.signal(signal.SIGTERM, self._terminated)
+            self._untrap = lambda: signal.signal(signal.SIGTERM, kept)
+
+    def _terminated(self, number: int, frame: FrameType | None) -> NoReturn:
+        """SIGTERM's handler: the build stops, and its site is not moved in, even when it comes
+        after `on_post_build` (as the strict check counts warnings)."""
+        self.whole = False
+        raise KeyboardInterrupt
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path).parent
@@ -215,7 +238,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         for problem in self.check_page(source):
             log.warning(problem.render(self._page))
         if self._unshown is not None:  # else its notebook would fail as its page did
-            self._offered = notebooks.written(page, source, self.root, config)
+            self._offered = notebooks.written(page, source, self._page, self.root, config)
         return markdown
 
     def _format(
@@ -282,13 +305,17 @@ class BookPlugin(BasePlugin[BookConfig]):
         runs `on_post_build` before the strict check that may yet fail the build. The site
         moves in only if the build got through (an interrupted one never reaches on_post_build);
         else it is deleted, and the last site stays as it was."""
-        if self.staged is not None:
-            self.staged.commit() if self.whole else self.staged.discard()
-            self.staged = None
-        self.command = ""  # mkdocs may hand this object to a build no command started
+        try:
+            if self.staged is not None:
+                self.staged.commit() if self.whole else self.staged.discard()
+                self.staged = None
+        finally:  # a SIGTERM as the site moves in or goes is met as Ctrl-C would be
+            self._untrap()
+            self._untrap = lambda: None
+            self.command = ""  # mkdocs may hand this object to a build no command started
 
 
 def _prompted(code: str) -> tuple[str, str]:
     """A transcript's commands (what runs) and the same lines prompted (what is shown)."""
-    lines = commands(code)
+    lines = [command.text for command in commands(code)]
     return "\n".join(lines), "\n".join(f"$ {command}" for command in lines)

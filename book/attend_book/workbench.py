@@ -12,14 +12,18 @@ goes on to report every other problem. Its page gets the script's front matter a
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import os
 import re
+import signal
 import tempfile
+import threading
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
 import nbformat
 from mkdocs.config.defaults import MkDocsConfig
@@ -33,6 +37,9 @@ from attend_book.notebooks import Cell, install_cell
 from attend_book.page import TIME_LIMIT, FenceError
 from bound_numbers.reading import strip
 from bound_numbers.values import Value
+
+if TYPE_CHECKING:
+    from nbclient import NotebookClient
 
 log = get_plugin_logger(__name__)
 _MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
@@ -128,7 +135,8 @@ def execute(
     cache.
 
     Each cell has `limit` seconds, as a page's fence has. A cell that fails, runs past the limit
-    or ends its kernel is a `FenceError` naming its line in `shown` (default: the file's name)."""
+    or ends its kernel is a `FenceError` naming its line in `shown` (default: the file's name);
+    Ctrl-C or SIGTERM stops the run as it stops the build, a KeyboardInterrupt (`Stop`)."""
     import jupytext  # type: ignore[import-untyped]
     import nbclient
     from traitlets.config import Config
@@ -163,9 +171,10 @@ def execute(
 
     # Over local sockets (IPC) in a folder of its own, not TCP: nothing is open to the network,
     # and the kernel says nothing about running over TCP without encryption into the build's output.
-    with tempfile.TemporaryDirectory(prefix="attend-book-kernel-") as sockets:
+    with tempfile.TemporaryDirectory(prefix="attend-book-kernel-") as sockets, Stop() as stop:
         ipc = Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(sockets, "kernel")}})
-        client = nbclient.NotebookClient(
+        client = _client(
+            stop,
             notebook,
             timeout=limit,
             kernel_name="python3",
@@ -194,6 +203,76 @@ def execute(
     notebook.metadata["attend_book"] = {"values": values}
     nbformat.write(notebook, target)
     return list(files)
+
+
+class Stop:
+    """Ctrl-C or SIGTERM while the workbench runs, met as the build meets it anywhere else.
+
+    While nbclient runs a notebook it takes both signals over: one shuts the kernel down, nbclient
+    then fails in its own clean-up (a traceback, not `Aborted!`), and it leaves SIGTERM to its
+    default, which would end the rest of the build where it stands (the plugin's handler gone).
+    So the run takes them back (`take`): a signal cancels it, nbclient shuts the kernel down on
+    the way out (or, if it came as the kernel started, at exit, by the hook it registers for
+    that), and the block ends by putting back the handlers the build had and raising
+    KeyboardInterrupt."""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self) -> None:
+        self.came = False
+        self._kept = {number: signal.getsignal(number) for number in self.SIGNALS}
+        self._loop: asyncio.AbstractEventLoop | None = None  # the run's, once it took the signals
+
+    def take(self) -> None:
+        """In the notebook's run, before its kernel starts: a signal cancels the run."""
+        loop, run = asyncio.get_running_loop(), asyncio.current_task()
+        self._loop = loop
+
+        def stop() -> None:
+            self.came = True
+            if run is not None:
+                run.cancel()
+
+        if threading.current_thread() is threading.main_thread():  # else nbclient took none either
+            for number in self.SIGNALS:
+                loop.add_signal_handler(number, stop)
+
+    def __enter__(self) -> Stop:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        if threading.current_thread() is threading.main_thread():
+            for number, handler in self._kept.items():
+                if handler is not None:  # None: set outside Python, which cannot be put back
+                    signal.signal(number, handler)
+        if self.came:  # whatever the cancelled run raised on its way out
+            self._settle()
+            raise KeyboardInterrupt from None
+
+    def _settle(self) -> None:
+        """What the cancelled run left on its event loop (nbclient's poll of the kernel), cancelled
+        and let end: else the next notebook run on that loop meets it failing."""
+        if self._loop is None or self._loop.is_closed():
+            return
+        if left := asyncio.all_tasks(self._loop):
+            for task in left:
+                task.cancel()
+            self._loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
+
+
+def _client(stop: Stop, *args: Any, **traits: Any) -> NotebookClient:
+    """nbclient's NotebookClient, whose run `stop` takes the signals back for as its kernel starts
+    (nbclient's `async_start_new_kernel`, called once it has taken them)."""
+    import nbclient
+
+    class Client(nbclient.NotebookClient):
+        async def async_start_new_kernel(self, **kwargs: Any) -> None:
+            stop.take()
+            await super().async_start_new_kernel(**kwargs)
+
+    return Client(*args, **traits)
 
 
 def unexecuted(source: Path, folder: Path) -> Path:

@@ -3,7 +3,7 @@
 Each case plants one fault and asserts the one line (or the exit status) a contributor gets.
 Most call the runner, the cache and the file helpers directly; the rest build a small project
 with mkdocs itself: in this process, as `mkdocs build` runs it (`build_command`) or as `mkdocs
-serve` rebuilds, and as processes (two builds at once, Ctrl-C).
+serve` rebuilds, and as processes (two builds at once, Ctrl-C, SIGTERM).
 
 | fault                                              | what the user sees                            |
 |----------------------------------------------------|-----------------------------------------------|
@@ -25,13 +25,16 @@ serve` rebuilds, and as processes (two builds at once, Ctrl-C).
 | a line that is no report written on its pipe       | page:line wrote on the page's report pipe     |
 | a process left running, in its own session or      | page:line left processes running ..., now     |
 |   orphaned                                         |   ended: `sleep 1007` (pid N)                 |
-| `$ attend "cost` in a transcript                   | page:line: the transcript line ... cannot be  |
-|                                                    |   split: No closing quotation                 |
+| `$ attend "cost` in a transcript, in the build or  | page:line of that `$` line (not the fence's): |
+|   its notebook                                     |   the transcript line ... cannot be split: No |
+|                                                    |   closing quotation                           |
 | an unclosed quote in a fence's info string         | page:line: this fence's info string ...       |
 | a workbench cell that raises, ends its kernel,     | workbench:line: this cell failed: ValueError, |
 |   hangs                                            |   ended the kernel, ran past the time limit;  |
 |                                                    |   not a cache fault; in a build, the page     |
 |                                                    |   shows the cells without outputs, goes on    |
+| Ctrl-C or SIGTERM while the workbench runs (which | Aborted!, as anywhere else in the build; its   |
+|   nbclient would take over)                        |   kernel shut down, the build's handlers back |
 | a Latin-1 byte in a page                           | page:line:column: byte 0xe9 is not UTF-8      |
 | a page that links to nothing, or to itself         | page:1: the page cannot be read: why          |
 | a page whose fence fails                           | that line, and every other problem it has     |
@@ -57,7 +60,11 @@ serve` rebuilds, and as processes (two builds at once, Ctrl-C).
 | a full disk while the site is written              | Aborted: FILE: No space left on device        |
 | what a killed build left beside site/              | deleted by the next build (not a living one's)|
 | site/ a file or a symbolic link                    | one line, before any page runs                |
-| Ctrl-C                                             | Aborted!, no traceback, nothing left behind   |
+| Ctrl-C; SIGTERM (kill, a cancelled CI job), even   | Aborted!, exit status 1, no traceback; the    |
+|   as --strict counts warnings once the site is     |   last site/ as it was, nothing beside it, no |
+|   written                                          |   page's process running                      |
+| SIGKILL (kill -9), which no process can catch      | the staged .site-XXXX stays until the next    |
+|                                                    |   build deletes it; pages end as below        |
 | a fence raising a 5 KB message of many lines       | its first 4 lines, each cut at 200 characters,|
 |                                                    |   and how many more there were                |
 | the build killed outright                          | its page's process and all below it end       |
@@ -68,6 +75,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import functools
+import gc
 import json
 import logging
 import os
@@ -829,15 +837,15 @@ def gone(pid: int) -> bool:
 # --- what a transcript or a fence's info string can hold ---------------------------------------
 
 
-def test_a_transcript_line_with_an_unclosed_quote_is_one_line_in_the_page_and_in_its_notebook() -> None:
-    page = f'---\ntitle: t\n---\n\n{F}console exec="1"\n$ attend "cost\n{F}\n'
-    said = 'the transcript line `$ attend "cost` cannot be split: No closing quotation'
-    with pytest.raises(FenceError) as raised:
+def test_an_unclosed_quote_in_a_transcript_is_one_line_at_its_command_in_the_page_and_notebook() -> None:
+    page = f'---\ntitle: t\n---\n\n{F}console exec="1"\n$ attend weights\n$ attend "cost\n{F}\n'
+    said = 'docs/p.md:7: the transcript line `$ attend "cost` cannot be split: No closing quotation'
+    with pytest.raises(FenceError) as raised:  # the fence opens on line 5, the command is on line 7
         run_page("docs/p.md", page)
-    assert str(raised.value) == f"docs/p.md:5: {said}"
+    assert str(raised.value) == said
     with pytest.raises(PluginError) as made:  # mkdocs' own error: one line, no traceback
-        notebooks.cells_of(page)
-    assert str(made.value) == f"a notebook's transcript: {said}"
+        notebooks.cells_of(page, path="docs/p.md")
+    assert str(made.value) == said
 
 
 def test_a_fence_whose_info_string_has_an_unclosed_quote_is_read_as_unreadable_and_not_run() -> None:
@@ -875,6 +883,31 @@ def test_a_workbench_cell_that_fails_is_one_line_naming_its_line_and_not_a_cache
         Cache(tmp_path / "cache", "env").notebook(script, execute, workbench.values_of)
     assert str(raised.value) == said
     assert not [r for r in caplog.records if "attend_book" in r.name]  # not taken for the cache's fault
+
+
+@pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
+def test_ctrl_c_or_sigterm_while_the_workbench_runs_stops_it_as_a_build_ending_its_kernel(
+    number: signal.Signals, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    kernel = tmp_path / "kernel"
+    cell = (
+        f"import os, time\nopen({str(kernel)!r}, 'w').write(str(os.getpid()))\n"
+        f"os.kill({os.getpid()}, {int(number)})  # this test's process, as the build\ntime.sleep(600)"
+    )
+    script = write(tmp_path / "bench.py", WORKBENCH + cell + "\n")
+    kept = signal.signal(number, found)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            workbench.execute(script, tmp_path / "bench.ipynb", limit=60, shown="docs/bench.py")
+        assert signal.getsignal(number) is found  # the handler it found, put back
+    finally:
+        signal.signal(number, kept)
+    assert gone(int(kernel.read_text()))
+    again = write(tmp_path / "again.py", WORKBENCH)  # a run after it, on the same event loop
+    with caplog.at_level(logging.ERROR):
+        workbench.execute(again, tmp_path / "again.ipynb", limit=60)
+        gc.collect()  # a task the stopped run left failing is said as it is collected
+    assert [r.getMessage() for r in caplog.records] == []
 
 
 # --- what the site folder can meet ---------------------------------------------------------
@@ -1051,22 +1084,70 @@ def test_a_page_whose_fence_fails_is_still_checked_for_front_matter_includes_num
     ]
 
 
-def test_ctrl_c_during_a_build_ends_it_with_no_traceback_and_nothing_left_beside_the_site(
-    project: Path,
+@pytest.mark.parametrize(
+    ("number", "sent"),
+    [(signal.SIGINT, os.killpg), (signal.SIGTERM, os.kill)],
+    ids=["Ctrl-C, to the build's whole group as a terminal sends it", "SIGTERM, to the build alone (kill)"],
+)
+def test_ctrl_c_or_sigterm_during_a_build_ends_it_in_one_line_keeping_the_last_site_and_no_page_running(
+    number: signal.Signals, sent: Callable[[int, int], None], project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(project)
     (project / "mkdocs.yml").write_text(PROJECT + "theme:\n  name: material\n", encoding="utf-8")
+    build_command(project, project / "site")
+    before = snapshot(project / "site")
     started = project / "started"
-    fence = f"import time\nopen({str(started)!r}, 'w').close()\ntime.sleep(600)"
+    fence = f"import os, time\nopen({str(started)!r}, 'w').write(str(os.getpid()))\ntime.sleep(600)"
     write(project / "docs" / "index.md", page_of(fence))
     command = [sys.executable, "-m", "properdocs", "build", "-f", "mkdocs.yml", "--strict"]
     build = subprocess.Popen(command, cwd=project, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 60
-    while not started.exists() and time.monotonic() < deadline:
+    while not (started.exists() and started.read_text()) and time.monotonic() < deadline:
         time.sleep(0.05)
-    os.killpg(build.pid, signal.SIGINT)  # as a terminal sends it: to the build's whole group
+    sent(build.pid, number)
     said = build.communicate(timeout=60)[1]
-    assert build.returncode == 1 and said.rstrip().endswith("Aborted!") and "Traceback" not in said
+    assert build.returncode == 1 and said.rstrip().endswith("\nAborted!") and "Traceback" not in said
     assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+    assert snapshot(project / "site") == before
+    assert gone(int(started.read_text()))
+
+
+class UnhandledSignalError(Exception):
+    """A signal met the handler the code under test found, not the one it should have set."""
+
+
+def found(number: int, frame: object) -> None:
+    raise UnhandledSignalError
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["attend_book.plugin.run.run_page", "mkdocs.utils.CountHandler.get_counts"],
+    ids=["while a page runs", "once the site is written, as --strict counts warnings"],
+)
+def test_sigterm_in_a_build_is_ctrl_c_keeping_the_last_site_and_then_the_handler_it_found(
+    where: str, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    build_command(project, project / "site")
+    before = snapshot(project / "site")
+    write(project / "docs" / "index.md", page_of("print('changed')"))
+    monkeypatch.setattr(where, terminating)
+    kept = signal.signal(signal.SIGTERM, found)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            build_command(project, project / "site")
+        assert signal.getsignal(signal.SIGTERM) is found
+    finally:
+        signal.signal(signal.SIGTERM, kept)
+    assert snapshot(project / "site") == before
+    assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+
+
+def terminating(*args: object, **kwargs: object) -> None:
+    """SIGTERM sent to this very process, met before this returns."""
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(5)
 
 
 def test_a_workbench_whose_cell_fails_is_one_line_shown_without_outputs_and_the_build_goes_on(

@@ -18,7 +18,7 @@ from bound_numbers.markdown import fences
 
 COMMANDS = sorted(
     {
-        command
+        command.text
         for page in pages()
         for fence in fences(page.read_text(encoding="utf-8"))
         if fence.language == "console"
