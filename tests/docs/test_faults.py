@@ -1102,7 +1102,16 @@ def test_ctrl_c_or_sigterm_during_a_build_ends_it_in_one_line_keeping_the_last_s
     fence = f"import os, time\nopen({str(started)!r}, 'w').write(str(os.getpid()))\ntime.sleep(600)"
     write(project / "docs" / "index.md", page_of(fence))
     command = [sys.executable, "-m", "properdocs", "build", "-f", "mkdocs.yml", "--strict"]
-    build = subprocess.Popen(command, cwd=project, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    build = subprocess.Popen(
+        command,
+        cwd=project,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        # as a terminal's shell starts it: a script's background job (CI's streams) ignores
+        # SIGINT, and an ignored signal is inherited through exec, so the build never heard it
+        preexec_fn=functools.partial(signal.signal, signal.SIGINT, signal.SIG_DFL),
+    )
     deadline = time.monotonic() + 60
     while not (started.exists() and started.read_text()) and time.monotonic() < deadline:
         time.sleep(0.05)
