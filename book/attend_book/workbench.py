@@ -53,7 +53,8 @@ class Workbench:
     def __init__(self) -> None:
         self.page = ""  # the executed notebook's src_uri, once it took the script's place
         self.said = False  # whether the number check said why it failed (then it is not said again)
-        self._ran: tuple[Path, dict[str, Value]] | FenceError | None = None
+        # The bindings the kept run evaluated, and the run (or why a cell failed).
+        self._ran: tuple[frozenset[str], tuple[Path, dict[str, Value]] | FenceError] | None = None
         self._scratch: tempfile.TemporaryDirectory[str] | None = None  # an unexecuted workbench
 
     def start(self) -> None:
@@ -64,13 +65,19 @@ class Workbench:
         self, script: Path, expressions: Iterable[str], cache: Cache, *, limit: float, shown: str
     ) -> tuple[Path, dict[str, Value]] | FenceError:
         """The script `executed` with the values of `expressions`, or why a cell failed: once a
-        build, whoever asks first."""
-        if self._ran is None:
-            try:
-                self._ran = executed(script, expressions, cache, limit=limit, shown=shown)
-            except FenceError as error:
-                self._ran = error
-        return self._ran
+        build, unless a later caller wants bindings the kept run did not evaluate (whichever
+        plugin asks first); a failed run is not tried again."""
+        wanted = frozenset(expressions)
+        if self._ran is not None and (isinstance(self._ran[1], FenceError) or wanted <= self._ran[0]):
+            return self._ran[1]
+        try:
+            made: tuple[Path, dict[str, Value]] | FenceError = executed(
+                script, wanted, cache, limit=limit, shown=shown
+            )
+        except FenceError as error:
+            made = error
+        self._ran = wanted, made
+        return made
 
     def notebook(self, script: Path, cache: Cache, *, limit: float, shown: str) -> Path:
         """The notebook the page shows: the script executed; if a cell failed (said in one line,

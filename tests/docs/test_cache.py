@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import attend.head
+from attend_book import workbench
 from attend_book.cache import Cache, build_versions, fingerprint, source_roots
 from attend_book.page import FenceError, PageRun
 from attend_book.run import run_page
@@ -172,6 +173,28 @@ def test_the_workbench_is_executed_again_for_bindings_its_kernel_did_not_evaluat
     Cache(tmp_path / "cache", "env").notebook(source, execute, Path.read_text, ["x", "len(x)"])
     Cache(tmp_path / "cache", "env").notebook(source, execute, Path.read_text, ["len(x)", "x", "x"])
     assert len(executed) == 2
+
+
+def test_the_workbench_shown_first_still_gives_the_number_check_its_bindings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whichever plugin asks first: a run made for the page alone, without bindings, does not
+    answer the check's later question with values it never evaluated."""
+    asked: list[frozenset[str]] = []
+
+    def executed(
+        script: Path, expressions: frozenset[str], cache: Cache, **_: object
+    ) -> tuple[Path, dict[str, int]]:
+        asked.append(expressions)
+        return script, {e: 1 for e in expressions}
+
+    monkeypatch.setattr(workbench, "executed", executed)
+    bench, cache, script = workbench.Workbench(), Cache(tmp_path, "env"), tmp_path / "workbench.py"
+    bench.notebook(script, cache, limit=1, shown="w.py")
+    ran = bench.ran(script, ["x", "len(x)"], cache, limit=1, shown="w.py")
+    again = bench.ran(script, ["x"], cache, limit=1, shown="w.py")
+    assert not isinstance(ran, FenceError) and ran[1] == {"x": 1, "len(x)": 1} and again == ran
+    assert asked == [frozenset(), frozenset({"x", "len(x)"})]
 
 
 # --- every file a page's code read is in its entry's key --------------------------------------
