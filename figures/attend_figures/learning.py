@@ -21,14 +21,13 @@ from attend_figures.pictures import (
     DIVIDED,
     SHARE_RANGE,
     UNDIVIDED,
+    WEIGHTS_MAP,
     Figure,
     _heat_panel,
     _panel,
     _svg,
     label,
 )
-
-SHARES_MAP = "viridis_r"  # the colours every attention-weight map of the book uses
 
 
 @cache
@@ -93,7 +92,7 @@ def learned_figure(settings: Settings = DEFAULTS) -> Figure:
             typed.masked.shares,
             typed_labels,
             "typed: the chapter's tokens",
-            SHARES_MAP,
+            WEIGHTS_MAP,
             (),
             SHARE_RANGE,
         ),
@@ -102,7 +101,7 @@ def learned_figure(settings: Settings = DEFAULTS) -> Figure:
             weights,
             learned_labels,
             "learned: a held-out line",
-            SHARES_MAP,
+            WEIGHTS_MAP,
             (),
             SHARE_RANGE,
             places=None,  # too many cells to print: the colour bar carries the values

@@ -64,7 +64,8 @@ COST_ROWS = tuple(2**p for p in range(2, 13))  # 4, 8, ..., 4,096 tokens
 
 TABLE_PLACES = 4  # the places the tables print, and the heat maps with them
 FLOW_PLACES = 2  # the flow's cells are small: two places fit a phone's width
-SHARE_RANGE = (0.0, 1.0)  # every share lies here: one colour scale for both sides of the divide
+SHARE_RANGE = (0.0, 1.0)  # every attention weight lies here: one colour scale, scaled or not
+WEIGHTS_MAP = "viridis_r"  # the colours of every attention-weight map of the book
 
 PANEL_WIDTH = 330  # CSS px: two panels side by side in a laptop's column, one on a phone
 SMALLEST_TEXT = 11  # CSS px: the least size of any letter or digit drawn
@@ -204,7 +205,7 @@ def shares_figure() -> Figure:
             divided.attn,
             labels,
             f"weights, scores divided by {divided.div:g}",
-            "viridis_r",
+            WEIGHTS_MAP,
             same,
             SHARE_RANGE,
         ),
@@ -213,7 +214,7 @@ def shares_figure() -> Figure:
             undivided.attn,
             labels,
             "weights, scores not scaled",
-            "viridis_r",
+            WEIGHTS_MAP,
             same,
             SHARE_RANGE,
         ),
