@@ -15,7 +15,9 @@ notebook, written beside it as it is made. The workbench, which mkdocs-jupyter s
 and put in place by `workbench`. A `build` writes the site beside its folder and moves it in
 only once the build got through (`files.Staged`), so a failed or interrupted one leaves the last
 good site. While a command runs, SIGTERM (`kill`, a cancelled CI job, a stopped container) ends it
-as Ctrl-C does (`on_startup`), so that it too goes through that cleaning up.
+as Ctrl-C does (`on_startup`), so that it too goes through that cleaning up. Each problem of the
+book the plugin finds is said through `strict.Problems`, so that a strict build fails on it
+even where `-q` or a logging configuration kept the line from mkdocs' count.
 The plugin keeps no more than the build's cache and the page it renders.
 """
 
@@ -48,6 +50,7 @@ from attend_book import mathml, notebooks, rules, run, snippets, workbench
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged
 from attend_book.page import LANGUAGES, TIME_LIMIT, Block, FenceError, PageRun, commands
+from attend_book.strict import Problems
 from bound_numbers.markdown import fences
 from bound_numbers.reading import Problem
 from bound_numbers.values import Unavailable, Value
@@ -94,6 +97,8 @@ class BookPlugin(BasePlugin[BookConfig]):
         # The last page run for the number check (its path, source and run, or why it failed),
         # kept for its rendering.
         self._kept: tuple[str, str, PageRun | FenceError] | None = None
+        self.problems = Problems(log)  # this build's, said and kept (`strict`)
+        self.strict = False
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined because mkdocs keeps a plugin that has it, this very object, from one `mkdocs
@@ -120,6 +125,7 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path).parent
+        self.strict = bool(config.strict)
         self.docs = Path(config.docs_dir)
         for name in JUPYTER_LOGGERS:  # its warnings still show
             logging.getLogger(name).setLevel(logging.WARNING)
@@ -152,6 +158,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         folder = self.root / self.config.cache_dir
         self.cache = Cache(folder, fingerprint(source_roots(), build_versions()))
         self._kept = None
+        self.problems.watch()
         self.workbench.start()
 
     def bound_sources(self) -> dict[str, Callable[[str], str]]:
@@ -183,7 +190,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         """The page run in a process of its own, or taken from the cache, and kept."""
         for fence in fences(markdown):
             if fence.unread:
-                log.error(f"{page}:{fence.line}: {fence.unread}")
+                self.problems.say(f"{page}:{fence.line}: {fence.unread}", logging.ERROR)
         folder = str(self.root)
         runner = functools.partial(
             run.run_page, limit=self._limit, environment=self.environment, folder=folder
@@ -202,6 +209,10 @@ class BookPlugin(BasePlugin[BookConfig]):
             script = Path(source.abs_src_path)
             shown = os.path.relpath(script, self.root)
             notebook = self.workbench.notebook(script, self.cache, limit=self._limit, shown=shown)
+            if (failed := self.workbench.failed) is not None and self.workbench.said:
+                self.problems.count(str(failed))  # the number check said it
+            elif failed is not None:
+                self.problems.say(str(failed), logging.ERROR)
             self.workbench.take_place(files, source, notebook, config)
         return files
 
@@ -228,15 +239,17 @@ class BookPlugin(BasePlugin[BookConfig]):
         kept, self._kept = self._kept, None
         if kept is not None and kept[:2] == (self._page, source):
             ran = kept[2]
+            if isinstance(ran, FenceError):
+                self.problems.count(str(ran))  # the number check said it
         else:  # no number check asked for this page's values: run it here, and say if it fails
             ran = self._run(self._page, source, ())
             if isinstance(ran, FenceError):
-                log.error(str(ran))
+                self.problems.say(str(ran), logging.ERROR)
         # One build reports every problem of every page: a page whose code fails is drawn
         # without outputs and still checked; the build goes on to the next.
         self._unshown = None if isinstance(ran, FenceError) else list(ran.blocks)
         for problem in self.check_page(source):
-            log.warning(problem.render(self._page))
+            self.problems.say(problem.render(self._page))
         if self._unshown is not None:  # else its notebook would fail as its page did
             self._offered = notebooks.written(page, source, self._page, self.root, config)
         return markdown
@@ -273,7 +286,7 @@ class BookPlugin(BasePlugin[BookConfig]):
     @event_priority(100)
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         if self._unshown:
-            log.warning(f"{self._page}:{self._unshown[0].fence.line}: markdown-exec never ran this fence")
+            self.problems.say(f"{self._page}:{self._unshown[0].fence.line}: markdown-exec never ran this fence")
         if self._offered:
             html = notebooks.download_button(self._offered) + html
         return mathml.converted(workbench.without_remote_scripts(html))  # the workbench's MathJax goes
@@ -287,6 +300,11 @@ class BookPlugin(BasePlugin[BookConfig]):
     @event_priority(-100)  # after every other plugin has written its part of the site
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         self.cache.prune()
+        self.problems.unwatch()
+        if self.strict and (hidden := self.problems.hidden()):
+            # mkdocs' count never saw these (`strict`): the build fails here, and says them
+            lines = "\n".join(hidden)
+            raise Abort(f"Aborted with {len(hidden)} problems of attend-book in strict mode, hidden from its count:\n{lines}")
         self.whole = True  # unless --strict counts a warning next (on_build_error)
 
     @event_priority(-100)  # last: what it raises ends the build
@@ -294,6 +312,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         """A build that failed; one that failed writing (a full disk, a folder it may not write)
         ends in one line, not mkdocs' traceback."""
         self.whole = False
+        self.problems.unwatch()
         if isinstance(error, OSError) and error.strerror:
             where = error.filename2 or error.filename
             raise Abort(
@@ -305,6 +324,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         runs `on_post_build` before the strict check that may yet fail the build. The site
         moves in only if the build got through (an interrupted one never reaches on_post_build);
         else it is deleted, and the last site stays as it was."""
+        self.problems.unwatch()  # a build stopped by Ctrl-C reached neither on_post_build nor on_build_error
         try:
             if self.staged is not None:
                 self.staged.commit() if self.whole else self.staged.discard()

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 import nbformat
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from nbformat.v4 import new_code_cell
@@ -41,7 +40,6 @@ from bound_numbers.values import Value
 if TYPE_CHECKING:
     from nbclient import NotebookClient
 
-log = get_plugin_logger(__name__)
 _MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
 
 
@@ -79,14 +77,18 @@ class Workbench:
         self._ran = wanted, made
         return made
 
+    @property
+    def failed(self) -> FenceError | None:
+        """Why this build's run of the workbench failed, if it did (the plugin says it, unless
+        the number check did: `said`)."""
+        return self._ran[1] if self._ran is not None and isinstance(self._ran[1], FenceError) else None
+
     def notebook(self, script: Path, cache: Cache, *, limit: float, shown: str) -> Path:
-        """The notebook the page shows: the script executed; if a cell failed (said in one line,
-        unless the number check said it), the notebook without outputs."""
+        """The notebook the page shows: the script executed; if a cell failed (`failed`), the
+        notebook without outputs."""
         ran = self.ran(script, (), cache, limit=limit, shown=shown)
         if not isinstance(ran, FenceError):
             return ran[0]
-        if not self.said:
-            log.error(str(ran))
         self._scratch = tempfile.TemporaryDirectory(prefix="attend-book-")
         return unexecuted(script, Path(self._scratch.name))
 

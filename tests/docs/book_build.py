@@ -12,7 +12,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 MINIMAL = textwrap.dedent(
@@ -36,9 +36,10 @@ MINIMAL = textwrap.dedent(
 
 
 def properdocs_build(
-    project: Path, site: Path, env: Mapping[str, str] | None = None
+    project: Path, site: Path, env: Mapping[str, str] | None = None, flags: Sequence[str] = ()
 ) -> subprocess.CompletedProcess[str]:
-    """`properdocs build --strict` of `project`'s mkdocs.yml into `site`, its output kept for the test."""
-    command = [sys.executable, "-m", "properdocs", "build", "-f", "mkdocs.yml", "--strict"]
+    """`properdocs build --strict` of `project`'s mkdocs.yml into `site`, with `flags` (`-q`, say),
+    its output kept for the test."""
+    command = [sys.executable, "-m", "properdocs", "build", "-f", "mkdocs.yml", "--strict", *flags]
     command += ["--site-dir", str(site)]
     return subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, check=False)

@@ -92,6 +92,7 @@ from pathlib import Path
 
 import markdown_exec
 import pytest
+from book_build import properdocs_build
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort, PluginError
@@ -1179,3 +1180,41 @@ def test_a_workbench_whose_cell_fails_is_one_line_shown_without_outputs_and_the_
     ]
     shown = (project / "site" / "workbench" / "index.html").read_text(encoding="utf-8")
     assert "raise ValueError" in shown and "Traceback" not in shown
+
+
+# --- a strict build fails on the book's problems, whatever hides their lines ---------------------
+
+HUSH = "import logging\n\nlogging.disable(logging.CRITICAL)  # a logging configuration that hides every line\n"
+
+
+@pytest.mark.parametrize("hidden_by", ["-q", "a logging configuration"])
+@pytest.mark.parametrize(
+    ("page", "said"),
+    [
+        (
+            page_of("x = 1", "y = 2") + '\n--8<-- "nothere.py"\n',
+            [
+                "docs/index.md:13: this python fence runs after the page's first but does not say continuation",
+                "docs/index.md:17: the include names nothere.py",
+            ],
+        ),
+        (page_of("raise ValueError('no')"), ["docs/index.md:9: a python fence failed at `raise ValueError('no')`"]),
+    ],
+    ids=["a fence rule broken, an include of nothing", "a fence that fails"],
+)
+def test_a_strict_build_fails_on_the_books_problems_and_says_them_whatever_hides_their_lines(
+    hidden_by: str, page: str, said: list[str], project: Path
+) -> None:
+    settings, flags = PROJECT + "theme:\n  name: material\n", ["-q"]
+    if hidden_by != "-q":
+        (project / "hush.py").write_text(HUSH, encoding="utf-8")
+        settings, flags = f"{settings}hooks: [hush.py]\n", []
+    (project / "mkdocs.yml").write_text(settings, encoding="utf-8")
+    assert properdocs_build(project, project / "site", flags=flags).returncode == 0
+    before = snapshot(project / "site")
+    write(project / "docs" / "index.md", page)
+    done = properdocs_build(project, project / "site", flags=flags)
+    assert done.returncode == 1
+    shown = done.stdout + done.stderr
+    assert all(line in shown for line in said), shown
+    assert snapshot(project / "site") == before
