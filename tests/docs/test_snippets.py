@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 import markdown
+import pytest
 
 from attend_book.snippets import check
 
@@ -15,10 +16,16 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCE = "x = 1\n# --8<-- [start:part]\ny = 2\n# --8<-- [end:part]\nz = 3\n"
 
 
-def problems(source: str, include: str = '--8<-- "src/m.py:part"') -> list[str]:
+def problems(
+    source: str, include: str = '--8<-- "src/m.py:part"', link: tuple[str, str] | None = None
+) -> list[str]:
+    """The check's lines for a page including `include`, in a repository holding `source` as
+    src/m.py (and a symbolic link at `link[0]` leading to `link[1]`)."""
     root = Path(tempfile.mkdtemp())
     (root / "src").mkdir()
     (root / "src" / "m.py").write_text(source, encoding="utf-8")
+    if link is not None:
+        (root / link[0]).symlink_to(link[1])
     page = f"# t\n\n```python notest\n{include}\n```\n"
     return [p.render("docs/p.md") for p in check(page, root)]
 
@@ -61,3 +68,21 @@ def test_the_contributors_page_shows_its_example_include_line_as_written() -> No
     assert "def attend(" not in text
     # the sentence naming the section's markers, which the extension drops unless escaped
     assert "# --8<-- [start:attend] and # --8<-- [end:attend]" in text
+
+
+@pytest.mark.parametrize(
+    ("include", "line"),
+    [
+        ('--8<-- "/etc/passwd"', 4),
+        ('--8<-- "../../../../../../etc/passwd"', 4),
+        ('--8<-- "src/outside"', 4),  # a link inside the repository that leads out of it
+        ("--8<--\n/etc/passwd\n--8<--", 5),  # a block of include lines, one file a line
+    ],
+    ids=["an absolute path", "a path climbing out", "a link leading out", "a block of includes"],
+)
+def test_an_include_outside_the_repository_is_refused_in_one_line_naming_page_and_line(
+    include: str, line: int
+) -> None:
+    [said] = problems(SOURCE, include, link=("src/outside", "/etc/passwd"))
+    assert said.startswith(f"docs/p.md:{line}: the include names ")
+    assert "outside the repository" in said
