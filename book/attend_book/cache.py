@@ -6,7 +6,9 @@ the versions of the distributions the build imports and the Python. Prose is not
 edit reruns nothing, and blocks are kept without their line numbers, which come from the page
 as it is now. An entry also keeps every file its code read (`inputs`: the tests the contributors'
 page runs, another page it quotes, a file a fence opens), each with a hash of its contents, and
-is used only while each still hashes the same: no list of folders to keep up, and none to forget.
+every variable of the environment it was given that it read, with a hash of its value, and is
+used only while each still hashes the same: no list of folders or variables to keep up, and
+none to forget. A run that started a program nothing records (`cat`, a shell) is never used.
 """
 
 from __future__ import annotations
@@ -23,13 +25,14 @@ import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from importlib import metadata
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from mkdocs.plugins import get_plugin_logger
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from attend_book import inputs
+from attend_book.inputs import Read, digest
 from attend_book.page import PageRun, blocks_of, executed
 from attend_book.run import run_page
 from bound_numbers.markdown import fences
@@ -124,6 +127,27 @@ def unchanged(read: Mapping[str, str]) -> bool:
     return digests(read) == dict(read)
 
 
+def inputs_of(read: Read, environment: Mapping[str, str]) -> dict[str, Any]:
+    """What an entry keeps of a run's `read`: each file hashed, each variable of `environment`
+    (what the run was given) that the code read as it was given, and the programs nothing
+    records. A variable the code set itself, or a process it started was handed, is its code's."""
+    given = {
+        name: hashed for name, hashed in read.variables.items() if hashed == digest(environment.get(name))
+    }
+    return {"read": digests(read.files), "environment": given, "programs": [*read.programs]}
+
+
+def holds(kept: Mapping[str, Any], environment: Mapping[str, str]) -> bool:
+    """Whether a run whose inputs are `kept` (`inputs_of`) would read the same now, given
+    `environment`: no program nothing records, every file and variable as it was."""
+    variables = kept["environment"].items()
+    return (
+        not kept["programs"]
+        and all(digest(environment.get(n)) == v for n, v in variables)
+        and unchanged(kept["read"])
+    )
+
+
 class Cache:
     """Entries under `root`, in one folder per `environment` (a `fingerprint`): environments share
     a root (a nox session's venv and a developer's, say), and only the newest few are kept.
@@ -144,10 +168,17 @@ class Cache:
         self._instead: tempfile.TemporaryDirectory[str] | None = None  # when `root` cannot be written
 
     def page(
-        self, path: str, markdown: str, expressions: Iterable[str] = (), run: Runner = run_page
+        self,
+        path: str,
+        markdown: str,
+        expressions: Iterable[str] = (),
+        run: Runner = run_page,
+        environment: Mapping[str, str] | None = None,
     ) -> PageRun:
         """The page's blocks and the values of `expressions`: from the cache while its code, those
-        expressions, the environment and every file it read stand, else run."""
+        expressions, the build's versions and every file and variable it read stand, else run
+        (by `run`, which gives the page `environment`: default, this process's)."""
+        given = os.environ if environment is None else environment
         wanted = tuple(sorted(set(expressions)))
         # All a fence says, not only its code: an exercise's `answer=` runs too, and `html` is shown.
         code = (
@@ -159,58 +190,69 @@ class Cache:
         entry = self.folder / "pages" / f"{key}.json"
         self.used.add(entry)
 
-        def stored(entry: Path) -> tuple[dict[str, str], PageRun]:
+        def stored(entry: Path) -> tuple[dict[str, Any], PageRun]:
             kept = json.loads(entry.read_text(encoding="utf-8"))
-            blocks = blocks_of(markdown, kept["blocks"])
-            return kept["read"], PageRun(blocks, dict(kept["values"]), tuple(kept["read"]))
+            read = Read(tuple(kept["read"]), kept["environment"], tuple(kept["programs"]))
+            return kept, PageRun(blocks_of(markdown, kept["blocks"]), dict(kept["values"]), read)
 
-        if (found := self._stored(path, entry, stored)) is not None:
+        if (found := self._stored(path, entry, stored, given)) is not None:
             return found
         self.runs += 1
         done = run(path, markdown, wanted)
-        kept = {**done.kept(), "read": digests(done.read)}
+        if done.read.programs:
+            started = ", ".join(f"`{program}`" for program in done.read.programs)
+            log.info(
+                f"{path}: its code started {started}, whose reads nothing follows: it runs on every build"
+            )
+        kept = {**done.kept(), **inputs_of(done.read, given)}
         self._write(entry, lambda target: target.write_text(json.dumps(kept), encoding="utf-8"))
         return done
 
     def notebook(
         self,
         source: Path,
-        execute: Callable[[Path, Path], Iterable[str]],
+        execute: Callable[[Path, Path], Read],
         load: Callable[[Path], Loaded],
         expressions: Iterable[str] = (),
+        environment: Mapping[str, str] | None = None,
     ) -> tuple[Path, Loaded]:
-        """The notebook `source` executed by `execute(source, target)`, which answers the files
-        its kernel read, unless it already was with the same `expressions` evaluated in its
-        kernel; and what `load` reads from it."""
+        """The notebook `source` executed by `execute(source, target)`, which answers what its
+        kernel read (given `environment`: default, this process's), unless it already was with the
+        same `expressions` evaluated in its kernel; and what `load` reads from it."""
+        given = os.environ if environment is None else environment
         wanted = sorted(set(expressions))
         key = _key(self.environment, source.read_text(encoding="utf-8"), "\0bindings", *wanted)
         entry = self.folder / "notebooks" / key / f"{source.stem}.ipynb"
         self.used.add(entry.parent)
 
-        def stored(notebook: Path) -> tuple[dict[str, str], Loaded]:
+        def stored(notebook: Path) -> tuple[dict[str, Any], Loaded]:
             return json.loads(notebook.with_name("read.json").read_text(encoding="utf-8")), load(notebook)
 
-        if (found := self._stored(source.name, entry, stored)) is not None:
+        if (found := self._stored(source.name, entry, stored, given)) is not None:
             return entry, found
         self.runs += 1
-        read: list[str] = []
-        made = self._write(entry, lambda target: read.extend(execute(source, target)))
-        self._write(
-            entry.with_name("read.json"), lambda t: t.write_text(json.dumps(digests(read)), encoding="utf-8")
-        )
+        read: list[Read] = []
+        made = self._write(entry, lambda target: read.append(execute(source, target)))
+        kept = json.dumps(inputs_of(read[0], given))
+        self._write(entry.with_name("read.json"), lambda t: t.write_text(kept, encoding="utf-8"))
         return made, load(made)
 
     def _stored(
-        self, name: str, entry: Path, load: Callable[[Path], tuple[dict[str, str], Loaded]]
+        self,
+        name: str,
+        entry: Path,
+        load: Callable[[Path], tuple[dict[str, Any], Loaded]],
+        environment: Mapping[str, str],
     ) -> Loaded | None:
-        """What `load` reads from the entry while every file its code read (`load`'s first answer)
-        holds what it held; else None: a plain miss, a changed input, or an entry that cannot be
-        read (cut, garbled, mis-shaped), said in one line. Each is run and written again."""
+        """What `load` reads from the entry while everything its code read (`load`'s first answer,
+        `inputs_of`) holds what it held, given `environment`; else None: a plain miss, a changed
+        input, a run nothing could follow, or an entry that cannot be read (cut, garbled,
+        mis-shaped), said in one line. Each is run and written again."""
         if not entry.is_file():
             return None
         try:
-            read, loaded = load(entry)
-            return loaded if unchanged(read) else None
+            kept, loaded = load(entry)
+            return loaded if holds(kept, environment) else None
         except (OSError, ValueError, LookupError, TypeError, AttributeError) as error:
             reason = f"{type(error).__name__}: {error}".splitlines()[0][:100]
             log.info(f"{name}: its cache entry {entry} cannot be read ({reason}); running it again")

@@ -1,6 +1,6 @@
 """The site folder a build writes, moved into place only once the build got through, so that no
-failure can cost the last good site. (A page's own text is read and rewritten by the number
-check's `bound_numbers.text`.)
+failure can cost the last good site, and no page's code can reach either. (A page's own text is
+read and rewritten by the number check's `bound_numbers.text`.)
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 
 class SiteError(ValueError):
@@ -47,18 +48,107 @@ class Staged:
                     break
             self._lock = os.open(self.folder, os.O_RDONLY)
             fcntl.flock(self._lock, fcntl.LOCK_EX)
+        self.tainted = False  # a page's code changed a site folder: this build's site is never moved in
+        # The last good site as it stood when copied (`watched`), and the copy.
+        self._copied: tuple[dict[str, Any] | None, tempfile.TemporaryDirectory[str]] | None = None
+
+    @property
+    def folders(self) -> tuple[str, str]:
+        """The last good site and the new one, absolute: what a page's code may not change."""
+        return os.path.abspath(self.target), os.path.abspath(self.folder)
+
+    @contextlib.contextmanager
+    def watched(self) -> Iterator[None]:
+        """The block (a page's run) changes neither site folder, or is a `SiteError` naming what it
+        changed: the last good site is then put back as it was, and this build's site is never
+        moved in (`tainted`).
+        Other builds into the same folder wait until the block is done, so that what they move
+        in is never taken for the page's doing."""
+        with _locked(self.target.parent):
+            kept = _state(self.target)
+            if self._copied is None or self._copied[0] != kept:  # what there is to put back
+                if self._copied is not None:
+                    self._copied[1].cleanup()
+                self._copied = kept, tempfile.TemporaryDirectory(prefix="attend-book-site-")
+                if kept is not None:
+                    shutil.copytree(self.target, Path(self._copied[1].name, "site"), symlinks=True)
+            new = _state(self.folder)
+            try:
+                yield
+            finally:
+                last, this = _changes(self.target, kept), _changes(self.folder, new)
+                if last:
+                    self._put_back(kept)
+                if changed := last + this:
+                    self.tainted = True
+                    shown = ", ".join(changed[:3]) + (
+                        f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+                    )
+                    raise SiteError(
+                        f"the page's code changed the site folder ({shown}), which only the build writes: "
+                        "the last good site is put back, and this build's is not moved in"
+                    )
+
+    def _put_back(self, kept: dict[str, Any] | None) -> None:
+        """The last good site as it was copied (`watched`), or none if there was none."""
+        assert self._copied is not None
+        if kept is None:
+            shutil.rmtree(self.target, ignore_errors=True)
+            return
+        again = Path(tempfile.mkdtemp(prefix=f".{self.target.name}-back-", dir=self.target.parent))
+        shutil.copytree(Path(self._copied[1].name, "site"), again / "site", symlinks=True)
+        with contextlib.suppress(FileNotFoundError):
+            os.replace(self.target, again / "changed")
+        os.replace(again / "site", self.target)
+        shutil.rmtree(again, ignore_errors=True)
 
     def commit(self) -> None:
-        """Put the folder where `target` is."""
+        """Put the folder where `target` is (unless a page's code changed it: `discard`)."""
+        if self.tainted:
+            return self.discard()
         try:
             replace_folder(self.target, self.folder)
         finally:
-            os.close(self._lock)
+            self._close()
 
     def discard(self) -> None:
         """Delete the folder; `target` stays as it was."""
         shutil.rmtree(self.folder, ignore_errors=True)
+        self._close()
+
+    def _close(self) -> None:
         os.close(self._lock)
+        if self._copied is not None:
+            self._copied[1].cleanup()
+
+
+def _state(folder: Path) -> dict[str, Any] | None:
+    """What is in the folder, to tell whether anything changed: each entry's kind, size, times
+    and inode, by its path; None if there is no folder."""
+    if not folder.is_dir() or folder.is_symlink():
+        return None
+    found: dict[str, Any] = {}
+    for parent, folders, files in os.walk(folder):
+        for name in [*folders, *files]:
+            path = os.path.join(parent, name)
+            with contextlib.suppress(FileNotFoundError):
+                about = os.lstat(path)
+                found[os.path.relpath(path, folder)] = (
+                    about.st_mode,
+                    about.st_size,
+                    about.st_mtime_ns,
+                    about.st_ino,
+                )
+    return found
+
+
+def _changes(folder: Path, before: dict[str, Any] | None) -> list[str]:
+    """The paths under `folder` that are new, gone or changed since its state was `before`."""
+    after = _state(folder)
+    if before is None or after is None:
+        return [] if before == after else [str(folder)]
+    names = {*before, *after}
+    return [str(folder / name) for name in sorted(names) if before.get(name) != after.get(name)]
 
 
 def _delete_if_unlocked(folder: Path) -> None:

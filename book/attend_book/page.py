@@ -13,6 +13,7 @@ import shlex
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
+from attend_book.inputs import Read
 from bound_numbers.markdown import Fence, fences
 from bound_numbers.values import Value
 
@@ -42,11 +43,11 @@ class Block(NamedTuple):
 
 class PageRun(NamedTuple):
     """A page's executed fences, the value of each expression its prose binds a number to, and
-    the files its process read (`inputs`), when it ran in a process of its own."""
+    what its processes read (`inputs`), when it ran in a process of its own."""
 
     blocks: list[Block]
     values: dict[str, Value]
-    read: tuple[str, ...] = ()
+    read: Read = Read()
 
     def kept(self) -> dict[str, Any]:
         """What a page's process reports and the cache keeps: what each fence printed and the

@@ -32,7 +32,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import FrameType
-from typing import Any, NoReturn
+from typing import Any, NoReturn, ParamSpec, TypeVar
 
 from jinja2 import Environment, FileSystemBytecodeCache
 from markdown import Markdown
@@ -46,7 +46,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
-from attend_book import mathml, notebooks, rules, run, snippets, workbench
+from attend_book import guard, mathml, notebooks, rules, run, snippets, workbench
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged
 from attend_book.page import LANGUAGES, TIME_LIMIT, Block, FenceError, PageRun, commands
@@ -59,6 +59,8 @@ log = get_plugin_logger(__name__)
 # mkdocs-jupyter says at INFO level where it converts, caches and copies the workbench: three
 # lines of hashed cache paths in every build's output, of no use to whoever reads it.
 JUPYTER_LOGGERS = ("mkdocs.plugins.mkdocs_jupyter", "mkdocs.mkdocs-jupyter")
+Ran = ParamSpec("Ran")
+Made = TypeVar("Made")
 
 
 class BookConfig(Config):
@@ -159,7 +161,8 @@ class BookPlugin(BasePlugin[BookConfig]):
         self.cache = Cache(folder, fingerprint(source_roots(), build_versions()))
         self._kept = None
         self.problems.watch()
-        self.workbench.start()
+        shown = os.path.relpath(self.docs / self.config.workbench, self.root)
+        self.workbench.start(self._environment, functools.partial(self._watched, shown))
 
     def bound_sources(self) -> dict[str, Callable[[str], str]]:
         """For the number check: the workbench, a script whose Markdown cells are prose."""
@@ -186,6 +189,31 @@ class BookPlugin(BasePlugin[BookConfig]):
     def _limit(self) -> float:
         return float(self.config.time_limit)
 
+    @property
+    def _environment(self) -> dict[str, str]:
+        """What a page's process starts with: the environment as the build found it, and the site
+        folders its code may not change (`guard`)."""
+        if self.staged is None:
+            return self.environment
+        return {**self.environment, guard.FOLDERS: os.pathsep.join(self.staged.folders)}
+
+    def _watched(self, shown: str, run: Callable[Ran, Made]) -> Callable[Ran, Made]:
+        """`run` (a page's, the workbench's), held to change neither site folder of a build
+        (`files.Staged.watched`): a run that did fails its page, named by `shown`."""
+        staged = self.staged
+        if staged is None:
+            return run
+
+        @functools.wraps(run)
+        def watched(*args: Ran.args, **kwargs: Ran.kwargs) -> Made:
+            try:
+                with staged.watched():
+                    return run(*args, **kwargs)
+            except SiteError as error:
+                raise FenceError(f"{shown}:1: {error}") from None
+
+        return watched
+
     def _run(self, page: str, markdown: str, expressions: Sequence[str]) -> PageRun | FenceError:
         """The page run in a process of its own, or taken from the cache, and kept."""
         for fence in fences(markdown):
@@ -193,11 +221,11 @@ class BookPlugin(BasePlugin[BookConfig]):
                 self.problems.say(f"{page}:{fence.line}: {fence.unread}", logging.ERROR)
         folder = str(self.root)
         runner = functools.partial(
-            run.run_page, limit=self._limit, environment=self.environment, folder=folder
+            run.run_page, limit=self._limit, environment=self._environment, folder=folder
         )
         ran: PageRun | FenceError
         try:
-            ran = self.cache.page(page, markdown, expressions, run=runner)
+            ran = self.cache.page(page, markdown, expressions, self._watched(page, runner), self._environment)
         except FenceError as error:
             ran = error
         self._kept = (page, markdown, ran)
@@ -286,7 +314,9 @@ class BookPlugin(BasePlugin[BookConfig]):
     @event_priority(100)
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         if self._unshown:
-            self.problems.say(f"{self._page}:{self._unshown[0].fence.line}: markdown-exec never ran this fence")
+            self.problems.say(
+                f"{self._page}:{self._unshown[0].fence.line}: markdown-exec never ran this fence"
+            )
         if self._offered:
             html = notebooks.download_button(self._offered) + html
         return mathml.converted(workbench.without_remote_scripts(html))  # the workbench's MathJax goes
@@ -304,7 +334,10 @@ class BookPlugin(BasePlugin[BookConfig]):
         if self.strict and (hidden := self.problems.hidden()):
             # mkdocs' count never saw these (`strict`): the build fails here, and says them
             lines = "\n".join(hidden)
-            raise Abort(f"Aborted with {len(hidden)} problems of attend-book in strict mode, hidden from its count:\n{lines}")
+            raise Abort(
+                f"Aborted with {len(hidden)} problems of attend-book in strict mode, "
+                f"hidden from its count:\n{lines}"
+            )
         self.whole = True  # unless --strict counts a warning next (on_build_error)
 
     @event_priority(-100)  # last: what it raises ends the build

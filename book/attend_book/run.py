@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from attend_book import processes
+from attend_book.inputs import Read
 from attend_book.page import LOST, OUTPUT_LIMIT, TIME_LIMIT, FenceError, PageRun, Place, blocks_of
 from bound_numbers.reading import read
 
@@ -109,7 +110,7 @@ def _heard(
             if "failed" in event:
                 raise FenceError(event["failed"])
             if "values" in event:
-                return PageRun(blocks_of(markdown, event["blocks"]), event["values"], tuple(event["read"]))
+                return PageRun(blocks_of(markdown, event["blocks"]), event["values"], Read.of(event["read"]))
             if "gone" in event:
                 raise FenceError(f"{where} {_ended(event['gone'])}")
             where, deadline = event["at"], time.monotonic() + limit

@@ -40,7 +40,9 @@ def check(markdown: str, root: Path) -> list[Problem]:
     for number, path, part in includes(markdown):
         source = root / path
         if not source.resolve().is_relative_to(root.resolve()):
-            said = f"the include names {path}, which is outside the repository: a page includes only its files"
+            said = (
+                f"the include names {path}, which is outside the repository: a page includes only its files"
+            )
             problems.append(Problem(number, said))
         elif not source.is_file():
             problems.append(Problem(number, f"the include names {path}, which is not there"))

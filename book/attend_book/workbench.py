@@ -20,7 +20,7 @@ import re
 import signal
 import tempfile
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -32,6 +32,7 @@ from mkdocs.structure.pages import Page
 from nbformat.v4 import new_code_cell
 
 from attend_book.cache import Cache
+from attend_book.inputs import Read
 from attend_book.notebooks import Cell, install_cell
 from attend_book.page import TIME_LIMIT, FenceError
 from bound_numbers.reading import strip
@@ -40,6 +41,7 @@ from bound_numbers.values import Value
 if TYPE_CHECKING:
     from nbclient import NotebookClient
 
+Run = Callable[[Path, Path], Read]  # what executes the workbench into a notebook: `execute`
 _MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
 
 
@@ -54,10 +56,16 @@ class Workbench:
         # The bindings the kept run evaluated, and the run (or why a cell failed).
         self._ran: tuple[frozenset[str], tuple[Path, dict[str, Value]] | FenceError] | None = None
         self._scratch: tempfile.TemporaryDirectory[str] | None = None  # an unexecuted workbench
+        self._environment: Mapping[str, str] | None = None  # its kernel's; None: this process's
+        self._watched: Callable[[Run], Run] = lambda run: run  # what its run is held to
 
-    def start(self) -> None:
-        """A new build: the workbench is executed (or taken from the cache) afresh."""
+    def start(
+        self, environment: Mapping[str, str] | None = None, watched: Callable[[Run], Run] | None = None
+    ) -> None:
+        """A new build: the workbench is executed (or taken from the cache) afresh, its kernel
+        started with `environment`, its run held by `watched` (the plugin's: no site folder changed)."""
         self._ran, self.said = None, False
+        self._environment, self._watched = environment, watched or (lambda run: run)
 
     def ran(
         self, script: Path, expressions: Iterable[str], cache: Cache, *, limit: float, shown: str
@@ -70,7 +78,13 @@ class Workbench:
             return self._ran[1]
         try:
             made: tuple[Path, dict[str, Value]] | FenceError = executed(
-                script, wanted, cache, limit=limit, shown=shown
+                script,
+                wanted,
+                cache,
+                limit=limit,
+                shown=shown,
+                environment=self._environment,
+                watched=self._watched,
             )
         except FenceError as error:
             made = error
@@ -110,13 +124,21 @@ class Workbench:
 
 
 def executed(
-    script: Path, expressions: Iterable[str], cache: Cache, *, limit: float = TIME_LIMIT, shown: str = ""
+    script: Path,
+    expressions: Iterable[str],
+    cache: Cache,
+    *,
+    limit: float = TIME_LIMIT,
+    shown: str = "",
+    environment: Mapping[str, str] | None = None,
+    watched: Callable[[Run], Run] = lambda run: run,
 ) -> tuple[Path, dict[str, Value]]:
-    """The script executed (`execute`, or from `cache` while nothing it ran on changed) and the
-    values of `expressions`, its prose's bindings (`prose_of`), evaluated in its kernel."""
+    """The script executed (`execute`, held by `watched`, or from `cache` while nothing it ran on
+    changed) and the values of `expressions`, its prose's bindings (`prose_of`), evaluated in its
+    kernel."""
     wanted = [*expressions]
-    run = functools.partial(execute, expressions=wanted, limit=limit, shown=shown)
-    return cache.notebook(script, run, values_of, wanted)
+    run = functools.partial(execute, expressions=wanted, limit=limit, shown=shown, environment=environment)
+    return cache.notebook(script, watched(run), values_of, wanted, environment)
 
 
 def prose_of(script: str) -> str:
@@ -137,10 +159,11 @@ def execute(
     expressions: Iterable[str] = (),
     limit: float = TIME_LIMIT,
     shown: str = "",
-) -> list[str]:
+    environment: Mapping[str, str] | None = None,
+) -> Read:
     """Run a jupytext notebook top to bottom in a fresh kernel and write it, outputs and all, its
     Markdown without bindings and the values of `expressions` (its prose's bindings, `prose_of`)
-    in its metadata (`attend_book.values`); answer the files its kernel read (`inputs`), for the
+    in its metadata (`attend_book.values`); answer what its kernel read (`inputs.Read`), for the
     cache.
 
     Each cell has `limit` seconds, as a page's fence has. A cell that fails, runs past the limit
@@ -193,7 +216,7 @@ def execute(
             shutdown_kernel="immediate",  # a cell past the limit is killed, not asked, mid-reply, to stop
         )
         try:
-            client.execute()
+            client.execute(**({} if environment is None else {"env": dict(environment)}))
         except nbclient.exceptions.CellExecutionError as error:
             said = f"{error.ename}: {error.evalue}".splitlines()[0]
             raise FenceError(f"{running[0]} failed: {said}") from None
@@ -204,14 +227,14 @@ def execute(
             ) from None
         except nbclient.exceptions.DeadKernelError:
             raise FenceError(f"{running[0]} ended the notebook's kernel") from None
-    values, files = json.loads(notebook.cells.pop().outputs[0]["text"])
+    values, read = json.loads(notebook.cells.pop().outputs[0]["text"])
     notebook.cells.pop(0)
     for cell in notebook.cells:  # numbered as if the recording cell had never run
         if cell.get("execution_count"):
             cell.execution_count -= 1
     notebook.metadata["attend_book"] = {"values": values}
     nbformat.write(notebook, target)
-    return list(files)
+    return Read.of(read)
 
 
 class Stop:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ import pytest
 import attend.head
 from attend_book import workbench
 from attend_book.cache import Cache, build_versions, fingerprint, source_roots
+from attend_book.inputs import Read
 from attend_book.page import FenceError, PageRun
 from attend_book.run import run_page
 
@@ -143,10 +146,10 @@ def test_the_workbench_is_executed_once_per_environment(tmp_path: Path) -> None:
     source.write_text("# %%\nprint(1)\n", encoding="utf-8")
     executed: list[Path] = []
 
-    def execute(notebook: Path, target: Path) -> list[str]:
+    def execute(notebook: Path, target: Path) -> Read:
         executed.append(notebook)
         target.write_text("{}", encoding="utf-8")
-        return []
+        return Read()
 
     first, text = Cache(tmp_path / "cache", "env").notebook(source, execute, Path.read_text)
     assert Cache(tmp_path / "cache", "env").notebook(source, execute, Path.read_text) == (first, "{}")
@@ -164,10 +167,10 @@ def test_the_workbench_is_executed_again_for_bindings_its_kernel_did_not_evaluat
     source.write_text("# %%\nx = 1\n", encoding="utf-8")
     executed: list[Path] = []
 
-    def execute(notebook: Path, target: Path) -> list[str]:
+    def execute(notebook: Path, target: Path) -> Read:
         executed.append(notebook)
         target.write_text("{}", encoding="utf-8")
-        return []
+        return Read()
 
     Cache(tmp_path / "cache", "env").notebook(source, execute, Path.read_text)
     Cache(tmp_path / "cache", "env").notebook(source, execute, Path.read_text, ["x", "len(x)"])
@@ -263,12 +266,12 @@ def test_a_file_the_page_wrote_itself_or_one_gone_by_its_end_is_not_followed(tmp
     body = f"import tempfile\nopen({str(written)!r}, 'w').write('x')\nprint(open({str(written)!r}).read())\n"
     gone = f"tempfile.NamedTemporaryFile('w+', dir={str(tmp_path)!r})"
     body += f"with {gone} as t:\n    print(open(t.name).read())"
-    read = run_page("docs/p.md", page_reading(body)).read
+    read = run_page("docs/p.md", page_reading(body)).read.files
     assert not [p for p in read if p.startswith(str(tmp_path))]  # neither the file written nor the one gone
 
 
 def test_a_page_follows_the_package_sources_it_imported() -> None:
-    read = run_page("docs/p.md", page_reading("import attend.head")).read
+    read = run_page("docs/p.md", page_reading("import attend.head")).read.files
     assert str(Path(attend.head.__file__).resolve()) in {str(Path(p).resolve()) for p in read}
 
 
@@ -280,10 +283,10 @@ def test_a_changed_workbench_input_executes_it_again_and_a_corrupt_one_is_thrown
     data.write_text("0.5", encoding="utf-8")
     executed: list[str] = []
 
-    def execute(notebook: Path, target: Path) -> list[str]:
+    def execute(notebook: Path, target: Path) -> Read:
         executed.append(data.read_text(encoding="utf-8"))
         target.write_text(json.dumps({"weight": executed[-1]}), encoding="utf-8")
-        return [str(data)]
+        return Read((str(data),))
 
     def weight(notebook: Path) -> str:
         return str(json.loads(notebook.read_text(encoding="utf-8"))["weight"])
@@ -323,3 +326,105 @@ def test_a_bound_expression_is_evaluated_once_and_kept_with_the_page(tmp_path: P
     assert run.pages == ["docs/p.md"]
     assert again.values == first.values and first.values["2 * 3"] == 6
     assert first.values["nope"] == "NameError: name 'nope' is not defined"
+
+
+# --- every input a page's processes used: files opened from C, programs, the environment ---------
+
+
+def test_a_database_the_page_read_through_sqlite_reruns_it_when_changed(
+    tmp_path: Path, run: Counting
+) -> None:
+    """sqlite3 opens its file from C, where no `open` audit event is raised."""
+    database = tmp_path / "weights.db"
+    with contextlib.closing(sqlite3.connect(database)) as made, made:
+        made.execute("create table weights (wq real)")
+        made.execute("insert into weights values (0.5)")
+    query = "select wq from weights"
+    body = f"import sqlite3\nprint(sqlite3.connect({str(database)!r}).execute({query!r}).fetchone())"
+
+    def shown() -> str:
+        return Cache(tmp_path / "cache", "env").page("docs/p.md", page_reading(body), run=run).blocks[0].text
+
+    assert shown() == shown() == "(0.5,)\n" and len(run.pages) == 1
+    with contextlib.closing(sqlite3.connect(database)) as changed, changed:
+        changed.execute("update weights set wq = 0.6")
+    assert shown() == "(0.6,)\n" and len(run.pages) == 2
+
+
+CHILD = "import subprocess, sys\nchild = 'print(open(%r).read())' % {file!r}\n"
+STARTED = {
+    "cat": "import subprocess\nprint(subprocess.run(['cat', {file!r}], capture_output=True).stdout)",
+    "dd": "import subprocess\nprint(subprocess.run(['dd', 'if=' + {file!r}], capture_output=True).stdout)",
+    "a shell": "import os\nos.system('cat ' + {file!r})",
+    "python -I": CHILD
+    + "print(subprocess.run([sys.executable, '-I', '-c', child], capture_output=True).stdout)",
+    "python, its environment dropped": CHILD
+    + "print(subprocess.run([sys.executable, '-c', child], capture_output=True, env={{}}).stdout)",
+}
+
+
+@pytest.mark.parametrize("body", STARTED.values(), ids=STARTED.keys())
+def test_a_page_that_starts_a_program_nothing_records_is_never_served_from_the_cache(
+    tmp_path: Path, run: Counting, body: str
+) -> None:
+    read = tmp_path / "weights.txt"
+    read.write_text("0.5", encoding="utf-8")
+    page = page_reading(body.format(file=str(read)))
+    Cache(tmp_path / "cache", "env").page("docs/p.md", page, run=run)
+    read.write_text("0.6", encoding="utf-8")
+    Cache(tmp_path / "cache", "env").page("docs/p.md", page, run=run)
+    Cache(tmp_path / "cache", "env").page("docs/p.md", page, run=run)
+    assert len(run.pages) == 3
+
+
+def test_a_page_that_starts_a_python_that_records_is_still_kept(tmp_path: Path, run: Counting) -> None:
+    body = "import subprocess, sys\nsubprocess.run([sys.executable, '-c', 'print(1)'], check=True)"
+    Cache(tmp_path, "env").page("docs/p.md", page_reading(body), run=run)
+    Cache(tmp_path, "env").page("docs/p.md", page_reading(body), run=run)
+    assert len(run.pages) == 1
+
+
+VARIABLE = "ATTEND_TEST_WEIGHT"
+READS_VARIABLE = {
+    "os.environ.get": f"import os\nprint(os.environ.get({VARIABLE!r}))",
+    "os.getenv in a python process it started": "import subprocess, sys\n"
+    f"shown = {f'import os; print(os.getenv({VARIABLE!r}))'!r}\n"
+    "print(subprocess.run([sys.executable, '-c', shown], capture_output=True, text=True).stdout)",
+    "the whole environment": f"import os\nprint(dict(os.environ).get({VARIABLE!r}))",
+}
+
+
+@pytest.mark.parametrize("body", READS_VARIABLE.values(), ids=READS_VARIABLE.keys())
+def test_an_environment_variable_the_page_read_reruns_it_when_changed_or_unset(
+    tmp_path: Path, body: str
+) -> None:
+    ran: list[str | None] = []
+
+    def shown(value: str | None) -> str:
+        given = {k: v for k, v in os.environ.items() if k != VARIABLE} | ({VARIABLE: value} if value else {})
+
+        def run(path: str, markdown: str, expressions: tuple[str, ...] = ()) -> PageRun:
+            ran.append(value)
+            return run_page(path, markdown, expressions, environment=given)
+
+        return Cache(tmp_path, "env").page("docs/p.md", page_reading(body), (), run, given).blocks[0].text
+
+    assert shown("0.5") == shown("0.5") and "0.5" in shown("0.5")
+    assert "0.6" in shown("0.6") and "None" in shown(None)
+    assert ran == ["0.5", "0.6", None]
+
+
+def test_a_variable_the_pages_code_sets_itself_is_its_code_and_not_the_environments(tmp_path: Path) -> None:
+    child = f"import os; print(os.environ[{VARIABLE!r}])"
+    body = f"import os, subprocess, sys\nos.environ[{VARIABLE!r}] = '0.7'\n"
+    body += f"print(subprocess.run([sys.executable, '-c', {child!r}]).returncode)"
+    ran: list[str] = []
+    for value in ("0.5", "0.6"):
+        given = {**os.environ, VARIABLE: value}
+
+        def run(path: str, markdown: str, expressions: tuple[str, ...] = ()) -> PageRun:
+            ran.append(path)
+            return run_page(path, markdown, expressions, environment=given)  # noqa: B023
+
+        Cache(tmp_path, "env").page("docs/p.md", page_reading(body), (), run, given)
+    assert len(ran) == 1

@@ -101,6 +101,7 @@ import attend.chapter
 from attend_book import notebooks, workbench
 from attend_book.cache import Cache
 from attend_book.files import replace_folder
+from attend_book.inputs import Read
 from attend_book.page import FenceError, PageRun
 from attend_book.plugin import BookPlugin
 from attend_book.run import run_page
@@ -361,10 +362,10 @@ def test_a_cache_that_cannot_be_written_is_left_out_in_one_line(
     assert not notebook.exists()
 
 
-def copied(source: Path, target: Path) -> list[str]:
+def copied(source: Path, target: Path) -> Read:
     """A stand-in for executing a notebook: a copy, which reads no file for the cache to follow."""
     shutil.copyfile(source, target)
-    return []
+    return Read()
 
 
 def write(path: Path, text: str) -> Path:
@@ -1184,7 +1185,9 @@ def test_a_workbench_whose_cell_fails_is_one_line_shown_without_outputs_and_the_
 
 # --- a strict build fails on the book's problems, whatever hides their lines ---------------------
 
-HUSH = "import logging\n\nlogging.disable(logging.CRITICAL)  # a logging configuration that hides every line\n"
+HUSH = (
+    "import logging\n\nlogging.disable(logging.CRITICAL)  # a logging configuration that hides every line\n"
+)
 
 
 @pytest.mark.parametrize("hidden_by", ["-q", "a logging configuration"])
@@ -1194,11 +1197,14 @@ HUSH = "import logging\n\nlogging.disable(logging.CRITICAL)  # a logging configu
         (
             page_of("x = 1", "y = 2") + '\n--8<-- "nothere.py"\n',
             [
-                "docs/index.md:13: this python fence runs after the page's first but does not say continuation",
+                "docs/index.md:13: this python fence runs after the page's first but does not say",
                 "docs/index.md:17: the include names nothere.py",
             ],
         ),
-        (page_of("raise ValueError('no')"), ["docs/index.md:9: a python fence failed at `raise ValueError('no')`"]),
+        (
+            page_of("raise ValueError('no')"),
+            ["docs/index.md:9: a python fence failed at `raise ValueError('no')`"],
+        ),
     ],
     ids=["a fence rule broken, an include of nothing", "a fence that fails"],
 )
@@ -1218,3 +1224,51 @@ def test_a_strict_build_fails_on_the_books_problems_and_says_them_whatever_hides
     shown = done.stdout + done.stderr
     assert all(line in shown for line in said), shown
     assert snapshot(project / "site") == before
+
+
+# --- the site folders are out of a page's reach ---------------------------------------------------
+
+SHELL = "import subprocess\nsubprocess.run(['sh', '-c', {!r}], check=True)"
+REACHES = {
+    "python into the last site": ("open('site/planted.html', 'w').write('x')", "docs/index.md:9: "),
+    "python into the new site": (
+        "import glob\nopen(glob.glob('.site-*')[0] + '/planted.html', 'w').write('x')",
+        "docs/index.md:10: ",
+    ),
+    "python removing from the last site": ("import os\nos.remove('site/index.html')", "docs/index.md:10: "),
+    "a shell into the last site": (SHELL.format("echo x > site/planted.html"), "docs/index.md:1: "),
+    "a shell into the new site": (
+        SHELL.format("for new in .site-*; do echo x > $new/planted.html; done"),
+        "docs/index.md:1: ",
+    ),
+    "a shell emptying the last site": (SHELL.format("rm -rf site/*"), "docs/index.md:1: "),
+}
+
+
+@pytest.mark.parametrize(("fence", "where"), REACHES.values(), ids=REACHES.keys())
+def test_what_a_pages_code_writes_into_a_site_folder_reaches_neither_the_kept_site_nor_the_new_one(
+    fence: str, where: str, project: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.chdir(project)
+    build_command(project, project / "site")
+    before = snapshot(project / "site")
+    write(project / "docs" / "index.md", page_of(fence))
+    with caplog.at_level(logging.ERROR), pytest.raises(Abort):
+        build_command(project, project / "site")
+    [said] = [unprefixed(r.getMessage()) for r in caplog.records]
+    assert said.startswith(where) and "site" in said
+    assert snapshot(project / "site") == before
+    assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+
+
+def test_a_new_site_a_pages_code_changed_is_not_moved_in_even_by_a_build_that_is_not_strict(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    (project / "mkdocs.yml").write_text(PROJECT.replace("strict: true", "strict: false"), encoding="utf-8")
+    build_command(project, project / "site")
+    before = snapshot(project / "site")
+    write(project / "docs" / "index.md", page_of(REACHES["a shell into the new site"][0]))
+    build_command(project, project / "site")  # the page's failure is an error, which only --strict stops on
+    assert snapshot(project / "site") == before
+    assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []

@@ -114,6 +114,8 @@ def test_the_contributors_page_is_kept_only_while_the_tests_it_runs_and_the_file
     is a file this page read, so its cached outputs are not used again (tests/docs/test_cache.py)."""
     page = DOCS / "contributing.md"
     text = page.read_text(encoding="utf-8")
-    followed = {Path(p).resolve() for p in CACHE.page(name(page), text, read(text, book()).expressions).read}
+    followed = {
+        Path(p).resolve() for p in CACHE.page(name(page), text, read(text, book()).expressions).read.files
+    }
     tests = DOCS.parent / "tests"
     assert {tests / "test_chapter.py", tests / "browser" / "figures.py", DOCS / "score-square.md"} <= followed
