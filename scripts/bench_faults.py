@@ -1,11 +1,15 @@
-"""Time the two faults issue 28 found hanging the build, as the build now meets them.
+"""Time the faults issues 28 and 34 found hanging the build, as the build now meets them.
 
-    .nox/docs/bin/python scripts/bench_faults.py [--skip-workbench]
+    .nox/docs/bin/python scripts/bench_faults.py [--skip-workbench] [--book-output [SIZE ...]]
 
 * output: a fence printing 100 MB at once, which the build stops at its output limit (8 MB);
   then fences printing 25, 50 and 100 MB with the limit raised past them, so the report is read
   whole: its time should grow with its size, not with its square.
 * workbench: a workbench cell that sleeps for ever, under the book's `time_limit` (30 s).
+* book output (with --book-output, instead of the above): the book's strict build, whole-book page
+  and all, with a last workbench cell printing SIZE characters without a space (default 100 KB
+  and 1 MB; `properdocs build` with the cache warm, so what is timed is the workbench run again
+  and everything after it), stopped at 600 s. docs/workbench.py is put back after each.
 
 Figures go in the issue notes; nothing here is asserted.
 """
@@ -13,6 +17,8 @@ Figures go in the issue notes; nothing here is asserted.
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -22,6 +28,7 @@ from attend_book.page import OUTPUT_LIMIT, TIME_LIMIT, FenceError
 from attend_book.run import run_page
 
 FENCE = "```"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def page(body: str) -> str:
@@ -39,10 +46,39 @@ def timed_page(body: str, most: int = OUTPUT_LIMIT) -> tuple[float, str]:
     return time.perf_counter() - start, said
 
 
+def book_output(size: int) -> str:
+    """The book's strict build with the workbench's last cell printing `size` characters and no
+    space: its seconds, or that it was stopped."""
+    script = ROOT / "docs" / "workbench.py"
+    kept = script.read_text(encoding="utf-8")
+    command = [sys.executable, "-m", "properdocs", "build", "-q", "-f", "mkdocs.yml", "--strict"]
+    with tempfile.TemporaryDirectory() as site:
+        command += ["--site-dir", site]
+        subprocess.run(command, cwd=ROOT, capture_output=True, check=False)  # the cache warm
+        try:
+            script.write_text(f"{kept}\n# %%\nprint('x' * {size})\n", encoding="utf-8")
+            start = time.perf_counter()
+            try:
+                done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+            except subprocess.TimeoutExpired:
+                return "stopped at 600 s"
+            said = "built" if done.returncode == 0 else f"failed: {done.stdout.strip().splitlines()[-1:]}"
+            return f"{time.perf_counter() - start:.1f} s ({said})"
+        finally:
+            script.write_text(kept, encoding="utf-8")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skip-workbench", action="store_true")
+    parser.add_argument("--book-output", type=int, nargs="*", metavar="SIZE")
     arguments = parser.parse_args()
+    if arguments.book_output is not None:
+        for size in arguments.book_output or [100_000, 1_000_000]:
+            print(
+                f"the book with a workbench cell printing {size:,} characters, no space: {book_output(size)}"
+            )
+        return
     seconds, said = timed_page("print('x' * 100_000_000)")
     print(f"100 MB printed at once, the build's limit: {seconds:.2f} s  ({said})")
     for size in (25, 50, 100):

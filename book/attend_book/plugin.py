@@ -41,12 +41,12 @@ from mkdocs.config import Config
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
-from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
-from attend_book import guard, mathml, notebooks, rules, run, snippets, workbench
+from attend_book import guard, mathml, notebooks, printed, rules, run, snippets, workbench
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged
 from attend_book.page import LANGUAGES, TIME_LIMIT, Block, FenceError, PageRun, commands
@@ -87,6 +87,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         self._page = ""  # the page being rendered, as errors name it
         self._unshown: list[Block] | None = []  # its blocks not shown yet; None: its code failed
         self._offered = ""  # the name of the notebook it offers, beside it in the site; "": none
+        self._shown = self._printed = ""  # its HTML as its reader gets it, and as print-site does
         # What every page's process starts with: the environment as the build found it.
         self.environment = dict(os.environ)
         self.command = ""  # `build`, `serve`, ... as mkdocs was started
@@ -310,16 +311,26 @@ class BookPlugin(BasePlugin[BookConfig]):
         return base_format(language=kind, run=lambda *_, **__: text, code=source, md=md, **options)
 
     # Ahead of every other plugin (priority 0): print-site keeps each page's HTML for the whole-book
-    # page as its own on_page_content sees it, so the math must be MathML by then.
+    # page as its own on_page_content sees it, so the math must be MathML by then; and the copy it
+    # keeps has its tags' lines ended (`printed`), which it reads in time linear in their size.
     @event_priority(100)
-    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+    def _on_page_content_first(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         if self._unshown:
             self.problems.say(
                 f"{self._page}:{self._unshown[0].fence.line}: markdown-exec never ran this fence"
             )
         if self._offered:
             html = notebooks.download_button(self._offered) + html
-        return mathml.converted(workbench.without_remote_scripts(html))  # the workbench's MathJax goes
+        self._shown = mathml.converted(workbench.without_remote_scripts(html))  # the workbench's MathJax goes
+        self._printed = printed.lines(self._shown)
+        return self._printed
+
+    # After every other: the reader's page is the one shown, unless a plugin between changed it.
+    @event_priority(-100)
+    def _on_page_content_last(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        return self._shown if html == self._printed else html
+
+    on_page_content = CombinedEvent(_on_page_content_first, _on_page_content_last)
 
     def check_page(self, source: str) -> list[Problem]:
         """Every problem with the page's fences (`rules`) and its include lines, one line each,

@@ -34,7 +34,7 @@ from nbformat.v4 import new_code_cell
 from attend_book.cache import Cache
 from attend_book.inputs import Read
 from attend_book.notebooks import Cell, install_cell
-from attend_book.page import TIME_LIMIT, FenceError
+from attend_book.page import OUTPUT_LIMIT, TIME_LIMIT, FenceError
 from bound_numbers.reading import strip
 from bound_numbers.values import Value
 
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from nbclient import NotebookClient
 
 Run = Callable[[Path, Path], Read]  # what executes the workbench into a notebook: `execute`
+_FULL = "printed more than {:g} MB, the most the workbench may print (its cells together)"
 _MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
 
 
@@ -160,14 +161,17 @@ def execute(
     limit: float = TIME_LIMIT,
     shown: str = "",
     environment: Mapping[str, str] | None = None,
+    most: int = OUTPUT_LIMIT,
 ) -> Read:
     """Run a jupytext notebook top to bottom in a fresh kernel and write it, outputs and all, its
     Markdown without bindings and the values of `expressions` (its prose's bindings, `prose_of`)
     in its metadata (`attend_book.values`); answer what its kernel read (`inputs.Read`), for the
     cache.
 
-    Each cell has `limit` seconds, as a page's fence has. A cell that fails, runs past the limit
-    or ends its kernel is a `FenceError` naming its line in `shown` (default: the file's name);
+    Each cell has `limit` seconds, as a page's fence has, and all the cells' outputs together
+    `most` characters, as a page's fences have. A cell that fails, runs past the limit, prints
+    past the most or ends its kernel is a `FenceError` naming its line in `shown` (default: the
+    file's name);
     Ctrl-C or SIGTERM stops the run as it stops the build, a KeyboardInterrupt (`Stop`)."""
     import jupytext  # type: ignore[import-untyped]
     import nbclient
@@ -205,8 +209,10 @@ def execute(
     # and the kernel says nothing about running over TCP without encryption into the build's output.
     with tempfile.TemporaryDirectory(prefix="attend-book-kernel-") as sockets, Stop() as stop:
         ipc = Config({"KernelManager": {"transport": "ipc", "ip": os.path.join(sockets, "kernel")}})
+        room = Room(most, running)
         client = _client(
             stop,
+            room,
             notebook,
             timeout=limit,
             kernel_name="python3",
@@ -218,6 +224,8 @@ def execute(
         try:
             client.execute(**({} if environment is None else {"env": dict(environment)}))
         except nbclient.exceptions.CellExecutionError as error:
+            if room.full:  # the interrupt that stopped it
+                raise FenceError(f"{room.full} {_FULL.format(most / (1 << 20))}") from None
             said = f"{error.ename}: {error.evalue}".splitlines()[0]
             raise FenceError(f"{running[0]} failed: {said}") from None
         except nbclient.exceptions.CellTimeoutError:
@@ -227,6 +235,8 @@ def execute(
             ) from None
         except nbclient.exceptions.DeadKernelError:
             raise FenceError(f"{running[0]} ended the notebook's kernel") from None
+        if room.full:  # a cell that printed it all before the interrupt came
+            raise FenceError(f"{room.full} {_FULL.format(most / (1 << 20))}")
     values, read = json.loads(notebook.cells.pop().outputs[0]["text"])
     notebook.cells.pop(0)
     for cell in notebook.cells:  # numbered as if the recording cell had never run
@@ -294,16 +304,45 @@ class Stop:
             self._loop.run_until_complete(asyncio.gather(*left, return_exceptions=True))
 
 
-def _client(stop: Stop, *args: Any, **traits: Any) -> NotebookClient:
+class Room:
+    """How many more characters the workbench's cells may print, all together, and the cell that
+    printed past them (its place, as `running` said it then), if one did."""
+
+    def __init__(self, most: int, running: list[str]) -> None:
+        self.left, self.running, self.full = most, running, ""
+
+    def take(self, output: Any) -> bool:
+        """Count one output; whether it is the one that passed the most."""
+        if self.full:
+            return False
+        self.left -= len(json.dumps(output))
+        if self.left < 0:
+            self.full = self.running[0]
+        return bool(self.full)
+
+
+def _client(stop: Stop, room: Room, *args: Any, **traits: Any) -> NotebookClient:
     """nbclient's NotebookClient, whose run `stop` takes the signals back for as its kernel starts
-    (nbclient's `async_start_new_kernel`, called once it has taken them)."""
+    (nbclient's `async_start_new_kernel`, called once it has taken them), and whose outputs are
+    counted against `room` as the kernel sends them (nbclient's `output`): the one that passes
+    the most interrupts the kernel, which stops a cell that would print for ever."""
     import nbclient
+    from jupyter_core.utils import ensure_async
 
     class Client(nbclient.NotebookClient):
         async def async_start_new_kernel(self, **kwargs: Any) -> None:
             stop.take()
             await super().async_start_new_kernel(**kwargs)
 
+        def output(
+            self, outs: list[Any], msg: dict[str, Any], display_id: str | None, cell_index: int
+        ) -> Any:
+            made = super().output(outs, msg, display_id, cell_index)
+            if made is not None and room.take(made) and self.km is not None:
+                interrupted.append(asyncio.ensure_future(ensure_async(self.km.interrupt_kernel())))
+            return made
+
+    interrupted: list[asyncio.Future[Any]] = []  # kept until done
     return Client(*args, **traits)
 
 

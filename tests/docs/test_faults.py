@@ -887,6 +887,23 @@ def test_a_workbench_cell_that_fails_is_one_line_naming_its_line_and_not_a_cache
     assert not [r for r in caplog.records if "attend_book" in r.name]  # not taken for the cache's fault
 
 
+@pytest.mark.parametrize(
+    "cell",
+    ["print('x' * 3_000_000)", "while True:\n    print('x' * 10_000)"],
+    ids=["at once", "for ever"],
+)
+def test_a_workbench_printing_past_a_pages_output_limit_fails_naming_the_cell(
+    cell: str, tmp_path: Path
+) -> None:
+    script = write(tmp_path / "bench.py", WORKBENCH + cell + "\n")
+    execute = functools.partial(workbench.execute, limit=60, shown="docs/bench.py", most=SMALL)
+    with pytest.raises(FenceError) as raised:
+        Cache(tmp_path / "cache", "env").notebook(script, execute, workbench.values_of)
+    said = "docs/bench.py:8: this cell printed more than 2 MB, the most the workbench may print"
+    said += " (its cells together)"
+    assert str(raised.value) == said
+
+
 @pytest.mark.parametrize("number", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
 def test_ctrl_c_or_sigterm_while_the_workbench_runs_stops_it_as_a_build_ending_its_kernel(
     number: signal.Signals, tmp_path: Path, caplog: pytest.LogCaptureFixture
@@ -1272,3 +1289,34 @@ def test_a_new_site_a_pages_code_changed_is_not_moved_in_even_by_a_build_that_is
     build_command(project, project / "site")  # the page's failure is an error, which only --strict stops on
     assert snapshot(project / "site") == before
     assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+
+
+# --- every output bounded, and the build linear in its size -----------------------------------------
+
+WHOLE_BOOK = textwrap.dedent(  # the workbench and the whole-book page, as the book has them
+    """\
+      - mkdocs-jupyter:
+          include: [workbench.ipynb]
+          execute: false
+      - print-site:
+          add_cover_page: false
+          add_to_navigation: false
+    markdown_extensions:"""
+)
+
+
+def test_a_page_and_a_workbench_cell_printing_a_megabyte_without_a_space_build_in_linear_time(
+    project: Path,
+) -> None:
+    """print-site's anchor pattern met `<pre>` and an unbroken megabyte on one line and took time
+    growing with its square: the build ran past 300 s. Stopped at 120 s here, which a build in
+    time linear in its size never nears."""
+    settings = PROJECT.replace("time_limit: 3", "time_limit: 120").replace("markdown_extensions:", WHOLE_BOOK)
+    (project / "mkdocs.yml").write_text(f"{settings}theme:\n  name: material\n", encoding="utf-8")
+    write(project / "docs" / "index.md", page_of("print('y' * 1_000_000)"))
+    write(project / "docs" / "workbench.py", WORKBENCH + "print('x' * 1_000_000)\n")
+    command = [sys.executable, "-m", "properdocs", "build", "-q", "-f", "mkdocs.yml", "--strict"]
+    done = subprocess.run(command, cwd=project, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    printed = (project / "site" / "print_page" / "index.html").read_text(encoding="utf-8")
+    assert "y" * 1_000_000 in printed and "x" * 1_000_000 in printed
