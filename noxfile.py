@@ -173,7 +173,7 @@ def notebooks(session: nox.Session) -> None:
 def browser(session: nox.Session) -> None:
     """Open every page of the built book in headless Chromium (Debian's, installed if missing).
 
-    With ATTEND_SITE set (CI sets it to the site/ that `nox -s docs` built) that site is
+    With BOOK_SITE set (CI sets it to the site/ that `nox -s docs` built) that site is
     opened; otherwise the test builds one. Screenshots land in artifacts/screenshots/. The
     printed book is checked by `nox -s pdf`, not again here.
     """

@@ -23,13 +23,16 @@ from markdown import Markdown
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.pages import Page
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+from nbformat.v4 import new_notebook
 
-from attend.cli import DISTRIBUTION
 from attend_book.page import FenceError, commands, executed, words
 from bound_numbers.markdown import FRONT, Fence, fences, parse
 from bound_numbers.reading import strip
 
+# The package the notebooks install, by its name on PyPI: `attend.cli.DISTRIBUTION`, named here
+# too (a test holds them equal) so that the build never imports the package a page's own process
+# imports anyway (a tenth of a warm build).
+DISTRIBUTION = "attend-head"
 RELEASE = f"https://pypi.org/project/{DISTRIBUTION}/"
 DRAWS = re.compile(r"^\s*(?:from|import)\s+(?:matplotlib|attend_figures)\b", re.MULTILINE)
 ICON = (
@@ -212,7 +215,7 @@ def install_cell(cells: Iterable[Cell]) -> dict[str, Any]:
     build, which runs the workbench where the package is already installed, skips it (nbclient
     skips `skip-execution`); Jupyter runs it like any other cell."""
     source = f'%pip install "{requirement(cells)}"'
-    return new_code_cell(source, id="install", metadata={"tags": ["skip-execution"]})  # type: ignore[no-any-return]
+    return _cell("code", source, "install", {"tags": ["skip-execution"]})
 
 
 def _admonitions(markdown: str, skip: Iterable[tuple[int, int]] = ()) -> list[str]:
@@ -262,14 +265,26 @@ def notebook_of(cells: list[Cell], title: str, source: str) -> dict[str, Any]:
         f"`attend` package ([{DISTRIBUTION}]({RELEASE}) on PyPI) at the version the book was built "
         "with, and every number the notebook prints is one the page prints.",
     )
-    new = {"code": new_code_cell, "markdown": new_markdown_cell}
     made = [
-        new[c.kind](c.source.splitlines(keepends=True), id=f"cell-{n}") for n, c in enumerate([intro, *cells])
+        _cell(c.kind, c.source.splitlines(keepends=True), f"cell-{n}") for n, c in enumerate([intro, *cells])
     ]
     made.insert(1, install_cell(cells))
     kernel = {"display_name": "Python 3", "language": "python", "name": "python3"}
     metadata = {"kernelspec": kernel, "language_info": {"name": "python"}}
     return new_notebook(cells=made, metadata=metadata)  # type: ignore[no-any-return]
+
+
+def _cell(
+    kind: str, source: str | list[str], name: str, metadata: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """An nbformat 4 cell, as nbformat.v4's `new_code_cell` and `new_markdown_cell` make it but
+    not checked alone: `nbformat.write` checks the whole notebook, and a check a cell was a tenth
+    of a warm build."""
+    outputs: dict[str, Any] = {"execution_count": None, "outputs": []} if kind == "code" else {}
+    made: dict[str, Any] = nbformat.from_dict(
+        {"id": name, "cell_type": kind, "metadata": metadata or {}, "source": source, **outputs}
+    )
+    return made
 
 
 def download_button(name: str) -> str:

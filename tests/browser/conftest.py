@@ -11,8 +11,8 @@ figure text on a laptop, the keyboard's walk. A page load is most of a check's c
 tab more than the load (it starts a renderer), so each pass opens every page in one tab.
 Screenshots land in artifacts/screenshots/.
 
-Settings, all optional: BOOK_SITE or ATTEND_SITE (a site already built, as CI passes it;
-otherwise `mkdocs build --strict` runs into a temporary folder), ATTEND_CHROMIUM (default
+Settings, all optional: BOOK_SITE (a site already built, as CI passes it; otherwise
+`properdocs build --strict` runs into a temporary folder), ATTEND_CHROMIUM (default
 /usr/bin/chromium), ATTEND_ARTIFACTS (default artifacts/ at the repository root).
 """
 
@@ -111,7 +111,7 @@ def artifacts() -> Path:
 
 def given_site() -> Path | None:
     """A site built before the tests (CI builds once and passes it on), if one is named."""
-    given = os.environ.get("BOOK_SITE") or os.environ.get("ATTEND_SITE")
+    given = os.environ.get("BOOK_SITE")
     if not given:
         return None
     root = Path(given)
@@ -119,12 +119,12 @@ def given_site() -> Path | None:
 
 
 def build_site(into: Path) -> Path:
-    """`mkdocs build --strict` of the repository's book into `into`."""
+    """`properdocs build --strict` of the repository's book into `into`, as CI builds it."""
     done = properdocs_build(ROOT, into)
     artifacts().mkdir(parents=True, exist_ok=True)
-    (artifacts() / "mkdocs-build.log").write_text(done.stdout + done.stderr, encoding="utf-8")
+    (artifacts() / "properdocs-build.log").write_text(done.stdout + done.stderr, encoding="utf-8")
     if done.returncode != 0:
-        pytest.fail(f"mkdocs build --strict failed:\n{done.stderr[-4000:]}", pytrace=False)
+        pytest.fail(f"properdocs build --strict failed:\n{done.stderr[-4000:]}", pytrace=False)
     return into
 
 

@@ -19,6 +19,8 @@ import tree
 import yaml
 from mkdocs.exceptions import PluginError
 
+from attend.cli import DISTRIBUTION
+from attend_book import notebooks
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.notebooks import Cell, cells_of, notebook_of, offered, requirement
 from attend_book.page import FenceError
@@ -359,3 +361,8 @@ def test_a_pages_exercises_are_two_or_three_questions_each_with_one_checked_answ
 def test_the_opening_pages_each_end_with_exercises() -> None:
     names = {p.stem for p in EXERCISED}
     assert {"bare-digit", "three-matrices", "score-square", "square-root-divide"} <= names
+
+
+def test_the_notebooks_install_the_package_under_the_name_it_is_published_as() -> None:
+    """The plugin names it itself, so that the build does not import the package."""
+    assert notebooks.DISTRIBUTION == DISTRIBUTION

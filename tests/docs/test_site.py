@@ -1,8 +1,8 @@
 """The site as built: strict, offline, every page present, math and transcripts rendered.
 
-`nox -s docs` builds the site with `mkdocs build --strict` and passes its folder in BOOK_SITE,
-and `nox -s browser` opens that same folder; anywhere else (a plain `pytest`) the site is built
-here, in this process, with the same configuration.
+`nox -s docs` builds the site with `properdocs build --strict` and passes its folder in
+BOOK_SITE, and `nox -s browser` opens that same folder; anywhere else (a plain `pytest`) the
+site is built here the same way, by a `properdocs` process (`book_build`).
 """
 
 from __future__ import annotations
@@ -14,39 +14,13 @@ from html import unescape
 from pathlib import Path
 
 import pytest
-from mkdocs.commands.build import build
-from mkdocs.config import load_config
-from tree import DOCS
+from book_build import properdocs_build
+from tree import DOCS, nav_pages
 
 from attend import chapter_head, chapter_row
 
 ROOT = DOCS.parent
-PAGES = [
-    "index",
-    "bare-digit",
-    "three-matrices",
-    "score-square",
-    "square-root-divide",
-    "longer-rows",
-    "weights-are-data",
-    "positions",
-    "causal-mask",
-    "several-heads",
-    "kv-cache",
-    "real-models",
-    "learning",
-    "contributing",
-]
-
-
-def build_site(config_file: Path, site: Path) -> None:
-    """`mkdocs build` in this process, from the repository root (snippets are read from there)."""
-    here = Path.cwd()
-    os.chdir(ROOT)
-    try:
-        build(load_config(str(config_file), site_dir=str(site)))
-    finally:
-        os.chdir(here)
+PAGES = nav_pages()  # every page of the nav, as mkdocs.yml lists them
 
 
 @pytest.fixture(scope="session")
@@ -54,7 +28,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if built := os.environ.get("BOOK_SITE"):
         return (ROOT / built).resolve()
     folder = tmp_path_factory.mktemp("site")
-    build_site(ROOT / "mkdocs.yml", folder)  # strict: true in mkdocs.yml, so a warning raises Abort
+    done = properdocs_build(ROOT, folder)  # strict: a warning fails it
+    assert done.returncode == 0, done.stdout + done.stderr
     return folder
 
 

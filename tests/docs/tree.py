@@ -21,6 +21,21 @@ def pages() -> list[Path]:
     return sorted(DOCS.rglob("*.md"))
 
 
+def nav_pages() -> list[str]:
+    """Every page the book's nav lists, by the name of its folder in the site ("index" for the
+    home page), in the nav's order."""
+    listed = yaml_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["nav"]
+
+    def walked(items: list[Any]) -> list[str]:
+        found = []
+        for item in items:
+            for entry in item.values() if isinstance(item, dict) else [item]:
+                found += walked(entry) if isinstance(entry, list) else [str(entry)]
+        return found
+
+    return [Path(page).with_suffix("").as_posix() for page in walked(listed)]
+
+
 def options(name: str) -> dict[str, Any]:
     """What the book's mkdocs.yml sets for the plugin `name`."""
     listed = yaml_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["plugins"]
