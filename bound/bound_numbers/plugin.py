@@ -7,6 +7,7 @@ expression is evaluated by the provider `values:` names (`values.py`), and every
 warning line, `page:line:column: message`, which `--strict` turns into a failed build; the
 first moved number of a build also says how moved numbers are rewritten (`hint:`). A page
 that is not Markdown (the provider's `bound_sources`) is checked the same way before any page.
+A strict build fails on these lines whatever the log level lets through (`strict.py`).
 
 Configuration: `values` (the provider: `fences`, or the name of another plugin of the build),
 `labels` and `givens` (declared.py), `front_matter` (the keys every page must have),
@@ -30,12 +31,12 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from bound_numbers import check, declared
+from bound_numbers import check, declared, strict
 from bound_numbers.reading import Problem, Reading, read, strip
 from bound_numbers.text import TextError, read_text
 from bound_numbers.values import Provider, Unavailable, Value, sources_of
 
-log = get_plugin_logger(__name__)
+log = strict.Log(get_plugin_logger(__name__))
 
 
 class BoundNumbersConfig(Config):
@@ -63,6 +64,7 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         self._told = False
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        log.begin(strict=bool(config.strict))
         self.root = Path(config.config_file_path).parent
         try:
             self.declared = declared.of_config(self.config)
@@ -99,6 +101,9 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         self._told = False
         self._unread = set()
         self._provider = self._named_provider()  # a misnamed one stops the build before any page
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        log.verdict()
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         """The provider's pages that are not Markdown files, checked before any page."""

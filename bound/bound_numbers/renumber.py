@@ -216,8 +216,8 @@ def _write(page: Page, new: str, changes: list[str], raw: bytes) -> None:
         write_atomic(page.path.resolve(), new, was=raw)
     except ChangedError:
         raise RefusedError(
-            f"{page.shown}: changed while renumber ran, so its {_count(len(changes), 'change')} "
-            "were not written and the edit saved meanwhile is kept: run renumber again"
+            f"{page.shown}: changed while renumber ran, so nothing was written and the edit saved "
+            "meanwhile is kept: run renumber again"
         ) from None
     except OSError as error:
         more = len(changes) - 1

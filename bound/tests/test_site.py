@@ -219,3 +219,63 @@ def test_a_moved_number_fails_the_build_until_renumber_rewrites_it(site: Path) -
     assert build(site) == Build(0, frozenset())
     again = run(site, command("bound-numbers"), "renumber", "-f", "mkdocs.yml")
     assert (again.returncode, _lines(site)) == (0, after)  # a second run has nothing to rewrite
+
+
+# A hook a site might load that silences the plugin's logger (as a logging configuration can).
+SILENCING = {
+    "raised": "logging.getLogger('properdocs.plugins.bound_numbers').setLevel(logging.CRITICAL)",
+    "disabled": "logging.getLogger('properdocs.plugins.bound_numbers').disabled = True",
+    "not propagated": "logging.getLogger('properdocs.plugins').propagate = False",
+}
+
+
+def quiet_build(folder: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    return run(folder, command("properdocs"), "build", *flags, "-f", "mkdocs.yml", "-d", "built")
+
+
+@pytest.mark.parametrize(
+    "how", ["-q", "strict: true and -q", "-v", *SILENCING], ids=lambda how: how.replace(" ", "-")
+)
+def test_a_wrong_number_fails_a_strict_build_whatever_the_log_level_and_is_said_in_its_one_line(
+    site: Path, how: str
+) -> None:
+    where = edit(site, "docs/index.md", "1,061.68{= grown[-1]}:", "1,061.69{= grown[-1]}:")
+    flags = ["--strict"]
+    if how == "strict: true and -q":
+        config = site / "mkdocs.yml"
+        config.write_text("strict: true\n" + config.read_text(encoding="utf-8"), encoding="utf-8")
+        flags = ["-q"]
+    elif how in SILENCING:
+        (site / "hook.py").write_text(f"import logging\n\n{SILENCING[how]}\n", encoding="utf-8")
+        config = site / "mkdocs.yml"
+        config.write_text(config.read_text(encoding="utf-8") + "hooks:\n  - hook.py\n", encoding="utf-8")
+    else:
+        flags.append(how)
+    done = quiet_build(site, *flags)
+    said = f"{PLUGIN}{where}: 1,061.69 is written, 1,061.68 is computed now, bound to {{= grown[-1]}}{HINT}"
+    assert done.returncode == 1, done.stderr
+    assert f"WARNING -  {said}" in done.stderr.splitlines()  # printed as the log prints it, even under -q
+
+
+def test_the_site_as_written_builds_strict_and_quiet_with_nothing_said(pristine: Path) -> None:
+    done = quiet_build(pristine, "--strict", "-q")
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_the_command_finds_a_properdocs_yml_or_a_mkdocs_yml_where_it_runs(site: Path) -> None:
+    checked = run(site, command("bound-numbers"), "check")
+    assert (checked.returncode, checked.stdout, checked.stderr) == (0, "", "")
+    (site / "mkdocs.yml").rename(site / "properdocs.yml")
+    where = edit(site, "docs/index.md", "1,061.68{= grown[-1]}:", "1,061.69{= grown[-1]}:")
+    checked = run(site, command("bound-numbers"), "check")
+    assert checked.returncode == 1 and checked.stdout.startswith(f"{where}: 1,061.69 is written")
+    (site / "properdocs.yml").unlink()
+    none = run(site, command("bound-numbers"), "renumber")
+    assert (none.returncode, none.stderr) == (2, "renumber: no properdocs.yml or mkdocs.yml here: name the site's with -f\n")
+
+
+def test_the_command_says_its_version() -> None:
+    from importlib import metadata
+
+    done = subprocess.run([command("bound-numbers"), "--version"], capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout) == (0, f"bound-numbers {metadata.version('bound-numbers')}\n")
