@@ -12,6 +12,7 @@ the build passes again.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -224,7 +225,7 @@ def test_a_moved_number_fails_the_build_until_renumber_rewrites_it(site: Path) -
 # A hook a site might load that silences the plugin's logger (as a logging configuration can).
 SILENCING = {
     "raised": "logging.getLogger('properdocs.plugins.bound_numbers').setLevel(logging.CRITICAL)",
-    "disabled": "logging.getLogger('properdocs.plugins.bound_numbers').disabled = True",
+    "disabled": "logging.getLogger('properdocs.plugins.bound_numbers.plugin').disabled = True",
     "not propagated": "logging.getLogger('properdocs.plugins').propagate = False",
 }
 
@@ -279,3 +280,35 @@ def test_the_command_says_its_version() -> None:
 
     done = subprocess.run([command("bound-numbers"), "--version"], capture_output=True, text=True, check=False)
     assert (done.returncode, done.stdout) == (0, f"bound-numbers {metadata.version('bound-numbers')}\n")
+
+
+README = Path(__file__).parents[1] / "README.md"
+# A fence of README's quick start that names the file it is (`title="docs/savings.md"`).
+TITLED = re.compile(r'^(?P<fence>`{3,})\w+ title="(?P<path>[^"]+)"\n(?P<body>.*?)\n(?P=fence)$', re.M | re.S)
+
+
+def test_the_readme_quick_start_builds_a_new_properdocs_site(tmp_path: Path) -> None:
+    """README's quick start as a new user follows it: `properdocs new`, then each file its
+    fences name (properdocs.yml's lines added to what `properdocs new` wrote), then a strict
+    build; then a changed rate fails the build until `bound-numbers renumber` rewrites it."""
+    folder = tmp_path / "new"
+    folder.mkdir()
+    assert run(folder, command("properdocs"), "new", ".").returncode == 0
+    written = {m["path"]: m["body"] + "\n" for m in TITLED.finditer(README.read_text(encoding="utf-8"))}
+    assert set(written) == {"properdocs.yml", "docs/savings.md"}
+    config = folder / "properdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8") + written["properdocs.yml"], encoding="utf-8")
+    (folder / "docs" / "savings.md").write_text(written["docs/savings.md"], encoding="utf-8")
+    built = run(folder, command("properdocs"), "build", "--strict")
+    assert built.returncode == 0, built.stderr
+    page = (folder / "site" / "savings" / "index.html").read_text(encoding="utf-8")
+    assert "At 5% a year, a deposit of 1,000 grows to 1,628.89 in\nten years" in page and "{=" not in page
+    savings = folder / "docs" / "savings.md"
+    savings.write_text(savings.read_text(encoding="utf-8").replace("rate = 0.05", "rate = 0.06"), "utf-8")
+    failed = run(folder, command("properdocs"), "build", "--strict")
+    said = [line for line in failed.stderr.splitlines() if "bound_numbers" in line]
+    assert failed.returncode == 1 and said[0] in README.read_text(encoding="utf-8")  # as README shows it
+    assert run(folder, command("bound-numbers"), "renumber").returncode == 0
+    assert "6%{= 100 * rate}" in savings.read_text(encoding="utf-8")
+    assert "about 791{= grown - deposit}" in savings.read_text(encoding="utf-8")
+    assert run(folder, command("properdocs"), "build", "--strict").returncode == 0
