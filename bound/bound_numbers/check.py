@@ -74,7 +74,9 @@ def moved_line(numeral: Numeral, value: float, bound: Binding) -> Problem:
     now = numerals.restate(value, numeral)
     if now is not None:
         return Problem(numeral.line, _said(numeral, now, bound), numeral.column, renumbered=True)
-    return Problem(numeral.line, f"{_said(numeral, f'{value:.6g}', bound)}: {_by_hand(numeral, value)}", numeral.column)
+    return Problem(
+        numeral.line, f"{_said(numeral, f'{value:.6g}', bound)}: {_by_hand(numeral, value)}", numeral.column
+    )
 
 
 def _by_hand(numeral: Numeral, value: float) -> str:

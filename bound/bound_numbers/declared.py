@@ -166,20 +166,17 @@ def labels_of(raw: object, entries: _Entries) -> dict[str, str | None]:
     return found
 
 
-_EXEMPT_KEYS = ("after", "years", "dates", "quotes", "patterns")
-
-
 def exempt_of(raw: object, entries: _Entries) -> tuple[Exempt, set[str]]:
     """`not_results:` as declared, each key checked; and the keys it sets."""
     if raw is None:
         return Exempt(), set()
     if not isinstance(raw, Mapping):
-        entries.refuse(f"not_results: write a mapping of {', '.join(_EXEMPT_KEYS)}")
+        entries.refuse(f"not_results: write a mapping of {', '.join(_EXEMPT_CHECKS)}")
         return Exempt(), set()
     kept: dict[str, Any] = {}
     for key, value in raw.items():
-        if key not in _EXEMPT_KEYS:
-            entries.refuse(f"not_results: {key!r} is not one of {', '.join(_EXEMPT_KEYS)}")
+        if key not in _EXEMPT_CHECKS:
+            entries.refuse(f"not_results: {key!r} is not one of {', '.join(_EXEMPT_CHECKS)}")
         elif reason := _exempt_error(key, value):
             entries.refuse(f"not_results: {key} {reason}")
         else:
@@ -197,22 +194,49 @@ def exempt_of(raw: object, entries: _Entries) -> tuple[Exempt, set[str]]:
 
 def _exempt_error(key: str, value: object) -> str:
     """Why a key of `not_results` cannot be read, or ""."""
-    if key in ("dates", "quotes"):
-        return "" if isinstance(value, bool) else "must be true or false"
-    if key == "years":
-        ok = value is None or (
-            isinstance(value, list) and len(value) == 2 and all(type(y) is int for y in value) and value[0] <= value[1]
-        )
-        return "" if ok else "must be [first, last], the years a four-digit number may be"
-    if not (isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value)):
-        return "must be a list of words" if key == "after" else "must be a list of regular expressions"
-    if key == "patterns":
-        for pattern in value:
-            try:
-                re.compile(pattern)
-            except re.error as error:
-                return f"{pattern!r} is not a regular expression: {error}"
+    return _EXEMPT_CHECKS[key](value)
+
+
+def _switch(value: object) -> str:
+    return "" if isinstance(value, bool) else "must be true or false"
+
+
+def _years(value: object) -> str:
+    ok = value is None or (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(type(y) is int for y in value)
+        and value[0] <= value[1]
+    )
+    return "" if ok else "must be [first, last], the years a four-digit number may be"
+
+
+def _texts(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value)
+
+
+def _words(value: object) -> str:
+    return "" if _texts(value) else "must be a list of words"
+
+
+def _patterns(value: object) -> str:
+    if not isinstance(value, list) or not _texts(value):
+        return "must be a list of regular expressions"
+    for pattern in value:
+        try:
+            re.compile(pattern)
+        except re.error as error:
+            return f"{pattern!r} is not a regular expression: {error}"
     return ""
+
+
+_EXEMPT_CHECKS = {
+    "after": _words,
+    "years": _years,
+    "dates": _switch,
+    "quotes": _switch,
+    "patterns": _patterns,
+}
 
 
 def _mark_of(raw: object, entries: _Entries) -> str | None:

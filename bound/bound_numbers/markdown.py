@@ -100,7 +100,9 @@ def _markdown_in_html(tokens: list[Token], lines: list[str]) -> list[Token]:
         inside = PARSER.parse("\n" * (first + 1) + "\n".join(inner))
         found += [opening, *_markdown_in_html(inside, lines)]
         if closes:
-            found.append(Token("html_block", "", 0, map=[end - 1, end], content=lines[end - 1] + "\n", block=True))
+            found.append(
+                Token("html_block", "", 0, map=[end - 1, end], content=lines[end - 1] + "\n", block=True)
+            )
     return found
 
 

@@ -67,7 +67,7 @@ WORDS = rf"{_PHRASES}|(?:a|{_SMALL}) (?:{'|'.join(_SCALES)})(?: and (?:{_SMALL})
 WORD = re.compile(rf"(?i:{WORDS})")
 
 
-class Unreadable(ValueError):
+class Unreadable(ValueError):  # noqa: N818 (what the reader says of such digits: they are unreadable)
     """Digits a reader takes for one number whose value the page cannot settle: why, and what to
     write instead."""
 
@@ -120,7 +120,9 @@ def _decimal_of(separators: list[str], parts: list[str], mark: str) -> str:
     if len(kinds) == 2 and kinds[1] in ".,":
         return kinds[1]
     if len(kinds) > 1:
-        raise Unreadable(f"mixes {' and '.join(map(repr, kinds))} between its digits: group thousands one way")
+        raise Unreadable(
+            f"mixes {' and '.join(map(repr, kinds))} between its digits: group thousands one way"
+        )
     if kinds[0] not in ".," or len(separators) > 1:
         return ""  # "1_000", "1 000", "1,234,567": grouping only
     head, tail = parts
@@ -148,12 +150,16 @@ def _settle(body: str, mark: str) -> tuple[str, str | None, str, str]:
     if len(grouping) > 1:
         raise Unreadable("groups its thousands two ways: group them one way")
     group = grouping.pop() if grouping else ""
-    if group and group != "_" and not (len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:])):
+    if group and group != "_" and not _in_threes(groups):
         raise Unreadable(
             "groups its digits other than in threes: write a list with a space after each comma, "
             "or group thousands in threes"
         )
     return "".join(groups), parts[-1] if decimal else None, group, decimal
+
+
+def _in_threes(groups: list[str]) -> bool:
+    return len(groups[0]) <= 3 and all(len(g) == 3 for g in groups[1:])
 
 
 def version(text: str) -> bool:
@@ -321,29 +327,34 @@ CANNOT = "renumber cannot write it in this form"
 
 
 def _restated(value: float, numeral: Numeral) -> tuple[str | None, str]:
-    cannot = CANNOT
-    written = numeral.text
     if not math.isfinite(value):
-        return None, cannot
+        return None, CANNOT
     if numeral.word:
-        counted = round(value) if numeral.approximate else value
-        whole = counted == round(counted) and 0 <= counted < 1e9
-        text = _spelt(int(counted), written) if whole else ""
-        if written.lower() in _FIXED or not WORD.fullmatch(text) or value_of(text) != counted:
-            return None, cannot
-        text = text.capitalize() if written[0].isupper() else text
+        text = _worded(value, numeral)
     elif (found := numeral.form) is None or found.power:
-        return None, cannot  # a fraction or a power: rewritten by hand
-    elif not (text := _digits(value, numeral, found)):
-        return None, cannot
+        text = ""  # a fraction or a power: rewritten by hand
+    else:
+        text = _digits(value, numeral, found)
     fresh = Numeral(numeral.line, numeral.column, text, numeral.mark, numeral.approximate)
     try:
-        shown = fresh.value
-    except ValueError:  # "1,234": a form the page cannot read
-        return None, cannot
-    if value != 0 and shown == 0:
+        if not text or not holds(fresh, value):
+            return None, CANNOT
+    except ValueError:  # "1,234": a form the page cannot read back
+        return None, CANNOT
+    if value != 0 and fresh.value == 0:
         return None, f"at the precision written it would read {text}, which hides that it is not zero"
-    return (text, "") if holds(fresh, value) else (None, cannot)
+    return text, ""
+
+
+def _worded(value: float, numeral: Numeral) -> str:
+    """`value` as a number word like the numeral's (its capital kept), or "" if none says it."""
+    written = numeral.text
+    counted = round(value) if numeral.approximate else value
+    whole = counted == round(counted) and 0 <= counted < 1e9
+    text = _spelt(int(counted), written) if whole else ""
+    if written.lower() in _FIXED or not WORD.fullmatch(text) or value_of(text) != counted:
+        return ""
+    return text.capitalize() if written[0].isupper() else text
 
 
 def _digits(value: float, numeral: Numeral, found: Form) -> str:
@@ -354,28 +365,39 @@ def _digits(value: float, numeral: Numeral, found: Form) -> str:
     counted = round(value) if numeral.approximate else value
     whole = int(counted) if counted == round(counted) else None
     if found.hex or unit.lower() in ORDINALS:
-        if whole is None or whole < 0:
-            return ""
-        if found.hex:  # its letters in the case written
-            digits = f"{whole:x}"
-            return found.hex[:2] + (digits.upper() if any(c.isupper() for c in found.hex[2:]) else digits)
-        return _script(f"{whole}", found.zero) + _ordinal(whole)
+        return _counted(whole, found)
     if found.group == "_":
         return f"{whole:_}{unit}" if whole is not None else ""
     places = numeral.places or 0
-    if numeral.scientific:
-        mantissa, _, exponent = f"{value:.{places}e}".partition("e")
-        text = mantissa.replace(".", found.decimal or ".") + f"{found.exponent[0]}{int(exponent)}"
-    else:
-        fixed = _fixed(value, places)
-        sign = "-" if fixed.startswith("-") else ""
-        head, _, tail = fixed.lstrip("-").partition(".")
-        if found.group:
-            head = f"{int(head):,}".replace(",", found.group)
-        head = "" if not found.whole and head == "0" else head  # ".5" keeps its leading dot
-        text = sign + head + (f"{found.decimal}{tail}" if tail else "")
+    text = _scientific(value, places, found) if numeral.scientific else _decimal(value, places, found)
     minus = "−" in found.sign + found.exponent
     return _script(text.replace("-", "−") if minus else text, found.zero) + unit
+
+
+def _counted(whole: int | None, found: Form) -> str:
+    """A whole number as hex (its letters in the case written) or as an ordinal; "" for another."""
+    if whole is None or whole < 0:
+        return ""
+    if found.hex:
+        digits = f"{whole:x}"
+        return found.hex[:2] + (digits.upper() if any(c.isupper() for c in found.hex[2:]) else digits)
+    return _script(f"{whole}", found.zero) + _ordinal(whole)
+
+
+def _scientific(value: float, places: int, found: Form) -> str:
+    mantissa, _, exponent = f"{value:.{places}e}".partition("e")
+    return mantissa.replace(".", found.decimal or ".") + f"{found.exponent[0]}{int(exponent)}"
+
+
+def _decimal(value: float, places: int, found: Form) -> str:
+    """`value` at `places` decimals, grouped and marked as `found` was, a leading dot kept."""
+    fixed = _fixed(value, places)
+    sign = "-" if fixed.startswith("-") else ""
+    head, _, tail = fixed.lstrip("-").partition(".")
+    if found.group:
+        head = f"{int(head):,}".replace(",", found.group)
+    head = "" if not found.whole and head == "0" else head  # ".5" keeps its leading dot
+    return sign + head + (f"{found.decimal}{tail}" if tail else "")
 
 
 def _script(text: str, zero: str) -> str:

@@ -79,9 +79,7 @@ _BOLD = re.compile(r"\*+")
 _QUOTED = re.compile(r"^[ \t]*(?:>[ \t]*)*")
 _SPACED = re.compile(r"[ \t]+")
 # Written before a number, it quotes a value rounded: a whole number then holds it rounded.
-_ABOUT = re.compile(
-    r"(?:[≈~∼]|\b(?i:about|around|roughly|approximately|nearly|almost|some|circa))[\s*]*\Z"
-)
+_ABOUT = re.compile(r"(?:[≈~∼]|\b(?i:about|around|roughly|approximately|nearly|almost|some|circa))[\s*]*\Z")
 # The binding right after a number: `{= expression}`, `{-}` (not a result), or the old
 # `{given: reason}` (read to be refused, and stripped); it may wrap.
 BRACE = re.compile(r"\{(?:=(?P<expression>[^{}]*)|given:(?P<reason>[^{}]*)|(?P<free>-))\}")
@@ -456,7 +454,9 @@ class _Reader:
         passage = self.passage
         for at, brace in self.braces.items():
             if any(start < at < end for start, end in passage.maths):
-                self.problem(at, f"{brace.group(0)} is inside math: bind the span's numbers after it, in order")
+                self.problem(
+                    at, f"{brace.group(0)} is inside math: bind the span's numbers after it, in order"
+                )
         for start, end in passage.maths:
             if end in self.braces:
                 self.bind_math(start, end)
@@ -469,7 +469,12 @@ class _Reader:
             return
         worked = _SUM.search(self.text, start, end)
         listed = _listed(self.braces[end]["expression"] or "")
-        if worked and not listed and worked.start() <= members[0].start() and worked.end() >= members[-1].end():
+        if (
+            worked
+            and not listed
+            and worked.start() <= members[0].start()
+            and worked.end() >= members[-1].end()
+        ):
             self.bind_sum(members[:-1], (worked.start(), worked.end("left")), members[-1], end)
             return
         self.bind_all(members, end, start, group=len(members) > 1)
@@ -521,25 +526,25 @@ class _Reader:
 
     def bind_runs(self) -> None:
         """A run of numbers written as a list, `1.5625, 0, 0.375 and 0{= s2}`, bound by the one
-        binding after its last: the run's numbers, none bound, a label, a date or no result, in
-        order."""
-        free = [
-            m
-            for m in self.digits()
-            if m.start() not in self.done and not self.in_date(m.start()) and not self.set_aside(m)
-        ]
-        runs: list[list[re.Match[str]]] = []
-        for found in free:
-            if runs and _LISTED.fullmatch(self.text, _numeral_end(runs[-1][-1]), found.start()):
-                runs[-1].append(found)
-            else:
-                runs.append([found])
-        for *head, last in runs:
+        binding after its last: the run's numbers, none bound or a label, in order."""
+        for *head, last in self.runs():
             if not head or _numeral_end(last) not in self.braces:
                 continue
             if any(_numeral_end(m) in self.braces or m.start() in self.labels for m in head):
                 continue
             self.bind_all([*head, last], _numeral_end(last), head[0].start(), group=True)
+
+    def runs(self) -> list[list[re.Match[str]]]:
+        """The numbers not yet bound, a date's or declared no result, in runs written as lists."""
+        runs: list[list[re.Match[str]]] = []
+        for found in self.digits():
+            if found.start() in self.done or self.in_date(found.start()) or self.set_aside(found):
+                continue
+            if runs and _LISTED.fullmatch(self.text, _numeral_end(runs[-1][-1]), found.start()):
+                runs[-1].append(found)
+            else:
+                runs.append([found])
+        return runs
 
     def read_numbers(self) -> None:
         """Each number not yet bound: bound by the binding after it, a label, declared no
@@ -573,7 +578,9 @@ class _Reader:
                 return
             message = "follows a label, but a label is a position counted from 1"
         elif date := self.in_date(found.start()):
-            message = f"is part of a date ({date}): bind it {{= …}}, or declare `not_results: {{dates: true}}`"
+            message = (
+                f"is part of a date ({date}): bind it {{= …}}, or declare `not_results: {{dates: true}}`"
+            )
         elif written.unit:
             message = f"is not bound: bind it {{= …}} to {written.value:g}, the number as written before"
             message += f" {written.unit} (a given by its name), or make it a label"

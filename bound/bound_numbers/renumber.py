@@ -6,13 +6,14 @@ code did not change may come from its cache), and each number whose value moved 
 at the precision it is written to, words as words (`sixteen` → `twenty-five`). Nothing else
 changes: not the binding, not another character of the line, not the file's line endings. A
 value the number's form cannot show exactly (a whole number that is now 3.125, a word past
-those `numerals` spells, a fraction, a power) is left for a person, with one line saying so.
-Each file is written whole beside itself and renamed into place, and only if it still holds
-what renumber read: a page saved while its code ran keeps that edit, is named in one line and
-fails the run. A page that is a link has the file it leads to rewritten, and stays a link. A
-page that cannot be read, run or written is one line and is left as it is; the other pages are still renumbered, since a value changed on
-purpose may fail a page that pins it (a test the page runs) until a person edits that test, and
-that must not hold back every later page.
+those `numerals` spells, a fraction, a power, a value that is not zero shown as 0) is left for
+a person, in the one line the build says it in (`check.moved_line`). Each file is written whole
+beside itself and renamed into place, and only if it still holds what renumber read: a page
+saved while its code ran keeps that edit, is named in one line and fails the run. A page that
+is a link has the file it leads to rewritten, and stays a link. A page that cannot be read, run
+or written is one line and is left as it is; the other pages are still renumbered, since a
+value changed on purpose may fail a page that pins it (a test the page runs) until a person
+edits that test, and that must not hold back every later page.
 
 The run ends with a summary: how many numbers were rewritten on how many pages, each number and
 page left for a person by page:line, and (with `--pins MARK`) each test with that mark that fails
@@ -61,14 +62,15 @@ def renumber(
     edits: list[tuple[int, int, str, str]] = []  # line, column, old, new
     left: list[str] = []
     for moved in binding.moved(found, values):
-        said = moved if isinstance(moved, Problem) else binding.moved_line(*moved)
-        if not said.renumbered:  # left for a person, said as the build says it
-            left.append(said.render(page))
+        if isinstance(moved, Problem):
+            left.append(moved.render(page))
             continue
-        numeral, value, _ = moved
+        numeral, value, bound = moved
         new = numerals.restate(value, numeral)
-        assert new is not None  # what `renumbered` says
-        edits.append((numeral.line, numeral.column, numeral.text, new))
+        if new is None:  # left for a person, in the line the build says
+            left.append(binding.moved_line(numeral, value, bound).render(page))
+        else:
+            edits.append((numeral.line, numeral.column, numeral.text, new))
     lines = markdown.split("\n")
     for number, column, old, new in sorted(edits, reverse=True):  # from the end: columns stay true
         text = lines[number - 1]

@@ -35,7 +35,13 @@ class ChangedError(OSError):
 
 
 # The signals that wait while a file is being written (where the platform can hold them).
-HELD = frozenset({signal.SIGINT, signal.SIGTERM, *(getattr(signal, s) for s in ("SIGHUP", "SIGQUIT") if hasattr(signal, s))})
+HELD = frozenset(
+    {
+        signal.SIGINT,
+        signal.SIGTERM,
+        *(getattr(signal, s) for s in ("SIGHUP", "SIGQUIT") if hasattr(signal, s)),
+    }
+)
 
 
 def read_text(path: Path, shown: str | None = None) -> str:
@@ -53,8 +59,7 @@ def decoded(raw: bytes, shown: str) -> str:
         before = data[: error.start]
         line, column = before.count(b"\n") + 1, len(before) - before.rfind(b"\n")
         raise TextError(
-            f"{shown}:{line}:{column}: byte 0x{data[error.start]:02x} is not UTF-8; "
-            "save the file as UTF-8"
+            f"{shown}:{line}:{column}: byte 0x{data[error.start]:02x} is not UTF-8; save the file as UTF-8"
         ) from None
     return text.replace("\r\n", "\n")
 

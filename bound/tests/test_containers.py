@@ -32,15 +32,27 @@ def bound(markdown: str) -> list[tuple[int, int, str, str]]:
         ('!!! note\n\n    === "Tab"\n\n        Nested 7{= x}.\n', (5, 15)),
         ("A footnote.[^n]\n\n[^n]: Its text, 7{= x}.\n", (3, 16)),
     ],
-    ids=["tab", "selected tab", "admonition", "details", "open details", "md_in_html", "md_in_html spaced",
-         "list", "tab in admonition", "footnote"],
+    ids=[
+        "tab",
+        "selected tab",
+        "admonition",
+        "details",
+        "open details",
+        "md_in_html",
+        "md_in_html spaced",
+        "list",
+        "tab in admonition",
+        "footnote",
+    ],
 )
 def test_a_number_in_a_container_the_site_renders_is_read_bound_and_stripped(
     page: str, where: tuple[int, int]
 ) -> None:
     assert bound(page) == [(*where, "7", "x")]
     assert "{=" not in strip(page)
-    assert [p.message for p in check.check(read(page), {"x": 5})] == ["7 is written, 5 is computed now, bound to {= x}"]
+    assert [p.message for p in check.check(read(page), {"x": 5})] == [
+        "7 is written, 5 is computed now, bound to {= x}"
+    ]
 
 
 def test_an_unbound_number_in_a_tab_is_reported_where_it_is() -> None:
@@ -56,14 +68,22 @@ def test_an_unbound_number_in_a_tab_is_reported_where_it_is() -> None:
         "Code:\n\n    total = 7{= x}\n\nafter.\n",
         "1. First\n\n        total = 7{= x}\n",
         f"{F}text\ntotal = 7{{= x}}\n{F}\n",
-        f"~~~\ntotal = 7{{= x}}\n~~~\n",
+        "~~~\ntotal = 7{= x}\n~~~\n",
         f'=== "Tab"\n\n    {F}python\n    total = 7{{= x}}\n    {F}\n',
         f"!!! note\n\n    {F}\n    total = 7{{= x}}\n    {F}\n",
         f"> {F}\n> total = 7{{= x}}\n> {F}\n",
         "Some `7{= x}` code.\n",
     ],
-    ids=["indented", "indented in a list", "fenced", "tildes", "in a tab", "in an admonition",
-         "in a blockquote", "span"],
+    ids=[
+        "indented",
+        "indented in a list",
+        "fenced",
+        "tildes",
+        "in a tab",
+        "in an admonition",
+        "in a blockquote",
+        "span",
+    ],
 )
 def test_a_code_block_of_every_kind_is_left_exactly_as_written_and_not_read(page: str) -> None:
     assert strip(page) == page

@@ -88,7 +88,10 @@ def test_numbers_listed_with_or_take_one_binding_after_the_last() -> None:
     ("entry", "message"),
     [
         ("after: chapter", "not_results: after must be a list of words"),
-        ("years: [2030, 1900]", "not_results: years must be [first, last], the years a four-digit number may be"),
+        (
+            "years: [2030, 1900]",
+            "not_results: years must be [first, last], the years a four-digit number may be",
+        ),
         ("dates: sometimes", "not_results: dates must be true or false"),
         (
             "patterns: ['(']",
@@ -98,14 +101,16 @@ def test_numbers_listed_with_or_take_one_binding_after_the_last() -> None:
         ("colours: true", "not_results: 'colours' is not one of after, years, dates, quotes, patterns"),
     ],
 )
-def test_a_not_results_entry_that_cannot_be_read_is_one_line_and_the_others_hold(entry: str, message: str) -> None:
+def test_a_not_results_entry_that_cannot_be_read_is_one_line_and_the_others_hold(
+    entry: str, message: str
+) -> None:
     page = f"---\nnot_results:\n  quotes: true\n  {entry}\n---\n\n“Chapter 5”.\n"
     assert problems(page) == [f"p.md:1: front matter {message}"]
 
 
 def test_one_bad_front_matter_entry_is_one_line_and_every_other_given_and_label_still_holds() -> None:
     page = (
-        "---\ngivens:\n  a: [1, \"the first\"]\n  b: [[1, 2], \"a list\"]\n  c: [3, \"the third\"]\n"
+        '---\ngivens:\n  a: [1, "the first"]\n  b: [[1, 2], "a list"]\n  c: [3, "the third"]\n'
         "labels: {May: 31, row: [1]}\n---\n\nIt is 1{= a}, 2{= b} and 3{= c}; May 3, row 2.\n"
     )
     found = read(page, Declared(labels={"row": "n"}))
@@ -122,7 +127,9 @@ def test_the_sites_declarations_are_read_whole_or_refused_in_one_line() -> None:
     assert SITE.exempt == Exempt(
         frozenset({"chapter", "version", "cc by"}), (1900, 2030), True, True, (r"prob_le\(\d+\)",)
     )
-    with pytest.raises(declared.DeclarationError, match=r"^mkdocs.yml not_results: dates must be true or false$"):
+    with pytest.raises(
+        declared.DeclarationError, match=r"^mkdocs.yml not_results: dates must be true or false$"
+    ):
         declared.of_config({"not_results": {"dates": "yes"}})
     with pytest.raises(declared.DeclarationError, match=r'^mkdocs.yml decimal_mark: must be "." or ","$'):
         declared.of_config({"decimal_mark": ";"})

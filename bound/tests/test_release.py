@@ -57,7 +57,11 @@ def test_the_release_builds_bound_alone_and_uploads_what_it_built_by_trusted_pub
     release: dict[Any, Any],
 ) -> None:
     build, publish = _steps(release["jobs"]["build"]), _steps(release["jobs"]["publish"])
-    [built] = [re.search(r"\buv build (\S+) --out-dir (\S+)$", s["run"]) for s in build if "uv build" in s.get("run", "")]
+    [built] = [
+        re.search(r"\buv build (\S+) --out-dir (\S+)$", s["run"])
+        for s in build
+        if "uv build" in s.get("run", "")
+    ]
     assert built and built[1] == "bound"
     [kept] = [s for s in build if s.get("uses", "").startswith("actions/upload-artifact@")]
     [fetched] = [s for s in publish if s.get("uses", "").startswith("actions/download-artifact@")]
@@ -93,9 +97,17 @@ def test_the_release_stops_unless_the_tag_names_the_version_and_the_changelog_sa
     if not changelog:
         said = said.replace(f"## {PROJECT['version']}\n", "## Unreleased\n")
     (tmp_path / "bound" / "CHANGELOG.md").write_text(said, encoding="utf-8")
-    environment = {**os.environ, "GITHUB_REF_NAME": tag, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    environment = {
+        **os.environ,
+        "GITHUB_REF_NAME": tag,
+        "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+    }
     done = subprocess.run(
-        ["bash", "-e", "-c", _tag_check(release)], cwd=tmp_path, env=environment, capture_output=True, text=True
+        ["bash", "-e", "-c", _tag_check(release)],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
     )
     assert (done.returncode == 0) == passes, done.stdout + done.stderr
 

@@ -272,13 +272,18 @@ def test_the_command_finds_a_properdocs_yml_or_a_mkdocs_yml_where_it_runs(site: 
     assert checked.returncode == 1 and checked.stdout.startswith(f"{where}: 1,061.69 is written")
     (site / "properdocs.yml").unlink()
     none = run(site, command("bound-numbers"), "renumber")
-    assert (none.returncode, none.stderr) == (2, "renumber: no properdocs.yml or mkdocs.yml here: name the site's with -f\n")
+    assert (none.returncode, none.stderr) == (
+        2,
+        "renumber: no properdocs.yml or mkdocs.yml here: name the site's with -f\n",
+    )
 
 
 def test_the_command_says_its_version() -> None:
     from importlib import metadata
 
-    done = subprocess.run([command("bound-numbers"), "--version"], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [command("bound-numbers"), "--version"], capture_output=True, text=True, check=False
+    )
     assert (done.returncode, done.stdout) == (0, f"bound-numbers {metadata.version('bound-numbers')}\n")
 
 

@@ -67,7 +67,7 @@ def test_a_moved_number_is_rewritten_in_the_grouping_mark_and_script_it_was_writ
 
 
 def test_a_form_either_convention_could_write_follows_the_pages_declared_mark() -> None:
-    page = "---\ndecimal_mark: \",\"\n---\n\nIt is 1,234{= a} and 1.234{= b}.\n"
+    page = '---\ndecimal_mark: ","\n---\n\nIt is 1,234{= a} and 1.234{= b}.\n'
     assert bound(page) == [("1,234", 1.234), ("1.234", 1234)]
     assert bound("It is 1,234{= a} and 1.234{= b}.\n") == [("1,234", 1234), ("1.234", 1.234)]
 
@@ -159,11 +159,15 @@ def test_a_percentage_bound_to_its_share_is_said_alike_by_the_build_and_by_renum
     built = [p.render("p.md") for p in check.check(read(page), values)]
     new, changes, left = renumber.renumber("p.md", page, values)
     assert new == page and changes == []  # not "0%", nor "0.3%"
-    assert left == built == [
-        f"p.md:1:{column}: {written} is written, 0.29 is computed now, bound to {{= share}}: a percentage "
-        "quotes its number as written, so bind it to 100 × the share"
-        for column, written in [(12, "29%"), (32, "29.0%")]
-    ]
+    assert (
+        left
+        == built
+        == [
+            f"p.md:1:{column}: {written} is written, 0.29 is computed now, bound to {{= share}}: "
+            "a percentage quotes its number as written, so bind it to 100 × the share"
+            for column, written in [(12, "29%"), (32, "29.0%")]
+        ]
+    )
 
 
 def test_digits_keep_their_value_when_read_alone() -> None:
