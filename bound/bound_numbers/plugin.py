@@ -10,9 +10,9 @@ that is not Markdown (the provider's `bound_sources`) is checked the same way be
 A strict build fails on these lines whatever the log level lets through (`strict.py`).
 
 Configuration: `values` (the provider: `fences`, or the name of another plugin of the build),
-`labels` and `givens` (declared.py), `front_matter` (the keys every page must have),
-`checklist` (what a missing key's line adds: where a page's rules are written down), `hint`,
-and `time_limit` (seconds, for the `fences` provider).
+`labels`, `givens`, `not_results` and `decimal_mark` (declared.py), `front_matter` (the keys
+every page must have), `checklist` (what a missing key's line adds: where a page's rules are
+written down), `hint`, and `time_limit` (seconds, for the `fences` provider).
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ class BoundNumbersConfig(Config):
     values_ = c.Type(str, default="fences")
     labels = c.Type(dict, default={})  # word: expression for the last position (null: each page's own)
     givens = c.Type(dict, default={})  # name: [value, reason]
+    not_results = c.Type(dict, default={})  # the numbers that need no binding (declared.Exempt)
+    decimal_mark = c.Optional(c.Choice((".", ",")))  # how "1,234" reads; by default, with a point
     front_matter = c.ListOfItems(c.Type(str), default=[])  # keys every page's front matter must say
     checklist = c.Type(str, default="")  # added to a missing key's line: where the rules are written
     hint = c.Type(str, default="`bound-numbers renumber` rewrites moved numbers")

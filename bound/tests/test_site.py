@@ -317,3 +317,26 @@ def test_the_readme_quick_start_builds_a_new_properdocs_site(tmp_path: Path) -> 
     assert "6%{= 100 * rate}" in savings.read_text(encoding="utf-8")
     assert "about 791{= grown - deposit}" in savings.read_text(encoding="utf-8")
     assert run(folder, command("properdocs"), "build", "--strict").returncode == 0
+
+
+def test_numbers_the_sites_configuration_declares_no_results_build_strict_without_a_binding(
+    site: Path,
+) -> None:
+    edit(
+        site,
+        "docs/doubling.md",
+        "# Doubling\n",
+        "# Doubling\n\nThe rule was in print by 1494, in chapter 3.\n",
+    )
+    where = place(site, "docs/doubling.md", "1494")
+    failed = build(site)
+    assert failed.status == 1 and f"{PLUGIN}{where}: 1494 is not bound" in " ".join(failed.said)
+    config = site / "mkdocs.yml"
+    declared = '      not_results: {after: [chapter], years: [1400, 2100]}\n      decimal_mark: "."\n'
+    config.write_text(
+        config.read_text(encoding="utf-8").replace(
+            "      time_limit: 20\n", f"      time_limit: 20\n{declared}"
+        ),
+        "utf-8",
+    )
+    assert build(site) == Build(0, frozenset())
