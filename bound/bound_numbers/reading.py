@@ -353,9 +353,15 @@ class _Reader:
 
     # What the passes share ------------------------------------------------------------------
 
-    def digits(self, start: int = 0, end: int | None = None) -> Iterator[re.Match[str]]:
-        """The numbers written in digits (not words, not lone powers) from `start` to `end`."""
-        found = _NUMERAL.finditer(self.text, start, len(self.text) if end is None else end)
+    @functools.cached_property
+    def found(self) -> list[re.Match[str]]:
+        """Every number of the passage, found once: digits, words and lone powers."""
+        return list(_NUMERAL.finditer(self.text))
+
+    def digits(self, start: int | None = None, end: int | None = None) -> Iterator[re.Match[str]]:
+        """The numbers written in digits (not words, not lone powers), in all the passage or
+        read from `start` to `end` as if nothing were around them."""
+        found = self.found if start is None else _NUMERAL.finditer(self.text, start, end or len(self.text))
         return (m for m in found if m["digits"])
 
     def numeral(self, found: re.Match[str]) -> Numeral:
@@ -549,7 +555,7 @@ class _Reader:
     def read_numbers(self) -> None:
         """Each number not yet bound: bound by the binding after it, a label, declared no
         result, or one line saying what to do."""
-        for found in _NUMERAL.finditer(self.text):
+        for found in self.found:
             if found.start() in self.done:
                 continue
             written, end = self.numeral(found), _numeral_end(found)
@@ -640,16 +646,17 @@ def _mark(passages: list[_Passage], declared: Declared) -> str:
     if declared.decimal_mark:
         return declared.decimal_mark
     for passage in passages:
-        if not re.search(r"\d,\d", passage.text):
-            continue
-        for found in _NUMERAL.finditer(BRACE.sub(_gap, passage.text)):
+        for found in _COMMA_BODY.finditer(passage.text):
             try:
-                form = numerals.form(found["digits"]) if found["digits"] else None
+                if numerals.form(found.group(0)).decimal == ",":
+                    return AMBIGUOUS
             except ValueError:
                 continue
-            if form and form.decimal == ",":
-                return AMBIGUOUS
     return "."
+
+
+# Digits with a comma between them, not inside a longer run: the only place a decimal comma is.
+_COMMA_BODY = re.compile(rf"(?<![\w.,])(?=\d+[.,\d{SPACES}]*,\d){NUMBER}")
 
 
 def read(markdown: str, book: Declared | None = None) -> Reading:
