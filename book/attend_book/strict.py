@@ -4,52 +4,62 @@ mkdocs' strict mode counts the warnings that reach its top logger (`properdocs`,
 where the handler that prints them sits too. `-q` raises that logger to ERROR, so a warning
 line is never made, never counted and never shown, and the build passes green (mkdocs#4126);
 `logging.disable`, a filter or a logger switched off in a logging configuration do the same.
-So the plugin keeps each of its problems (`Problems.say`, or `Problems.count` for one the
-number check said), and watches which lines reach that top logger. Those that never did, a
-strict build fails on at its end (`hidden`), printing them in the error that ends it, since
-they are the reason.
+So the plugin says each of its problems through `Problems.say`, which watches whether the line
+reached that top logger (this handler sits there for the build). In a strict build, a line that
+did not is printed to standard error as the log prints it, since it is the reason the build
+fails, and `verdict` fails the build at its end. bound-numbers holds its own lines the same way
+(`bound_numbers.strict`), each plugin its own.
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import PrefixedLogger
 
 
 class Problems(logging.Handler):
-    """One build's problems of the book, and the lines that reached the top logger (this handler
-    is put there between `watch` and `unwatch`)."""
+    """One build's problems of the book, said through `log`, and how many of them the build's
+    count of warnings never heard (this handler is put on the top logger by `watch`)."""
 
     def __init__(self, log: PrefixedLogger) -> None:
         super().__init__(logging.WARNING)
         self.log = log
-        self.kept: list[str] = []  # each problem, as its line says it (without the plugin's name)
-        self._reached: set[str] = set()
+        self.strict = False
+        self.unheard = 0
+        self._heard = False  # whether the line being said reached the top logger
         self._top = logging.getLogger(log.logger.name.partition(".")[0])  # `properdocs` or `mkdocs`
 
-    def watch(self) -> None:
-        """A new build: no problem yet, and every line that reaches the top noted from now on."""
-        self.kept, self._reached = [], set()
+    def watch(self, *, strict: bool) -> None:
+        """A new build, strict or not: from now on, each line of `log` that reaches the top is seen."""
+        self.strict, self.unheard = strict, 0
         self._top.addHandler(self)
 
     def unwatch(self) -> None:
         self._top.removeHandler(self)
 
     def emit(self, record: logging.LogRecord) -> None:
-        said = record.getMessage()  # `plugin_name: message`, as a plugin's logger writes it
-        self._reached.update((said, said.partition(": ")[2]))
+        if record.name == self.log.logger.name:
+            self._heard = True
 
     def say(self, message: str, level: int = logging.WARNING) -> None:
-        """Log one problem of the book, and keep it."""
-        self.kept.append(message)
+        """Log one problem of the book; in a strict build, one the count did not hear is printed
+        and counted."""
+        self._heard = False
         self.log.log(level, message)
+        if self.strict and not self._heard:
+            self.unheard += 1
+            said, _ = self.log.process(message, {})
+            print(f"{logging.getLevelName(level):<8}-  {said}", file=sys.stderr, flush=True)
 
-    def count(self, message: str) -> None:
-        """Keep a problem of the book that another plugin logged (the number check, a page's
-        failure): it too fails the build, should its line be hidden."""
-        self.kept.append(message)
-
-    def hidden(self) -> list[str]:
-        """The problems no line of which reached the top logger: neither shown nor counted."""
-        return [message for message in dict.fromkeys(self.kept) if message not in self._reached]
+    def verdict(self) -> None:
+        """Fail a strict build whose problems the count of warnings did not hear, all or some."""
+        if self.strict and self.unheard:
+            one = self.unheard == 1
+            some = "1 problem of the book" if one else f"{self.unheard} problems of the book"
+            raise PluginError(
+                f"attend-book: {some} (above) {'fails' if one else 'fail'} this strict build, "
+                f"though the log level kept {'it' if one else 'them'} from its count of warnings"
+            )
