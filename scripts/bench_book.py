@@ -1,9 +1,11 @@
 """Time the writer's loop and the book's builds, as a contributor meets them.
 
-    python scripts/bench_book.py [--repo PATH] [--runs N] [--fresh] [--tests]
+    python scripts/bench_book.py [--repo PATH] [--runs N] [--page PAGE] [--fresh] [--tests]
 
-* serve: `nox -s serve` running, a one-word prose edit is written to a page; the time until the
-  served page shows it (polled over HTTP every 20 ms). Then the edit is undone.
+* serve: `nox -s serve` running, a one-word prose edit is written to a page's title (PAGE,
+  default docs/score-square.md, whose source the contributors' page quotes, so that page runs
+  again too); the time until the served page shows it (polled over HTTP every 20 ms). Then the
+  edit is undone.
 * warm docs: `nox -R -s docs` after a build with nothing changed, as whole processes.
 * fresh docs (with --fresh): a new clone of the repository's HEAD and its first `nox -s docs`.
 * tests (with --tests, instead of the above): `nox -R -s tests -p 3.11` after a warm build, in
@@ -31,7 +33,6 @@ import urllib.request
 from pathlib import Path
 
 PAGE = "docs/score-square.md"
-URL_PATH = "score-square/"
 
 
 def nox(repo: Path, *args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
@@ -81,14 +82,15 @@ def wait_for(url: str, marker: str, limit: float = 120.0) -> float:
     return time.perf_counter() - start
 
 
-def serve_edits(repo: Path, runs: int) -> list[float]:
-    """Seconds from writing a prose edit to the served page showing it, once per run."""
-    page = repo / PAGE
+def serve_edits(repo: Path, runs: int, edited: str = PAGE) -> list[float]:
+    """Seconds from writing a prose edit to the page `edited` to the served page showing it,
+    once per run."""
+    page = repo / edited
     original = page.read_text(encoding="utf-8")
     # the page's title: prose on every page, whatever its sentences say this year
     title = next(line for line in original.splitlines() if line.startswith("# "))
     port = free_port()
-    url = f"http://127.0.0.1:{port}/{URL_PATH}"
+    url = f"http://127.0.0.1:{port}/{'' if page.stem == 'index' else page.stem + '/'}"
     server = subprocess.Popen(
         [sys.executable, "-m", "nox", "-R", "-s", "serve", "--", "-a", f"127.0.0.1:{port}"],
         cwd=repo,
@@ -98,7 +100,7 @@ def serve_edits(repo: Path, runs: int) -> list[float]:
     )
     times = []
     try:
-        wait_for(url, "score", limit=600)
+        wait_for(url, "</html>", limit=600)
         for n in range(runs):
             marker = f"benchmarkword{n}x"
             page.write_text(original.replace(title, f"{title} {marker}", 1), encoding="utf-8")
@@ -126,6 +128,7 @@ def main() -> None:
     )
     parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[1])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--page", default=PAGE, help=f"the page the serve edit is made to (default {PAGE})")
     parser.add_argument("--fresh", action="store_true", help="also time a fresh clone's first nox -s docs")
     parser.add_argument("--tests", action="store_true", help="time nox -s tests (CPU seconds) instead")
     args = parser.parse_args()
@@ -137,7 +140,7 @@ def main() -> None:
             print(tests_run(repo))
         return
     report("warm nox -R -s docs", [timed(repo, "-R", "-s", "docs") for _ in range(args.runs)])
-    report("serve: prose edit shown", serve_edits(repo, args.runs))
+    report(f"serve: prose edit to {args.page} shown", serve_edits(repo, args.runs, args.page))
     if args.fresh:
         with tempfile.TemporaryDirectory() as folder:
             clone = Path(folder) / "clone"

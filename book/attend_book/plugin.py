@@ -88,6 +88,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         self._unshown: list[Block] | None = []  # its blocks not shown yet; None: its code failed
         self._offered = ""  # the name of the notebook it offers, beside it in the site; "": none
         self._shown = self._printed = ""  # its HTML as its reader gets it, and as print-site does
+        self._printing = False  # whether print-site makes the whole-book page in this build
         # What every page's process starts with: the environment as the build found it.
         self.environment = dict(os.environ)
         self.command = ""  # `build`, `serve`, ... as mkdocs was started
@@ -149,6 +150,8 @@ class BookPlugin(BasePlugin[BookConfig]):
         return config
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        printing = config.plugins.get("print-site")  # off under `nox -s serve`
+        self._printing = printing is not None and bool(getattr(printing, "config", {}).get("enabled", True))
         # Every plugin's on_config has run: had another registered the same fences after ours,
         # SuperFences would hand it the fences and the build would run them a second time.
         fences = config.mdx_configs["pymdownx.superfences"]["custom_fences"]
@@ -318,7 +321,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         if self._offered:
             html = notebooks.download_button(self._offered) + html
         self._shown = mathml.converted(workbench.without_remote_scripts(html))  # the workbench's MathJax goes
-        self._printed = printed.lines(self._shown)
+        self._printed = printed.lines(self._shown) if self._printing else self._shown
         return self._printed
 
     # After every other: the reader's page is the one shown, unless a plugin between changed it.
