@@ -9,7 +9,10 @@ runs wherever a reader takes it. The workbench, a notebook of its own, is `workb
 from __future__ import annotations
 
 import ast
+import functools
+import hashlib
 import html
+import json
 import re
 import shlex
 from collections.abc import Iterable, Mapping
@@ -24,6 +27,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.pages import Page
 
+from attend_book import snippets
 from attend_book.page import FenceError, commands, executed, words
 from bound_numbers.markdown import FRONT, Fence, fences, parse
 from bound_numbers.reading import strip
@@ -237,14 +241,49 @@ def _admonitions(markdown: str, skip: Iterable[tuple[int, int]] = ()) -> list[st
 def written(page: Page, source: str, path: str, root: Path, config: MkDocsConfig) -> str:
     """The notebook of `page` (its `source`, front matter and all; `path` as errors name it)
     written beside it in the site, if it offers one (`offered`): its name, else ""."""
-    cells = cells_of(source, root, config.mdx_configs.get("pymdownx.snippets"), path)
-    if not offered(page.meta, cells):
-        return ""
     stem = PurePosixPath(page.file.src_uri).stem
+    options = json.dumps(config.mdx_configs.get("pymdownx.snippets"), sort_keys=True, default=str)
+    offers = bool(page.meta.get("notebook", True))
+    inputs = (options, path, str(page.title or stem), page.file.src_uri, offers, version(DISTRIBUTION))
+    made = _made(source, root, _included(source, root), *inputs)
+    if made is None:
+        return ""
     where = Path(config.site_dir, page.file.dest_uri).parent / f"{stem}.ipynb"
     where.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(notebook_of(cells, str(page.title or stem), f"docs/{page.file.src_uri}"), where)
+    where.write_text(made, encoding="utf-8")
     return where.name
+
+
+def _included(source: str, root: Path) -> tuple[tuple[str, str], ...]:
+    """Each file the page includes, with a hash of what it holds now ("" if it is not there)."""
+    found = []
+    for _, name, _ in snippets.includes(source):
+        try:
+            found.append((name, hashlib.sha256((root / name).read_bytes()).hexdigest()))
+        except OSError:
+            found.append((name, ""))
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=64)  # the pages an edit left alone, rebuild after rebuild under `nox -s serve`
+def _made(
+    source: str,
+    root: Path,
+    included: tuple[tuple[str, str], ...],
+    snippets: str,
+    path: str,
+    title: str,
+    src_uri: str,
+    offers: bool,
+    release: str,
+) -> str | None:
+    """`written`'s notebook as its file holds it, or None if the page offers none; the same for
+    the same page, includes (`included`: each a hash of what it holds), options and release."""
+    cells = cells_of(source, root, json.loads(snippets), path)
+    if not offered({"notebook": offers}, cells):
+        return None
+    text = str(nbformat.writes(notebook_of(cells, title, f"docs/{src_uri}")))
+    return text if text.endswith("\n") else f"{text}\n"  # as nbformat.write ends it
 
 
 def offered(meta: Mapping[str, Any], cells: Iterable[Cell]) -> bool:

@@ -163,3 +163,25 @@ def test_without_the_number_check_the_book_plugin_runs_and_shows_each_page_itsel
     (project / "docs" / "index.md").write_text(page, encoding="utf-8")
     assert runs_of_a_build(project) == 1
     assert "<p>42</p>" in (project / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_pages_notebook_follows_the_file_its_listing_includes_from_one_build_to_the_next(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A notebook is made once and kept while its page, includes and release stand (under `nox
+    -s serve`, rebuild after rebuild): an edit to an included file must reach it."""
+    monkeypatch.chdir(project)
+    (project / "mkdocs.yml").write_text(MINIMAL + "  - pymdownx.snippets:\n      base_path: [.]\n")
+    (project / "src").mkdir()
+    listed = project / "src" / "m.py"
+    listed.write_text("# --8<-- [start:part]\nWEIGHT = 0.5\n# --8<-- [end:part]\n", encoding="utf-8")
+    listing = '```python notest\n--8<-- "src/m.py:part"\n```\n'
+    fence = '```python exec="1" continuation\nprint(1)\n```\n'
+    (project / "docs" / "index.md").write_text(
+        f'---\ntitle: t\ndescription: d\n---\n\n```python exec="1"\nx = 1\n```\n\n{listing}\n{fence}'
+    )
+    build_site(project / "mkdocs.yml", project / "site")
+    assert "WEIGHT = 0.5" in (project / "site" / "index.ipynb").read_text(encoding="utf-8")
+    listed.write_text(listed.read_text(encoding="utf-8").replace("0.5", "0.6"), encoding="utf-8")
+    build_site(project / "mkdocs.yml", project / "site")
+    assert "WEIGHT = 0.6" in (project / "site" / "index.ipynb").read_text(encoding="utf-8")
