@@ -197,12 +197,13 @@ def browser(session: nox.Session) -> None:
 def serve(session: nox.Session) -> None:
     """A live preview that rebuilds on any change to docs/, src/attend, the plugin or the figures.
 
-    The whole-book page (print_page/, what `nox -s pdf` prints) is left out: gathering every
-    page into it was half of each save's rebuild, and `nox -s docs` still makes it.
+    The whole-book page (print_page/, what `nox -s pdf` prints) and the search index are left
+    out: gathering every page into the one was half of each save's rebuild, indexing them for
+    the other a fifth, and `nox -s docs` still makes both.
     """
     session.install(*LOCK, *BOOK)
     watched = [arg for folder in ("src/attend", "book", "figures") for arg in ("--watch", folder)]
-    env = {**QUIET, "BOOK_PRINT_PAGE": "false"}
+    env = {**QUIET, "BOOK_PRINT_PAGE": "false", "BOOK_SEARCH": "false"}
     session.run("properdocs", "serve", "-f", "mkdocs.yml", "--strict", *watched, *session.posargs, env=env)
 
 
