@@ -100,7 +100,7 @@ def head_figure(followed: int = 2) -> Figure:
     top_key = int(np.argmax(run.attn[t])) + 1
     words = [label(token, width=9) for token in tokens]
     with plt.rc_context(_STYLE):
-        # Panel 1: each token on its own becomes an embedding, then a query, a key and a value.
+        # Panel 1: the tokens alone, their embeddings, and what W_Q, W_K and W_V make of them.
         small = 26  # a cell of Q, K and V: three grids side by side fit the panel
         grid_w = dk * small
         gap = (PANEL_WIDTH - 3 * grid_w) / 4
@@ -175,8 +175,8 @@ def head_figure(followed: int = 2) -> Figure:
     )
     caption = (
         f"The whole head on the book's {n} tokens, every number from its run. Each token's embedding "
-        "becomes a query, a key and "
-        f"a value (first panel); every query meets every key in the scores, divided by {run.div:g}; softmax "
+        "is projected to its query, key "
+        f"and value (first panel); every query meets every key in the scores, divided by {run.div:g}; softmax "
         f"turns each row into attention weights; each output is the values added up in its weights. Row "
         f"{followed}, the {words[t]}, is outlined: it gives {run.attn[t, top_key - 1]:.2f} of its weight to "
         f"token {top_key}."
