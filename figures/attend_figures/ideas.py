@@ -175,8 +175,8 @@ def head_figure(followed: int = 2) -> Figure:
     )
     caption = (
         f"The whole head on the book's {n} tokens, every number from its run. Each token's embedding "
-        "is projected to its query, key "
-        f"and value (first panel); every query meets every key in the scores, divided by {run.div:g}; softmax "
+        "is projected to its query, key and value "
+        f"(first panel); every query meets every key in the scores, divided by {run.div:g}; softmax "
         f"turns each row into attention weights; each output is the values added up in its weights. Row "
         f"{followed}, the {words[t]}, is outlined: it gives {run.attn[t, top_key - 1]:.2f} of its weight to "
         f"token {top_key}."
