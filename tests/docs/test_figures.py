@@ -22,7 +22,7 @@ import attend_figures
 from attend import tables
 from attend_book.page import Block
 from attend_book.run import run_page
-from attend_figures import diagrams, lacking, learning, pictures
+from attend_figures import diagrams, ideas, lacking, learning, pictures
 from attend_figures.controls import DRIVES, cost_drive, driven
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -99,13 +99,6 @@ def test_the_cost_slider_names_a_length_in_the_singular_and_its_steps_on_its_sca
     offered = [int(s.value) for s in cost_drive().states]
     assert set(cost_drive().scale) <= set(offered)
     assert cost_drive().scale[0] == offered[0] and cost_drive().scale[-1] == offered[-1]
-
-
-def test_the_flow_figure_draws_the_shares_and_the_mixed_values_attend_scores_prints() -> None:
-    run = tables.scores().run
-    data = pictures.flow_figure().data
-    assert data["attn"] == run.attn.tolist()
-    assert data["out"] == run.out.tolist()
 
 
 def test_the_mask_figure_plots_the_scores_and_shares_attend_mask_prints() -> None:
@@ -190,7 +183,12 @@ ALL = [
     pictures.shares_figure,
     pictures.scale_figure,
     pictures.cost_figure,
-    pictures.flow_figure,
+    ideas.head_figure,
+    ideas.kinds_figure,
+    ideas.saturation_figure,
+    ideas.strip_figure,
+    ideas.company_figure,
+    ideas.block_figure,
     lacking.mask_figure,
     lacking.parting_figure,
     diagrams.projection_figure,
@@ -300,6 +298,12 @@ DIAGRAM_HOMES = {
     "heads_figure": "several-heads.md",
     "rotation_figure": "positions.md",
     "growth_figure": "kv-cache.md",
+    "head_figure": "index.md",
+    "kinds_figure": "bare-digit.md",
+    "saturation_figure": "square-root-divide.md",
+    "strip_figure": "longer-rows.md",
+    "company_figure": "weights-are-data.md",
+    "block_figure": "weights-are-data.md",
 }
 
 
@@ -392,7 +396,7 @@ def _templates(tree: ast.AST) -> list[ast.expr]:
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_no_caption_template_in_figures_types_a_number(source: Path) -> None:
     templates = _templates(ast.parse(source.read_text(encoding="utf-8")))
-    if source.name in ("pictures.py", "controls.py", "lacking.py", "learning.py"):
+    if source.name in ("pictures.py", "controls.py", "lacking.py", "learning.py", "ideas.py"):
         assert len(templates) >= 4, f"{source.name}: the captions were not found"
     for template in templates:
         for text in _typed(template):
