@@ -1,10 +1,13 @@
 """Building a book as the nox sessions and CI do, for the tests that build one.
 
 The `properdocs` command runs as a separate process (ProperDocs redirects the plugins'
-`mkdocs.*` imports to its own modules only when its command starts), so each test that
-needs the real engine calls it the same way. MINIMAL is the smallest project the book's
-plugins build: strict, the number check with the book's values and messages, the book's
-plugin, markdown-exec running no fences of its own, and superfences.
+`mkdocs.*` imports to its own modules only when its command starts), so each test that builds
+the book (test_site.py, tests/browser) or needs the real engine calls it the same way, through
+`properdocs_build`. Only a test that plants a fault inside the build of a small project (a
+function replaced, a signal sent at a given step) drives MkDocs' API in its own process, since
+only there can it reach into the build. MINIMAL is the smallest project the book's plugins
+build: strict, the number check with the book's values and messages, the book's plugin,
+markdown-exec running no fences of its own, and superfences.
 """
 
 from __future__ import annotations
