@@ -1,6 +1,6 @@
 """Time the faults issues 28 and 34 found hanging the build, as the build now meets them.
 
-    .nox/docs/bin/python scripts/bench_faults.py [--skip-workbench] [--book-output [SIZE ...]]
+    .nox/docs/bin/python scripts/bench_faults.py [--skip-workbench] [--book-output [SIZE ...]] [--stop S]
 
 * output: a fence printing 100 MB at once, which the build stops at its output limit (8 MB);
   then fences printing 25, 50 and 100 MB with the limit raised past them, so the report is read
@@ -9,7 +9,7 @@
 * book output (with --book-output, instead of the above): the book's strict build, whole-book page
   and all, with a last workbench cell printing SIZE characters without a space (default 100 KB
   and 1 MB; `properdocs build` with the cache warm, so what is timed is the workbench run again
-  and everything after it), stopped at 600 s. docs/workbench.py is put back after each.
+  and everything after it), stopped at S seconds (600). docs/workbench.py is put back after each.
 
 Figures go in the issue notes; nothing here is asserted.
 """
@@ -46,7 +46,7 @@ def timed_page(body: str, most: int = OUTPUT_LIMIT) -> tuple[float, str]:
     return time.perf_counter() - start, said
 
 
-def book_output(size: int) -> str:
+def book_output(size: int, stop: float) -> str:
     """The book's strict build with the workbench's last cell printing `size` characters and no
     space: its seconds, or that it was stopped."""
     script = ROOT / "docs" / "workbench.py"
@@ -59,9 +59,9 @@ def book_output(size: int) -> str:
             script.write_text(f"{kept}\n# %%\nprint('x' * {size})\n", encoding="utf-8")
             start = time.perf_counter()
             try:
-                done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+                done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=stop)
             except subprocess.TimeoutExpired:
-                return "stopped at 600 s"
+                return f"stopped at {stop:g} s"
             said = "built" if done.returncode == 0 else f"failed: {done.stdout.strip().splitlines()[-1:]}"
             return f"{time.perf_counter() - start:.1f} s ({said})"
         finally:
@@ -72,11 +72,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skip-workbench", action="store_true")
     parser.add_argument("--book-output", type=int, nargs="*", metavar="SIZE")
+    parser.add_argument("--stop", type=float, default=600.0, help="seconds a --book-output build may take")
     arguments = parser.parse_args()
     if arguments.book_output is not None:
         for size in arguments.book_output or [100_000, 1_000_000]:
             print(
-                f"the book with a workbench cell printing {size:,} characters, no space: {book_output(size)}"
+                f"the book with a workbench cell printing {size:,} characters, no space: {book_output(size, arguments.stop)}"
             )
         return
     seconds, said = timed_page("print('x' * 100_000_000)")
