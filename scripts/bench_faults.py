@@ -76,9 +76,8 @@ def main() -> None:
     arguments = parser.parse_args()
     if arguments.book_output is not None:
         for size in arguments.book_output or [100_000, 1_000_000]:
-            print(
-                f"the book with a workbench cell printing {size:,} characters, no space: {book_output(size, arguments.stop)}"
-            )
+            said = book_output(size, arguments.stop)
+            print(f"the book with a workbench cell printing {size:,} characters, no space: {said}")
         return
     seconds, said = timed_page("print('x' * 100_000_000)")
     print(f"100 MB printed at once, the build's limit: {seconds:.2f} s  ({said})")
