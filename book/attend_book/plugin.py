@@ -268,7 +268,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         self._page = os.path.relpath(os.path.join(config.docs_dir, page.file.src_path), self.root)
         kept, self._kept = self._kept, None
         if kept is not None and kept[:2] == (self._page, source):
-            ran = kept[2]  # a failure the number check said
+            ran = kept[2]  # the run the number check asked for: it said any failure
         else:  # no number check asked for this page's values: run it here, and say if it fails
             ran = self._run(self._page, source, ())
             if isinstance(ran, FenceError):
