@@ -68,6 +68,18 @@ serve` rebuilds, and as processes (two builds at once, Ctrl-C, SIGTERM).
 | a fence raising a 5 KB message of many lines       | its first 4 lines, each cut at 200 characters,|
 |                                                    |   and how many more there were                |
 | the build killed outright                          | its page's process and all below it end       |
+| `-q`, or a logging configuration hiding every line,| each of the book's lines printed anyway; the  |
+|   on a broken fence rule, an include of nothing or |   strict build fails, the last site as it was |
+|   a fence that fails                               |                                               |
+| a page's python writing into site/ or the site     | page:line of the write: PermissionError ...   |
+|   being built, or removing from site/              |   the build writes the site there             |
+| a page's shell writing there, or emptying site/    | page:1: the page's code changed the site      |
+|                                                    |   folder (...); last site put back, the new   |
+|                                                    |   one never moved in (not even unstrict)      |
+| a workbench cell printing past the output limit    | workbench:line: printed more than 2 MB, the   |
+|   (8 MB; 2 MB here), at once or for ever           |   most the workbench may print                |
+| a page and a workbench cell each printing a MB     | the build, whole-book page and all, in time   |
+|   without a space                                  |   linear in its size (it ran past 300 s)      |
 """
 
 from __future__ import annotations
