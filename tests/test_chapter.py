@@ -46,17 +46,17 @@ def test_every_score_is_a_query_times_a_key_divided_by_two(run: Workings) -> Non
 
 # --8<-- [start:weights]
 def test_every_row_of_attention_weights_sums_to_one(run: Workings) -> None:
-    assert (run.attn > 0).all()
-    assert np.allclose(run.attn.sum(axis=1), 1.0, atol=1e-12)
-    assert round(run.attn[1, 0], 4) == 0.5800
+    assert (run.weights > 0).all()
+    assert np.allclose(run.weights.sum(axis=1), 1.0, atol=1e-12)
+    assert round(run.weights[1, 0], 4) == 0.5800
     # --8<-- [end:weights]
 
 
 # --8<-- [start:same-row]
 def test_two_tokens_with_the_same_numbers_get_the_same_row(run: Workings) -> None:
-    assert np.array_equal(run.attn[1], run.attn[3])
+    assert np.array_equal(run.weights[1], run.weights[3])
     assert np.array_equal(run.out[1], run.out[3])
-    assert not np.array_equal(run.attn[0], run.attn[1])
+    assert not np.array_equal(run.weights[0], run.weights[1])
     # --8<-- [end:same-row]
 
 

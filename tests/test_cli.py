@@ -16,7 +16,7 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 
-from attend import DK, WK, WQ, WV, D, chapter_row, chronicle_ids, render, tables
+from attend import D_K, D_MODEL, WK, WQ, WV, chapter_embeddings, chronicle_ids, render, tables
 from attend.checks import WORK_LIMIT
 from attend.cli import DISTRIBUTION, main, parser, work
 
@@ -30,19 +30,21 @@ class ByNumpy(NamedTuple):
     k: np.ndarray
     v: np.ndarray
     raw: np.ndarray
-    attn: np.ndarray
+    weights: np.ndarray
     out: np.ndarray
 
 
 def by_numpy(*, divide: bool = True) -> ByNumpy:
-    x = chapter_row()
-    matrices = [np.reshape(w, (DK, D)) for w in (WQ, WK, WV)]  # row j: the D weights of output dimension j
+    x = chapter_embeddings()
+    matrices = [
+        np.reshape(w, (D_K, D_MODEL)) for w in (WQ, WK, WV)
+    ]  # row j: the d_model weights of output dimension j
     q, k, v = (x @ m.T for m in matrices)
     raw = q @ k.T
-    scores = raw / (np.sqrt(DK) if divide else 1.0)
+    scores = raw / (np.sqrt(D_K) if divide else 1.0)
     powers = np.exp(scores - scores.max(axis=1, keepdims=True))
-    attn = powers / powers.sum(axis=1, keepdims=True)
-    return ByNumpy(matrices, q, k, v, raw, attn, attn @ v)
+    weights = powers / powers.sum(axis=1, keepdims=True)
+    return ByNumpy(matrices, q, k, v, raw, weights, weights @ v)
 
 
 def printed(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -95,24 +97,24 @@ def test_the_square_table_is_the_raw_square_and_the_same_divided(divide: bool) -
 
 def test_the_scores_table_holds_the_shares_what_each_comes_to_and_the_count() -> None:
     table, expected = tables.scores(), by_numpy()
-    np.testing.assert_allclose(table.run.attn, expected.attn, rtol=1e-12)
-    assert [s.top for s in table.shares] == [
-        tuple(np.flatnonzero(row == row.max()) + 1) for row in expected.attn
+    np.testing.assert_allclose(table.run.weights, expected.weights, rtol=1e-12)
+    assert [s.top for s in table.rows] == [
+        tuple(np.flatnonzero(row == row.max()) + 1) for row in expected.weights
     ]
     np.testing.assert_allclose(
-        [(s.total, s.largest) for s in table.shares], [(1.0, row.max()) for row in expected.attn], rtol=1e-12
+        [(s.total, s.largest) for s in table.rows], [(1.0, row.max()) for row in expected.weights], rtol=1e-12
     )
     np.testing.assert_allclose(table.run.out, expected.out, rtol=1e-12)
     n = len(expected.q)
     cost = table.run.cost
-    assert (cost.project, cost.score, cost.mix) == (3 * n * D * DK, n * n * DK, n * n * DK)
+    assert (cost.project, cost.score, cost.mix) == (3 * n * D_MODEL * D_K, n * n * D_K, n * n * D_K)
     assert cost.total == cost.project + cost.score + cost.mix
 
 
 def test_the_scores_without_the_divide_are_more_peaked() -> None:
-    undivided = tables.scores(divide=False).run.attn
-    np.testing.assert_allclose(undivided, by_numpy(divide=False).attn, rtol=1e-12)
-    assert undivided.max() > tables.scores().run.attn.max()
+    undivided = tables.scores(divide=False).run.weights
+    np.testing.assert_allclose(undivided, by_numpy(divide=False).weights, rtol=1e-12)
+    assert undivided.max() > tables.scores().run.weights.max()
 
 
 def test_the_output_is_labelled_by_token_and_dimension_and_the_weights_by_query_and_key() -> None:

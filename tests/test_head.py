@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from attend import Head, Workings, chapter_head, chapter_row, softmax
+from attend import Head, Workings, chapter_embeddings, chapter_head, softmax
 
 
-def test_the_chapter_row_is_the_typed_numbers_of_its_four_tokens() -> None:
-    assert chapter_row().tolist() == [[0, 1, 0, 0.5], [1, 0, 0, 0], [0, 0, 1, 1], [1, 0, 0, 0]]
+def test_the_chapters_sequence_is_the_typed_embeddings_of_its_four_tokens() -> None:
+    assert chapter_embeddings().tolist() == [[0, 1, 0, 0.5], [1, 0, 0, 0], [0, 0, 1, 1], [1, 0, 0, 0]]
 
 
 def test_the_square_is_not_symmetric(run: Workings) -> None:
@@ -97,7 +97,7 @@ def test_a_token_of_the_wrong_width_in_an_array_is_refused() -> None:
     ("size", "error"), [(0, ValueError), (-1, ValueError), (2.0, TypeError), (True, TypeError)]
 )
 def test_a_head_of_no_width_is_refused(size: object, error: type[Exception]) -> None:
-    with pytest.raises(error, match="^d must be"):
+    with pytest.raises(error, match="^d_model must be"):
         Head(size, 1, [], [], [])  # type: ignore[arg-type]
 
 
@@ -142,7 +142,7 @@ def test_an_array_row_reads_the_same_as_a_list_row(run: Workings) -> None:
 
 def test_the_record_cannot_be_written_to(run: Workings) -> None:
     with pytest.raises(ValueError):
-        run.attn[0, 0] = 1.0
+        run.weights[0, 0] = 1.0
     with pytest.raises(ValueError):
         chapter_head().wq[0, 0] = 1.0
 
@@ -152,10 +152,10 @@ def test_a_numpy_bool_is_a_switch_too() -> None:
 
 
 def test_leaving_the_divide_off_divides_by_one() -> None:
-    run = chapter_head(divide=False).attend(chapter_row())
+    run = chapter_head(divide=False).attend(chapter_embeddings())
     assert run.div == 1.0
     assert np.array_equal(run.scaled, run.raw)
-    assert np.array_equal(run.attn, softmax(run.raw))
+    assert np.array_equal(run.weights, softmax(run.raw))
 
 
 @st.composite
@@ -176,14 +176,14 @@ def test_permuting_the_tokens_permutes_the_outputs(case, random) -> None:  # typ
     random.shuffle(order)
     plain, shuffled = head.attend(row), head.attend(row[order])
     assert np.allclose(shuffled.out, plain.out[order], atol=1e-9)
-    assert np.allclose(shuffled.attn, plain.attn[np.ix_(order, order)], atol=1e-12)
+    assert np.allclose(shuffled.weights, plain.weights[np.ix_(order, order)], atol=1e-12)
 
 
 @settings(max_examples=60, deadline=None)
 @given(heads_and_rows())
 def test_the_counted_cost_equals_the_closed_form(case) -> None:  # type: ignore[no-untyped-def]
     head, row = case
-    n, d, dk = len(row), head.d, head.dk
+    n, d, dk = len(row), head.d_model, head.d_k
     cost = head.attend(row).cost
     assert cost.length == n
     assert cost.project == 3 * n * d * dk

@@ -68,7 +68,7 @@ def test_the_cache_holds_a_key_and_a_value_per_token_per_kept_head_per_layer() -
     [
         ((0, 1, 4, 4, 8), ValueError, "layers must be at least 1"),
         ((1, 1, 4, -1, 8), ValueError, "tokens must be at least 0"),
-        ((1, 1, 4.0, 4, 8), TypeError, "dk must be a whole number"),
+        ((1, 1, 4.0, 4, 8), TypeError, "d_k must be a whole number"),
         ((1, True, 4, 4, 8), TypeError, "kv_heads must be a whole number"),
     ],
 )

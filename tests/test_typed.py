@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attend import Layer, chapter_tokens, embed, load_tokenizer, typed_numbers, typed_table
+from attend import Layer, chapter_tokens, embed, embedding_table, load_tokenizer, typed_embedding
 
 
 @pytest.mark.parametrize(
@@ -20,11 +20,11 @@ from attend import Layer, chapter_tokens, embed, load_tokenizer, typed_numbers, 
     ],
 )
 def test_the_rule_types_a_piece_by_what_it_carries(piece: bytes, row: tuple[float, ...]) -> None:
-    assert typed_numbers(piece) == row
+    assert typed_embedding(piece) == row
 
 
 def test_every_token_of_the_table_has_four_numbers_between_zero_and_one() -> None:
-    table = typed_table()
+    table = embedding_table()
     assert table.shape == (len(load_tokenizer()), 4) == (512, 4)
     assert ((table >= 0) & (table <= 1)).all()
     assert not table.flags.writeable
@@ -57,7 +57,7 @@ def test_the_chapter_tokens_are_year_4_then_0_then_the_long_piece_then_7() -> No
     pieces = [load_tokenizer().piece(t) for t in chapter_tokens()]
     assert pieces == [b"year 4", b"0", b": 235 hobbs standing in The Hollow, 17", b"7"]
     assert chapter_tokens()[1] == 48 and chapter_tokens()[3] == 55
-    assert np.array_equal(typed_table()[48], typed_table()[55])
+    assert np.array_equal(embedding_table()[48], embedding_table()[55])
 
 
 def test_a_layer_of_the_wrong_shape_is_refused() -> None:

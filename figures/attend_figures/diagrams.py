@@ -25,7 +25,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure as MplFigure
 from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
 
-from attend import chapter_head, chapter_heads, chapter_row, chapter_tokens, rotary, tables
+from attend import chapter_embeddings, chapter_head, chapter_heads, chapter_tokens, rotary, tables
 from attend.positions import angles
 from attend_figures.pictures import _STYLE, PANEL_WIDTH, Figure, _panel, _svg, label
 
@@ -99,7 +99,7 @@ def _tint(colour: str, amount: float = 0.22) -> tuple[float, float, float]:
 @cache
 def projection_figure(token: int = 2) -> Figure:
     """One token's embedding multiplied by W_Q, W_K and W_V: its query, key and value."""
-    run = chapter_head().attend(chapter_row())
+    run = chapter_head().attend(chapter_embeddings())
     t = token - 1
     made = (
         ("query", "W_Q", run.q[t], QUERY),
@@ -164,9 +164,9 @@ def projection_figure(token: int = 2) -> Figure:
 @cache
 def query_figure(token: int = 2) -> Figure:
     """One query against every key (scores, then attention weights), and the weighted values added."""
-    run = chapter_head().attend(chapter_row())
+    run = chapter_head().attend(chapter_embeddings())
     t, n, dk = token - 1, len(run.x), run.q.shape[1]
-    scores, weights, outcome = run.scaled[t], run.attn[t], run.out[t]
+    scores, weights, outcome = run.scaled[t], run.weights[t], run.out[t]
     left, top, step, bar = 58, 44, 34, 50
     cells = dk * CELL
     with plt.rc_context(_STYLE):
@@ -232,8 +232,8 @@ def query_figure(token: int = 2) -> Figure:
 def heads_figure(h: int = 2) -> Figure:
     """W_Q's rows cut into h heads, and the heads' outputs joined side by side for W_O."""
     layer = chapter_heads(h)
-    run = layer.attend(chapter_row())
-    d, dk, n = layer.d, layer.dk, len(run.joined)
+    run = layer.attend(chapter_embeddings())
+    d, dk, n = layer.d_model, layer.d_k, len(run.joined)
     wq = layer.wq.reshape(d, d)  # output dimension by input dimension, head after head
     head_of = [i // dk for i in range(d)]
     left, top = 40, 30
@@ -306,7 +306,7 @@ def heads_figure(h: int = 2) -> Figure:
 def rotation_figure(token: int = 2, positions: int = 4) -> Figure:
     """Token `token`'s query placed at positions 0 to positions − 1, each pair of its dimensions
     turned by RoPE: the first pair fast, the last slow."""
-    q = chapter_head().attend(chapter_row()).q[token - 1]
+    q = chapter_head().attend(chapter_embeddings()).q[token - 1]
     placed, _ = rotary(np.tile(q, (positions, 1)))  # the same query at every position
     rates = angles(2, len(q))[1]  # radians a position, one per pair
     pairs = len(rates)

@@ -89,7 +89,7 @@ def learned_figure(settings: Settings = DEFAULTS) -> Figure:
     panels = (
         _heat_panel(
             "learned-typed",
-            typed.masked.shares,
+            typed.masked.weights,
             typed_labels,
             "typed: the chapter's tokens",
             WEIGHTS_MAP,
@@ -132,7 +132,7 @@ def learned_figure(settings: Settings = DEFAULTS) -> Figure:
         "line": line + 1,
         "labels": learned_labels,
         "learned": weights.tolist(),
-        "typed": typed.masked.shares.tolist(),
+        "typed": typed.masked.weights.tolist(),
         "top": (top_standing + 1, top_in + 1),
     }
     return Figure("learned", panels, alt, caption, data)

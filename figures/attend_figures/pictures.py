@@ -49,8 +49,8 @@ from matplotlib.figure import Figure as MplFigure
 from matplotlib.patches import Rectangle
 
 from attend import (
+    chapter_embeddings,
     chapter_head,
-    chapter_row,
     chapter_tokens,
     cost_sweep,
     crossover,
@@ -150,7 +150,7 @@ def _rows_words(rows: Sequence[int]) -> str:
 @cache
 def square_figure() -> Figure:
     """The score matrix as `attend square` prints it, before and after scaling."""
-    run = chapter_head(divide=True).attend(chapter_row())
+    run = chapter_head(divide=True).attend(chapter_embeddings())
     labels = [label(t) for t in chapter_tokens()]
     same = twins(run.raw)
     n = len(labels)
@@ -191,18 +191,18 @@ def square_figure() -> Figure:
 @cache
 def shares_figure() -> Figure:
     """The attention weights as `attend scores` and `attend scores --no-scale` print them."""
-    divided = chapter_head(divide=True).attend(chapter_row())
-    undivided = chapter_head(divide=False).attend(chapter_row())
+    divided = chapter_head(divide=True).attend(chapter_embeddings())
+    undivided = chapter_head(divide=False).attend(chapter_embeddings())
     labels = [label(t) for t in chapter_tokens()]
-    same = twins(divided.attn)
+    same = twins(divided.weights)
     n = len(labels)
     lo, hi = SHARE_RANGE
     row = same[0]  # the first of the rows that arrived alike
-    key = int(np.argmax(divided.attn[row - 1])) + 1
+    key = int(np.argmax(divided.weights[row - 1])) + 1
     panels = (
         _heat_panel(
             "shares-divided",
-            divided.attn,
+            divided.weights,
             labels,
             f"weights, scores divided by {divided.div:g}",
             WEIGHTS_MAP,
@@ -211,7 +211,7 @@ def shares_figure() -> Figure:
         ),
         _heat_panel(
             "shares-undivided",
-            undivided.attn,
+            undivided.weights,
             labels,
             "weights, scores not scaled",
             WEIGHTS_MAP,
@@ -219,12 +219,12 @@ def shares_figure() -> Figure:
             SHARE_RANGE,
         ),
     )
-    sums = divided.attn.sum(axis=1)
+    sums = divided.weights.sum(axis=1)
     alt = (
         f"{len(panels)} heat maps of the {n} by {n} attention weights, token labels on both axes, each row "
         f"adding to {sums.min():g}, under a colour bar from {lo:g} to {hi:g}. With scaling, row "
-        f"{row}'s largest weight is {divided.attn[row - 1, key - 1]:.4f} on token {key}; without it "
-        f"the same cell is {undivided.attn[row - 1, key - 1]:.4f}. In both maps rows "
+        f"{row}'s largest weight is {divided.weights[row - 1, key - 1]:.4f} on token {key}; without it "
+        f"the same cell is {undivided.weights[row - 1, key - 1]:.4f}. In both maps rows "
         f"{_rows_words(same)} are identical, because those tokens arrive with the same embedding."
     )
     caption = (
@@ -240,8 +240,8 @@ def shares_figure() -> Figure:
         "row sums": sums.tolist(),
         "twins": same,
         "top": (row, key),
-        "divided": divided.attn.tolist(),
-        "undivided": undivided.attn.tolist(),
+        "divided": divided.weights.tolist(),
+        "undivided": undivided.weights.tolist(),
     }
     return Figure("shares", panels, alt, caption, data)
 
@@ -412,7 +412,7 @@ def cost_figure(rows: Sequence[int] = COST_ROWS, marked: Sequence[int] = ()) -> 
 @cache
 def flow_figure() -> Figure:
     """One real run of the chapter's head, a panel per step: embeddings, q/k/v, scores, weights, out."""
-    run = chapter_head(divide=True).attend(chapter_row())
+    run = chapter_head(divide=True).attend(chapter_embeddings())
     labels = [label(t, width=8) for t in chapter_tokens()]
     n = len(labels)
     steps = [
@@ -421,7 +421,7 @@ def flow_figure() -> Figure:
         ("k", run.k, "keys k = x·Wkᵀ"),
         ("v", run.v, "values v = x·Wvᵀ"),
         ("scores", run.scaled, f"scores q·kᵀ ÷ {run.div:g}"),
-        ("attn", run.attn, "attention weights"),
+        ("attn", run.weights, "attention weights"),
         ("out", run.out, "out = weights·v"),
     ]
     panels = tuple(
@@ -429,14 +429,14 @@ def flow_figure() -> Figure:
         for name, square, title in steps
     )
     zero_slot = int(np.flatnonzero(run.x[1] == 0)[0])  # the first dimension the 0 arrives empty in
-    row, key = 2, int(np.argmax(run.attn[1])) + 1  # token 2, the bare digit, and its top key
+    row, key = 2, int(np.argmax(run.weights[1])) + 1  # token 2, the bare digit, and its top key
     alt = (
         f"A run of the head in {len(steps)} grids, every cell printed to {FLOW_PLACES} places, "
         f"each titled with what it holds. The {n} token embeddings make {n} queries, {n} keys "
         f"and {n} values; queries and keys meet in the {n} by {n} score matrix, divided by "
         f"{run.div:g}; softmax turns each of its rows into attention weights, and the weights mix "
         f"the values. Row {row}, the bare digit, scores {run.scaled[row - 1, key - 1]:.4f} against token "
-        f"{key}, gives it an attention weight of {run.attn[row - 1, key - 1]:.4f}, and leaves with "
+        f"{key}, gives it an attention weight of {run.weights[row - 1, key - 1]:.4f}, and leaves with "
         f"{run.out[row - 1, zero_slot]:.4f} in dimension {zero_slot + 1}, where it arrived with "
         f"{run.x[row - 1, zero_slot]:g}."
     )
@@ -453,7 +453,7 @@ def flow_figure() -> Figure:
         "places": (FLOW_PLACES, TABLE_PLACES),
         "div": run.div,
         "followed": (row, key, zero_slot + 1),
-        **{name: getattr(run, name).tolist() for name in ("x", "q", "k", "v", "scaled", "attn", "out")},
+        **{name: getattr(run, name).tolist() for name in ("x", "q", "k", "v", "scaled", "weights", "out")},
     }
     return Figure("flow", panels, alt, caption, data)
 

@@ -1,6 +1,6 @@
 """The one array type the package hands between its parts.
 
-Every query, key, value, score and share is a float64 matrix: float64 is the arithmetic the
+Every query, key, value, score and attention weight is a float64 matrix: float64 is the arithmetic the
 chapter's numbers are printed from, so one name for it keeps every signature saying the same.
 """
 

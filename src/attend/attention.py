@@ -27,14 +27,14 @@ __all__ = ["Attention", "attention"]
 
 @dataclass(frozen=True)
 class Attention:
-    """One pass: the scaled (and perhaps masked) scores, their shares, the mixed values, and
-    the multiply-adds of the two products."""
+    """One pass: the scaled (and perhaps masked) scores, the attention weights made from them,
+    the values mixed in those weights, and the multiply-adds of the two products."""
 
     scores: Matrix  # hidden ones are -inf
-    shares: Matrix
+    weights: Matrix
     out: Matrix
-    score: int
-    mix: int
+    score_adds: int  # multiply-adds of Q·Kᵀ
+    mix_adds: int  # multiply-adds of the weights times V
 
 
 # --8<-- [start:attention]
@@ -52,15 +52,15 @@ def attention(
     any shape that broadcasts to the scores'."""
     q, k, v = _matrices(q, k, v, seen)
     dk = q.shape[-1]
-    scores, score = product(q, np.swapaxes(k, -1, -2))  # q·kᵀ
+    scores, score_adds = product(q, np.swapaxes(k, -1, -2))  # q·kᵀ
     if switch(divide, "divide"):
         scores /= math.sqrt(dk)
     if seen is not None:
-        scores = hide(scores, seen)  # -inf: a share of exactly 0
-    shares = softmax(scores)
-    out, mix = product(shares, v)  # each row of shares times the values
+        scores = hide(scores, seen)  # -inf: a weight of exactly 0
+    weights = softmax(scores)
+    out, mix_adds = product(weights, v)  # each row of weights times the values
     finite(out, _naming("the mixed values"))
-    return Attention(scores, shares, out, score, mix)
+    return Attention(scores, weights, out, score_adds, mix_adds)
 
 
 # --8<-- [end:attention]
@@ -73,7 +73,9 @@ def _matrices(q: object, k: object, v: object, seen: object) -> tuple[Matrix, Ma
         where = _naming(name)
         array = real_array(value, name, where)
         if array.ndim < 2 or 0 in array.shape:
-            raise ValueError(f"{name} is (..., tokens, slots) with at least one of each, not {array.shape}")
+            raise ValueError(
+                f"{name} is (..., tokens, dimensions) with at least one of each, not {array.shape}"
+            )
         checked.append(finite(array, where))
     q, k, v = checked
     if q.shape[-1] != k.shape[-1] or k.shape[:-1] != v.shape[:-1] or q.shape[:-2] != k.shape[:-2]:

@@ -3,8 +3,8 @@
 A model that writes text one token at a time has, at each step, only the tokens written so
 far. Trained on whole rows, it would learn to copy from the token it is meant to guess
 unless each query is kept from the keys after it. The mask does that before softmax: a
-hidden score becomes -inf, e to -inf is exactly 0, and the shares that are left still add
-to one.
+hidden score becomes -inf, e to -inf is exactly 0, and the attention weights that are left
+still add to one.
 """
 
 from __future__ import annotations

@@ -19,23 +19,23 @@ from attend.heads import MultiHead
 from attend.tokenizer import load_tokenizer
 
 __all__ = [
-    "DK",
+    "D_K",
+    "D_MODEL",
     "WK",
     "WO",
     "WQ",
     "WV",
-    "D",
+    "chapter_embeddings",
     "chapter_head",
     "chapter_heads",
-    "chapter_row",
     "chapter_tokens",
 ]
 
-D = 4  # d_model: the width of each token's embedding
-DK = 4  # d_k, the query and key width; d_v, the value width, is the same here
+D_MODEL = 4  # d_model: the width of each token's embedding
+D_K = 4  # d_k, the query and key width; d_v, the value width, is the same here
 
 # --8<-- [start:weights]
-# Stored as torch.nn.Linear stores them: row j holds the D weights that
+# Stored as torch.nn.Linear stores them: row j holds the d_model weights that
 # make output dimension j, read left to right.
 WQ = (
     0.0, 0.0, 2.0, 0.0,  # query dimension 1: twice "carries a count"
@@ -60,19 +60,19 @@ WV = (
 # --8<-- [start:wo]
 # Wo for the chapter's matrices cut into heads: the identity, so the
 # heads' outputs leave side by side exactly as they were made.
-WO = tuple(float(i == j) for i in range(D) for j in range(D))
+WO = tuple(float(i == j) for i in range(D_MODEL) for j in range(D_MODEL))
 # --8<-- [end:wo]
 
 
 def chapter_head(*, divide: bool = True) -> Head:
     """The head the whole chapter runs: four numbers in, four out, the typed matrices."""
-    return Head(D, DK, WQ, WK, WV, divide=divide)
+    return Head(D_MODEL, D_K, WQ, WK, WV, divide=divide)
 
 
 def chapter_heads(h: int) -> MultiHead:
-    """The chapter's three matrices cut into h heads of 4/h slots, in order, and Wo the
+    """The chapter's three matrices cut into h heads of 4/h dimensions, in order, and Wo the
     identity: with h = 1 it is the chapter's head, divide and all."""
-    return MultiHead(D, h, WQ, WK, WV, WO)
+    return MultiHead(D_MODEL, h, WQ, WK, WV, WO)
 
 
 @cache
@@ -81,6 +81,6 @@ def chapter_tokens() -> tuple[int, ...]:
     return tuple(load_tokenizer().encode(CHAPTER_ENTRY)[:4])
 
 
-def chapter_row() -> npt.NDArray[np.float64]:
-    """The row the head reads in the chapter: its four tokens' typed numbers."""
+def chapter_embeddings() -> npt.NDArray[np.float64]:
+    """The sequence the head reads in the chapter, X: its four tokens' typed embeddings."""
     return embed(chapter_tokens())

@@ -36,7 +36,7 @@ __all__ = [
     "finite",
     "generation_work",
     "real_array",
-    "row_work",
+    "sequence_work",
     "switch",
     "token_ids",
     "whole",
@@ -67,8 +67,8 @@ MOST_DIMENSIONS = 32  # numpy's own limit is 64; nothing here needs more than tw
 WORK_LIMIT = 100_000_000
 
 
-def row_work(length: int) -> int:
-    """The numbers one run of the head over a row of `length` tokens handles."""
+def sequence_work(length: int) -> int:
+    """The numbers one run of the head over a sequence of `length` tokens handles."""
     return 3 * length * length
 
 

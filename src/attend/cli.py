@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 from attend import render, tables
-from attend.chapter import D
-from attend.checks import WORK_LIMIT, amount, draw_work, generation_work, row_work, within_work
+from attend.chapter import D_MODEL
+from attend.checks import WORK_LIMIT, amount, draw_work, generation_work, sequence_work, within_work
 from attend.tokenizer import chronicle_ids
 from attend.training import DEFAULTS, MOST_STEPS, MOST_WIDTH, Settings
 
@@ -148,15 +148,16 @@ def length(flag: str) -> Callable[[str], int]:
 
 
 def split(flag: str) -> Callable[[str], int]:
-    """A number of heads that the chapter's D numbers split into evenly."""
+    """A number of heads that the chapter's d_model numbers split into evenly."""
 
     def parse(text: str) -> int:
         h = whole_number(flag, text)
-        if D % h:
-            *most, last = [str(n) for n in range(1, D + 1) if D % n == 0]
+        if D_MODEL % h:
+            *most, last = [str(n) for n in range(1, D_MODEL + 1) if D_MODEL % n == 0]
             evenly = f"{', '.join(most)} or {last}"
             raise argparse.ArgumentTypeError(
-                f"{flag} takes {evenly}: the chapter's {D} numbers split into heads of equal width, not {h}"
+                f"{flag} takes {evenly}: the chapter's {D_MODEL} numbers split into heads of equal width, "
+                f"not {h}"
             )
         return h
 
@@ -195,7 +196,7 @@ def parser() -> Parser:
         "weights": "the three stored matrices",
         "project": "each token's query, key and value",
         "square": "every query against every key",
-        "scores": "the shares of one and the mixed values",
+        "scores": "the attention weights and the mixed values",
         "scale": "what the divide does, measured at several widths",
         "cost": "the counted multiply-adds at several sequence lengths",
         "positions": "rows 2 and 4 told apart by sinusoidal or rotary positions",
@@ -250,7 +251,7 @@ def parser() -> Parser:
             type=split("--heads"),
             default=default,
             metavar="H",
-            help=f"heads to cut the {D} numbers into: 1, 2 or 4 (default: {default})",
+            help=f"heads to cut the {D_MODEL} numbers into: 1, 2 or 4 (default: {default})",
         )
     mode["kvcache"].add_argument(
         "--tokens",
@@ -313,7 +314,7 @@ def work(args: argparse.Namespace) -> tuple[int, str, str]:
     instead."""
     match args.mode:
         case "cost":
-            return sum(map(row_work, args.rows)), "cost", "ask for shorter or fewer rows"
+            return sum(map(sequence_work, args.rows)), "cost", "ask for shorter or fewer rows"
         case "scale":
             handled = sum(draw_work(args.count, w) for w in args.widths)
             return handled, "scale", "ask for a smaller --count or fewer or narrower --widths"

@@ -3,7 +3,7 @@
 A formula for the work can share a mistake with the reasoning behind it, so the head does
 not take its cost from one. numpy multiplies in C, where no counter can sit in the innermost
 loop as the chapter's Go counter did; instead each step of the head makes its products as
-an array (a key times a query, slot by slot), counts the products in that array, and only
+an array (a key times a query, dimension by dimension), counts the products in that array, and only
 then adds them up. A step that skipped a product or made one twice would show in its count.
 
 Two checks keep that honest. `attend.loops` redoes the head in plain Python loops, adding

@@ -1,10 +1,10 @@
-"""The typed table: four numbers for every token, set by a rule rather than learned.
+"""The embedding table: four numbers for every token, set by a rule rather than learned.
 
 A token id names a run of bytes and nothing more: token 422 is no bigger than token 55 in
 any sense a head could use. So each token is given four numbers of its own, and its id
 only picks which four. A trained model learns that table along with everything else; here a rule
 writes it, and the book says as much, because nothing after this step can tell a typed
-number from a learned one.
+embedding from a learned one.
 """
 
 from __future__ import annotations
@@ -20,14 +20,15 @@ import numpy.typing as npt
 from attend.checks import token_ids
 from attend.tokenizer import load_tokenizer
 
-__all__ = ["SLOTS", "embed", "typed_numbers", "typed_table"]
+__all__ = ["DIMENSIONS", "embed", "embedding_table", "typed_embedding"]
 
-SLOTS = ("a bare digit", "carries a year", "carries a count", "how much it says")
+# What each of the four dimensions of an embedding says, in order.
+DIMENSIONS = ("a bare digit", "carries a year", "carries a count", "how much it says")
 
 
 # --8<-- [start:rule]
-def typed_numbers(piece: bytes) -> tuple[float, float, float, float]:
-    """The four typed numbers for the bytes one token stands for."""
+def typed_embedding(piece: bytes) -> tuple[float, float, float, float]:
+    """The embedding the rule types for the bytes one token stands for: four numbers."""
     bare_digit = len(piece) == 1 and piece.isdigit()
     carries_year = re.search(rb"year \d", piece) is not None
     carries_count = re.search(rb"\d [a-z]", piece) is not None
@@ -44,19 +45,19 @@ def typed_numbers(piece: bytes) -> tuple[float, float, float, float]:
 
 
 @cache
-def typed_table() -> npt.NDArray[np.float64]:
-    """Four typed numbers for each of the tokenizer's 512 tokens, read-only."""
+def embedding_table() -> npt.NDArray[np.float64]:
+    """The typed embedding of each of the tokenizer's 512 tokens, one row per id, read-only."""
     tokenizer = load_tokenizer()
-    table = np.array([typed_numbers(tokenizer.piece(i)) for i in range(len(tokenizer))])
+    table = np.array([typed_embedding(tokenizer.piece(i)) for i in range(len(tokenizer))])
     table.flags.writeable = False
     return table
 
 
 def embed(ids: Sequence[int] | npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.float64]:
-    """The typed numbers of a run of token ids, one run of four per token: a row to read.
+    """The embeddings of a run of token ids, one row of four per token: a sequence to read.
 
     Each id is checked against the table first, because numpy would read -1 as the last
     token and hand back its numbers without a word.
     """
-    table = typed_table()
+    table = embedding_table()
     return table[token_ids(ids, len(table))]

@@ -16,16 +16,16 @@ import numpy as np
 import numpy.typing as npt
 
 from attend.chapter import chapter_head
-from attend.checks import a_thing, draw_work, row_work, whole, whole_numbers, within_work
+from attend.checks import a_thing, draw_work, sequence_work, whole, whole_numbers, within_work
 from attend.cost import Cost
 from attend.embedding import embed
 from attend.head import Head
 from attend.softmax import softmax
 from attend.tokenizer import chronicle_ids
 
-__all__ = ["Measurement", "Spread", "chronicle_row", "cost_sweep", "crossover", "scale_experiment"]
+__all__ = ["Measurement", "Spread", "chronicle_embeddings", "cost_sweep", "crossover", "scale_experiment"]
 
-CONFIDENT = 0.99  # a draw whose biggest share reaches this has all but picked one key
+CONFIDENT = 0.99  # a draw whose biggest attention weight reaches this has all but picked one key
 
 
 @dataclass(frozen=True)
@@ -33,8 +33,8 @@ class Spread:
     """How peaked the scores came out, over every draw at one width."""
 
     spread: float  # mean of (largest score − smallest score) in a draw
-    biggest: float  # mean of the biggest share in a draw
-    confident: int  # draws whose biggest share is at least CONFIDENT
+    biggest: float  # mean of the biggest attention weight in a draw
+    confident: int  # draws whose biggest weight is at least CONFIDENT
 
 
 @dataclass(frozen=True)
@@ -95,8 +95,8 @@ def _spread(scores: npt.NDArray[np.float64]) -> Spread:
 # --8<-- [end:scale]
 
 
-def chronicle_row(length: int) -> npt.NDArray[np.float64]:
-    """The typed numbers of the first `length` tokens of the chronicle."""
+def chronicle_embeddings(length: int) -> npt.NDArray[np.float64]:
+    """The typed embeddings of the first `length` tokens of the chronicle."""
     ids = chronicle_ids()[: whole(length, "length", 1)]
     if len(ids) < length:
         raise ValueError(f"a row of {length} tokens: the chronicle holds 1 to {len(ids)}")
@@ -106,7 +106,7 @@ def chronicle_row(length: int) -> npt.NDArray[np.float64]:
 # --8<-- [start:sweep]
 def counted(head: Head, length: int) -> Cost:
     """What the head's counters say one run on the chronicle took."""
-    return head.attend(chronicle_row(length)).cost
+    return head.attend(chronicle_embeddings(length)).cost
 
 
 @cache
@@ -124,7 +124,7 @@ def cost_sweep(
     another is given."""
     count = chapter_cost if head is None else partial(counted, _head(head))
     lengths = whole_numbers(lengths, "lengths", 1)
-    work = sum(map(row_work, lengths))
+    work = sum(map(sequence_work, lengths))
     within_work(work, "the sweep", "ask for shorter or fewer rows")
     return [count(n) for n in lengths]
 

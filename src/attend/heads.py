@@ -1,14 +1,15 @@
 """Several heads side by side, their outputs joined and mixed by one more matrix, Wo.
 
-One head makes one set of shares per token, so it can follow one kind of likeness at a time.
-Split the D numbers of a query, key and value into h runs of dk = D/h and give each run its
-own head: h sets of shares from the same row, for the same multiply-adds as one head of width
-D. Only Wo is extra. It is the one place where what the heads found is mixed across heads;
-without it each output slot would only ever hold what one head found.
+One head makes one set of attention weights per token, so it can follow one kind of likeness
+at a time. Split the d_model numbers of a query, key and value into h runs of d_k = d_model/h
+and give each run its own head: h sets of weights from the same sequence, for the same
+multiply-adds as one head of width d_model. Only Wo is extra. It is the one place where what the
+heads found is mixed across heads; without it each output dimension would only ever hold what one
+head found.
 
-The layout follows nanoGPT's CausalSelfAttention: one D×D matrix each for queries, keys and
-values, whose output slots are cut into h heads of dk slots in order, then the heads' outputs
-laid side by side again and multiplied by Wo.
+The layout follows nanoGPT's CausalSelfAttention: one d_model×d_model matrix each for queries,
+keys and values, whose output dimensions are cut into h heads of d_k dimensions in order, then
+the heads' outputs laid side by side again and multiplied by Wo.
 """
 
 from __future__ import annotations
@@ -33,16 +34,16 @@ class HeadsCost:
     """Multiply-adds of one run of several heads: theirs together, and Wo's."""
 
     heads: Cost
-    output: int
+    wo: int
 
     @property
     def total(self) -> int:
-        return self.heads.total + self.output
+        return self.heads.total + self.wo
 
 
 @dataclass(frozen=True)
 class HeadsRun:
-    """Every number of one run: each head's queries, keys, values and shares (head first),
+    """Every number of one run: each head's queries, keys, values and attention weights (head first),
     the heads' outputs joined side by side, and that joined row times Wo."""
 
     q: Matrix
@@ -58,29 +59,29 @@ class HeadsRun:
 class MultiHead:
     """h heads over d_model numbers. `wq`, `wk`, `wv` and `wo` each
     hold d_model·d_model weights, d_model for each output dimension;
-    head i owns dimensions i·dk to (i+1)·dk − 1 of the first three."""
+    head i owns dimensions i·d_k to (i+1)·d_k − 1 of the first three."""
 
     def __init__(
         self,
-        d: int,
+        d_model: int,
         h: int,
         wq: npt.ArrayLike,
         wk: npt.ArrayLike,
         wv: npt.ArrayLike,
         wo: npt.ArrayLike,
     ) -> None:
-        self.d, self.h = whole(d, "d", 1), whole(h, "h", 1)
-        if self.d % self.h:
-            raise ValueError(f"{self.d} numbers do not split into {self.h} heads of equal width")
-        self.dk = self.d // self.h
-        cut = (self.h, self.dk, self.d)  # head, its slot, the input it weighs
-        self.wq = _matrix("Wq", wq, self.d, self.d).reshape(cut)
-        self.wk = _matrix("Wk", wk, self.d, self.d).reshape(cut)
-        self.wv = _matrix("Wv", wv, self.d, self.d).reshape(cut)
-        self.wo = _matrix("Wo", wo, self.d, self.d)
+        self.d_model, self.h = whole(d_model, "d_model", 1), whole(h, "h", 1)
+        if self.d_model % self.h:
+            raise ValueError(f"{self.d_model} numbers do not split into {self.h} heads of equal width")
+        self.d_k = self.d_model // self.h
+        cut = (self.h, self.d_k, self.d_model)  # head, its dimension, the input it weighs
+        self.wq = _matrix("Wq", wq, self.d_model, self.d_model).reshape(cut)
+        self.wk = _matrix("Wk", wk, self.d_model, self.d_model).reshape(cut)
+        self.wv = _matrix("Wv", wv, self.d_model, self.d_model).reshape(cut)
+        self.wo = _matrix("Wo", wo, self.d_model, self.d_model)
 
     def project(self, x: Matrix) -> tuple[Matrix, Matrix, Matrix, int]:
-        """Each token's query, key and value in every head: (h, n, dk)."""
+        """Each token's query, key and value in every head: (h, n, d_k)."""
         q, for_q = product(x, self.wq.transpose(0, 2, 1))
         k, for_k = product(x, self.wk.transpose(0, 2, 1))
         v, for_v = product(x, self.wv.transpose(0, 2, 1))
@@ -89,35 +90,37 @@ class MultiHead:
         return q, k, v, for_q + for_k + for_v
 
     def join(self, out: Matrix) -> tuple[Matrix, Matrix, int]:
-        """The heads' outputs side by side, one row of D per token,
-        and that row mixed by Wo."""
-        joined = out.transpose(1, 0, 2).reshape(out.shape[1], self.d)
-        mixed, done = product(joined, self.wo.T)
+        """The heads' outputs side by side, d_model numbers per token,
+        and that mixed by Wo."""
+        joined = out.transpose(1, 0, 2).reshape(out.shape[1], self.d_model)
+        mixed, wo_adds = product(joined, self.wo.T)
         _fits(mixed, "Wo times the joined outputs")
-        return joined, mixed, done
+        return joined, mixed, wo_adds
 
     def attend(self, x: npt.ArrayLike, *, causal: bool = False) -> HeadsRun:
-        """Run every head over the row `x` (n × D) and mix."""
+        """Run every head over the sequence `x` (n × d_model) and mix."""
         x = self.row(x)
         n = len(x)
         q, k, v, project = self.project(x)
         seen = causal_mask(n, n) if switch(causal, "causal") else None
-        done = attention(q, k, v, seen=seen)
-        joined, out, output = self.join(done.out)
-        cost = Cost(length=n, project=project, score=done.score, mix=done.mix)
-        return HeadsRun(q, k, v, done, joined, out, HeadsCost(cost, output))
+        attended = attention(q, k, v, seen=seen)
+        joined, out, wo_adds = self.join(attended.out)
+        cost = Cost(length=n, project=project, score=attended.score_adds, mix=attended.mix_adds)
+        return HeadsRun(q, k, v, attended, joined, out, HeadsCost(cost, wo_adds))
 
     # --8<-- [end:heads]
 
     def __repr__(self) -> str:
-        return f"MultiHead(d={self.d}, h={self.h})"
+        return f"MultiHead(d_model={self.d_model}, h={self.h})"
 
     def row(self, x: npt.ArrayLike) -> Matrix:
-        """The row as an n × D array of finite numbers, or a one-line refusal."""
+        """The sequence as an n × d_model array of finite numbers, or a one-line refusal."""
         row = real_array(x, "the row x", lambda at: f"number {at + 1} of the row x")
-        if row.ndim != 2 or not len(row) or row.shape[1] != self.d:
-            raise ValueError(f"the row x is n tokens of {self.d} numbers each, not an array of {row.shape}")
-        return finite(row, lambda at: f"token {at // self.d + 1}, number {at % self.d + 1},")
+        if row.ndim != 2 or not len(row) or row.shape[1] != self.d_model:
+            raise ValueError(
+                f"the row x is n tokens of {self.d_model} numbers each, not an array of {row.shape}"
+            )
+        return finite(row, lambda at: f"token {at // self.d_model + 1}, number {at % self.d_model + 1},")
 
 
 def _fits(made: Matrix, name: str) -> None:

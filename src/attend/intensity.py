@@ -71,7 +71,7 @@ def matrix_bytes(model: Model) -> int:
     attention and MLP matrices, and the output table that scores
     the next token against the whole vocabulary."""
     stored = weights(model)
-    numbers = stored.layers * stored.layer + model.vocab * model.d
+    numbers = stored.layers * stored.layer + model.vocab * model.d_model
     return numbers * BYTES[model.dtype]
 
 
@@ -80,8 +80,8 @@ def step_traffic(model: Model, keys: int) -> Traffic:
     kept keys (its own among them) in every layer."""
     keys = whole(keys, "keys", 1)
     one = layer_work(model, 1)
-    square_row = 2 * model.heads * model.dk * keys  # scores, then the mix
-    work = model.layers * (one.straight + square_row) + model.vocab * model.d
+    square_row = 2 * model.heads * model.d_k * keys  # scores, then the mix
+    work = model.layers * (one.straight + square_row) + model.vocab * model.d_model
     return Traffic(work, matrix_bytes(model), kv_cache_bytes(model, keys))
 
 
@@ -89,7 +89,7 @@ def sequence_traffic(model: Model, n: int) -> Traffic:
     """A whole sequence of n tokens at once, every matrix read once
     for all of them: the least a pass over n tokens must read."""
     n = whole(n, "n", 1)
-    work = model.layers * layer_work(model, n).total + n * model.vocab * model.d
+    work = model.layers * layer_work(model, n).total + n * model.vocab * model.d_model
     return Traffic(work, matrix_bytes(model), 0)
 
 

@@ -52,16 +52,16 @@ def generate(layer: MultiHead, x: npt.ArrayLike, *, cache: bool) -> Generation:
             outs.append(run.out[-1])
             work.append(run.cost.total)
         return Generation(np.array(outs), tuple(work), cached=False)
-    keys = np.empty((layer.h, 0, layer.dk))
-    values = np.empty((layer.h, 0, layer.dk))
+    keys = np.empty((layer.h, 0, layer.d_k))
+    values = np.empty((layer.h, 0, layer.d_k))
     for t in range(len(x)):
         q, k, v, project = layer.project(x[t : t + 1])  # the new token only
         keys = np.concatenate([keys, k], axis=1)  # kept for every later step
         values = np.concatenate([values, v], axis=1)
-        done = attention(q, keys, values)  # one query: nothing to hide
-        _, out, output = layer.join(done.out)
-        outs.append(out[0])
-        work.append(project + done.score + done.mix + output)
+        attended = attention(q, keys, values)  # one query: nothing to hide
+        _, mixed, wo_adds = layer.join(attended.out)
+        outs.append(mixed[0])
+        work.append(project + attended.score_adds + attended.mix_adds + wo_adds)
     return Generation(np.array(outs), tuple(work), cached=True)
 
 
@@ -78,19 +78,19 @@ def _layer(layer: object) -> MultiHead:
 def cache_bytes(
     layers: int,
     kv_heads: int,
-    dk: int,
+    d_k: int,
     tokens: int,
     dtype_bytes: int,
 ) -> int:
     """The bytes a cache holds for `tokens` tokens of one text: a
-    key and a value of dk numbers per token, per kept head, per
+    key and a value of d_k numbers per token, per kept head, per
     layer. `kv_heads` is the number of heads that keep their own
     keys and values (fewer than the query heads where a model
     shares them)."""
     sizes = [
         whole(layers, "layers", 1),
         whole(kv_heads, "kv_heads", 1),
-        whole(dk, "dk", 1),
+        whole(d_k, "d_k", 1),
         whole(tokens, "tokens", 0),
         whole(dtype_bytes, "dtype_bytes", 1),
     ]

@@ -65,16 +65,16 @@ def initial(shape: Shape, seed: int, *, attends: bool = True) -> Params:
     Each matrix is scaled by 1/√(its input width), so every
     product starts near the size of what went in."""
     rng = np.random.default_rng(seed)
-    vocab, d, dk = shape.vocab, shape.d_model, shape.d_k
+    vocab, d_model, d_k = shape.vocab, shape.d_model, shape.d_k
 
     def draw(rows: int, cols: int) -> Matrix:
         return rng.standard_normal((rows, cols)) / math.sqrt(cols)
 
-    params = {"E": rng.standard_normal((vocab, d)) * 0.5}
+    params = {"E": rng.standard_normal((vocab, d_model)) * 0.5}
     if attends:
-        params["W_Q"], params["W_K"] = draw(dk, d), draw(dk, d)
-        params["W_V"], params["W_O"] = draw(dk, d), draw(d, dk)
-    params["W_U"] = draw(vocab, d)
+        params["W_Q"], params["W_K"] = draw(d_k, d_model), draw(d_k, d_model)
+        params["W_V"], params["W_O"] = draw(d_k, d_model), draw(d_model, d_k)
+    params["W_U"] = draw(vocab, d_model)
     return params
 
 
@@ -122,8 +122,8 @@ def forward(params: Params, ids: Ids, targets: Ids, weight: Matrix) -> Forward:
         q = x @ params["W_Q"].T  # Q = X·W_Qᵀ, (B, n, d_k)
         k = x @ params["W_K"].T  # K = X·W_Kᵀ
         v = x @ params["W_V"].T  # V = X·W_Vᵀ
-        done = attention(q, k, v, seen=causal_mask(n, n))
-        a, out = done.shares, done.out  # A = softmax(QKᵀ/√d_k), A·V
+        attended = attention(q, k, v, seen=causal_mask(n, n))
+        a, out = attended.weights, attended.out  # A = softmax(QKᵀ/√d_k), A·V
         y = x + out @ params["W_O"].T  # the residual connection
         head = HeadPass(q, k, v, a, out)
     logits = y @ params["W_U"].T  # Z = Y·W_Uᵀ, (B, n, vocab)
@@ -154,29 +154,30 @@ def jacobian(a: Matrix) -> Matrix:
 # --8<-- [start:backward]
 def backward(params: Params, f: Forward, targets: Ids) -> Params:
     """∂loss/∂ each parameter, the chain rule taken one step at a
-    time from the loss back to the embedding; d_z is ∂loss/∂Z."""
+    time from the loss back to the embedding; dZ is ∂loss/∂Z, and
+    so on for every name d·: a gradient, never a width."""
     grads: Params = {}
     onehot = np.eye(f.probs.shape[-1])[targets]  # 1 at the next token
-    d_z = (f.probs - onehot) * f.weight[..., None]  # at the logits
-    grads["W_U"] = _summed(d_z, f.y)  # Z = Y·W_Uᵀ
-    d_y = d_z @ params["W_U"]
-    d_x = d_y.copy()  # the residual: Y = X + O passes it to X whole
+    dZ = (f.probs - onehot) * f.weight[..., None]  # at the logits
+    grads["W_U"] = _summed(dZ, f.y)  # Z = Y·W_Uᵀ
+    dY = dZ @ params["W_U"]
+    dX = dY.copy()  # the residual: Y = X + O passes it to X whole
     if (head := f.head) is not None:
-        grads["W_O"] = _summed(d_y, head.out)  # O = (A·V)·W_Oᵀ
-        d_out = d_y @ params["W_O"]
-        d_a = d_out @ np.swapaxes(head.v, -1, -2)  # A·V
-        d_v = np.swapaxes(head.a, -1, -2) @ d_out
+        grads["W_O"] = _summed(dY, head.out)  # O = (A·V)·W_Oᵀ
+        dO = dY @ params["W_O"]  # at the head's output A·V
+        dA = dO @ np.swapaxes(head.v, -1, -2)  # A·V
+        dV = np.swapaxes(head.a, -1, -2) @ dO
         jac = jacobian(head.a)  # (B, n, n, n): an n×n Jacobian per query
-        d_s = (jac @ d_a[..., None])[..., 0]  # each row: Jᵀ·dA, and Jᵀ = J
-        d_s /= math.sqrt(head.q.shape[-1])  # S = QKᵀ/√d_k
-        d_q = d_s @ head.k
-        d_k = np.swapaxes(d_s, -1, -2) @ head.q
-        grads["W_Q"] = _summed(d_q, f.x)  # Q = X·W_Qᵀ
-        grads["W_K"] = _summed(d_k, f.x)
-        grads["W_V"] = _summed(d_v, f.x)
-        d_x += d_q @ params["W_Q"] + d_k @ params["W_K"] + d_v @ params["W_V"]
+        dS = (jac @ dA[..., None])[..., 0]  # each row: Jᵀ·dA, and Jᵀ = J
+        dS /= math.sqrt(head.q.shape[-1])  # S = QKᵀ/√d_k
+        dQ = dS @ head.k
+        dK = np.swapaxes(dS, -1, -2) @ head.q
+        grads["W_Q"] = _summed(dQ, f.x)  # Q = X·W_Qᵀ
+        grads["W_K"] = _summed(dK, f.x)
+        grads["W_V"] = _summed(dV, f.x)
+        dX += dQ @ params["W_Q"] + dK @ params["W_K"] + dV @ params["W_V"]
     grads["E"] = np.zeros_like(params["E"])
-    np.add.at(grads["E"], f.ids, d_x)  # X = E[ids] + P: to each token
+    np.add.at(grads["E"], f.ids, dX)  # X = E[ids] + P: to each token
     return grads
 
 
@@ -185,8 +186,9 @@ def backward(params: Params, f: Forward, targets: Ids) -> Params:
 
 # --8<-- [start:summed]
 def _summed(d_out: Matrix, inputs: Matrix) -> Matrix:
-    """∂loss/∂W for out = inputs·Wᵀ, summed over every
-    sequence and token: d_outᵀ·inputs, one product a sequence.
+    """∂loss/∂W for out = inputs·Wᵀ, given d_out = ∂loss/∂out,
+    summed over every sequence and token: d_outᵀ·inputs, one
+    product a sequence.
     Each product is small enough that BLAS works it on one
     thread, so a run takes the same time on a busy machine and
     adds in one order whatever the number of cores; one product

@@ -2,7 +2,7 @@
 
 `attend.Head` lets numpy do its products, so its counters count the products each step
 made rather than sitting inside the loop that makes them. This module is the check on that:
-the same head written as the chapter wrote it, in plain loops over tokens, slots and keys,
+the same head written as the chapter wrote it, in plain loops over tokens, dimensions and keys,
 with a counter that goes up by one beside every multiplication. It is far too slow for long
 rows (a row of 4096 tokens is 134 million steps), so it runs at the chapter's sizes, where
 the tests hold the numpy head's counts and numbers equal to these.
@@ -37,8 +37,8 @@ def looped(head: Head, x: npt.ArrayLike) -> Looped:
     """Run `head` over the row `x` in plain loops, counting each
     multiply-add."""
     row = np.asarray(x, dtype=np.float64)
-    if row.ndim != 2 or not len(row) or row.shape[1] != head.d:
-        raise ValueError(f"the row is one or more tokens of {head.d} numbers each, as the head reads")
+    if row.ndim != 2 or not len(row) or row.shape[1] != head.d_model:
+        raise ValueError(f"the row is one or more tokens of {head.d_model} numbers each, as the head reads")
     rows = row.tolist()
     done: Counter[str] = Counter()
 
@@ -54,11 +54,11 @@ def looped(head: Head, x: npt.ArrayLike) -> Looped:
 
     q, k, v = project(head.wq), project(head.wk), project(head.wv)
     raw = [[weighted_sum(query, key, "score") for key in k] for query in q]
-    divide = np.sqrt(head.dk) if head.divide else 1.0
-    shares = softmax(np.array(raw) / divide).tolist()
-    # slot c of every value
-    columns = [list(slot) for slot in zip(*v, strict=True)]
-    out = [[weighted_sum(row, column, "mix") for column in columns] for row in shares]
+    divide = np.sqrt(head.d_k) if head.divide else 1.0
+    weights = softmax(np.array(raw) / divide).tolist()
+    # dimension c of every value
+    columns = [list(dimension) for dimension in zip(*v, strict=True)]
+    out = [[weighted_sum(row, column, "mix") for column in columns] for row in weights]
     cost = Cost(len(rows), done["project"], done["score"], done["mix"])
     return Looped(np.array(out), cost)
 

@@ -55,15 +55,15 @@ NORM_NUMBERS = {"LayerNorm": 2, "RMSNorm": 1}  # stored numbers per width: scale
 class Model:
     """One published model's shape, as its makers' files give it.
 
-    `d` is the width of a token's embedding (d_model); `heads` heads of
-    `d // heads` numbers each share it. `kv_heads` is fewer than
+    `d_model` is the width of a token's embedding; `heads` heads of
+    `d_model // heads` numbers each share it. `kv_heads` is fewer than
     `heads` where groups of queries share one key and value
     (grouped-query attention). `mlp` is the MLP's inner width: a
-    GELU MLP has two matrices of d×mlp, a gated SwiGLU one three.
+    GELU MLP has two matrices of d_model×mlp, a gated SwiGLU one three.
     """
 
     name: str
-    d: int
+    d_model: int
     heads: int
     kv_heads: int
     layers: int
@@ -79,9 +79,9 @@ class Model:
     source: str
 
     @property
-    def dk(self) -> int:
-        """Numbers per query, key and value: d_k = D / heads."""
-        return self.d // self.heads
+    def d_k(self) -> int:
+        """Numbers per query, key and value: d_k = d_model / heads."""
+        return self.d_model // self.heads
 
     @property
     def number_bytes(self) -> int:
@@ -105,7 +105,7 @@ def llama_mlp_width(d: int, multiple_of: int, multiplier: float = 1.0) -> int:
     return multiple_of * math.ceil(width / multiple_of)
 
 
-def gpt2(name: str, d: int, heads: int, layers: int, source: str) -> Model:
+def gpt2(name: str, d_model: int, heads: int, layers: int, source: str) -> Model:
     """A GPT-2 of one size: the sizes share everything but their width, heads and depth.
 
     Each head keeps its own keys and values, the MLP is four times
@@ -114,11 +114,11 @@ def gpt2(name: str, d: int, heads: int, layers: int, source: str) -> Model:
     """
     return Model(
         name=name,
-        d=d,
+        d_model=d_model,
         heads=heads,
         kv_heads=heads,
         layers=layers,
-        mlp=4 * d,
+        mlp=4 * d_model,
         gated=False,
         context=1024,
         vocab=50257,
@@ -133,7 +133,7 @@ def gpt2(name: str, d: int, heads: int, layers: int, source: str) -> Model:
 
 def llama(
     name: str,
-    d: int,
+    d_model: int,
     heads: int,
     kv_heads: int,
     layers: int,
@@ -146,7 +146,7 @@ def llama(
     """A Llama: a gated MLP, no biases, RMSNorm, rotated positions and an output table of its own."""
     return Model(
         name=name,
-        d=d,
+        d_model=d_model,
         heads=heads,
         kv_heads=kv_heads,
         layers=layers,
@@ -165,7 +165,7 @@ def llama(
 
 GPT2_SMALL = gpt2(
     name="GPT-2 small",
-    d=768,
+    d_model=768,
     heads=12,
     layers=12,
     source=(
@@ -178,7 +178,7 @@ GPT2_SMALL = gpt2(
 
 GPT2_XL = gpt2(
     name="GPT-2 XL",
-    d=1600,
+    d_model=1600,
     heads=25,
     layers=48,
     source=(
@@ -190,7 +190,7 @@ GPT2_XL = gpt2(
 
 LLAMA2_7B = llama(
     name="Llama-2-7B",
-    d=4096,
+    d_model=4096,
     heads=32,
     kv_heads=32,
     layers=32,
@@ -209,7 +209,7 @@ LLAMA2_7B = llama(
 
 LLAMA3_8B = llama(
     name="Llama-3-8B",
-    d=4096,
+    d_model=4096,
     heads=32,
     kv_heads=8,
     layers=32,
@@ -246,7 +246,7 @@ LLAMA31_8B = replace(
 # MODELS: the kv-cache page weighs its cache beside Llama-3-8B's.
 GEMMA_2B = Model(
     name="Gemma-2B",
-    d=2048,
+    d_model=2048,
     heads=8,
     kv_heads=1,
     layers=18,
@@ -314,7 +314,7 @@ def layer_work(model: Model, n: int, *, causal: bool = False) -> LayerWork:
     """
     n = whole(n, "n", 1)
     pairs = n * (n + 1) // 2 if switch(causal, "causal") else n * n
-    d, dk = model.d, model.dk
+    d, dk = model.d_model, model.d_k
     return LayerWork(
         length=n,
         qkv=n * d * (model.heads + 2 * model.kv_heads) * dk,
@@ -336,7 +336,7 @@ def layer_tie(model: Model) -> float:
     c = 12·D² (Q, K, V, the output and a 4D MLP), giving n = 6·D.
     """
     per_token = layer_work(model, 1).straight
-    return per_token / (2 * model.heads * model.dk)
+    return per_token / (2 * model.heads * model.d_k)
 
 
 def head_tie(model: Model) -> float:
@@ -348,7 +348,7 @@ def head_tie(model: Model) -> float:
     query heads share keys and values (grouped-query attention),
     each pays only its part of them and the tie comes earlier.
     """
-    return layer_work(model, 1).qkv / (2 * model.heads * model.dk)
+    return layer_work(model, 1).qkv / (2 * model.heads * model.d_k)
 
 
 def doubling(model: Model, n: int) -> float:
@@ -385,7 +385,7 @@ def kv_cache_bytes(model: Model, n: int | None = None, *, dtype: str | None = No
     """
     length = model.context if n is None else whole(n, "n", 1)
     width = BYTES[model.dtype if dtype is None else _dtype(dtype)]
-    return cache_bytes(model.layers, model.kv_heads, model.dk, length, width)
+    return cache_bytes(model.layers, model.kv_heads, model.d_k, length, width)
 
 
 def _dtype(name: object) -> str:
@@ -423,8 +423,8 @@ def weights(model: Model) -> Weights:
     nothing stored for positions and an output table of its own.
     Two norms a layer and one after the last.
     """
-    d, qkv = model.d, (model.heads + 2 * model.kv_heads) * model.dk
-    out, mlp = model.heads * model.dk, (3 if model.gated else 2) * model.mlp
+    d, qkv = model.d_model, (model.heads + 2 * model.kv_heads) * model.d_k
+    out, mlp = model.heads * model.d_k, (3 if model.gated else 2) * model.mlp
     tables = (1 if model.tied_output else 2) * model.vocab + (model.context if model.learned_positions else 0)
     bias = 1 if model.biases else 0
     return Weights(

@@ -1,7 +1,7 @@
 """Rows 2 and 4 of the chapter, told apart by position: by how much, and at what cost.
 
 The chapter's tokens 2 and 4 are both a bare "0"-like digit with the same typed numbers, so
-the head gives them the same query, the same shares and the same output. That is on
+the head gives them the same query, the same attention weights and the same output. That is on
 purpose: it is the hole positions fill. Here the chapter's head is run three ways on its
 row (as it is, with sinusoidal positions added to the tokens, with rotary positions turning
 its queries and keys), and each run says how far apart rows 2 and 4 came out and what the
@@ -45,9 +45,9 @@ class Parting:
     waves: int
 
     @property
-    def share_gap(self) -> float:
-        """The largest difference between the two rows' shares."""
-        a, b = (self.attended.shares[r - 1] for r in self.rows)
+    def weight_gap(self) -> float:
+        """The largest difference between the two tokens' attention weights."""
+        a, b = (self.attended.weights[r - 1] for r in self.rows)
         return float(np.abs(a - b).max())
 
     @property
@@ -79,9 +79,9 @@ def parting(
         q, turn_q = rotary(q)  # queries and keys turned; values not
         k, turn_k = rotary(k)
         turned, waves = turn_q + turn_k, q.size
-    done = attention(q, k, v, divide=head.divide)
-    cost = Cost(n, project_q + project_k + project_v, done.score, done.mix)
-    return Parting(scheme, rows, done, cost, added, turned, waves)
+    attended = attention(q, k, v, divide=head.divide)
+    cost = Cost(n, project_q + project_k + project_v, attended.score_adds, attended.mix_adds)
+    return Parting(scheme, rows, attended, cost, added, turned, waves)
 
 
 # --8<-- [end:parting]
@@ -94,8 +94,8 @@ def _checked(head: object, x: object, scheme: object, rows: object) -> tuple[Mat
     if scheme not in SCHEMES:
         raise ValueError(f"scheme is one of {', '.join(SCHEMES)}, not {a_thing(scheme)}")
     row = real_array(x, "the row x", lambda at: f"number {at + 1} of the row x")
-    if row.ndim != 2 or not len(row) or row.shape[1] != head.d:
-        raise ValueError(f"the row x is n tokens of {head.d} numbers each, not an array of {row.shape}")
+    if row.ndim != 2 or not len(row) or row.shape[1] != head.d_model:
+        raise ValueError(f"the row x is n tokens of {head.d_model} numbers each, not an array of {row.shape}")
     if not isinstance(rows, tuple) or len(rows) != 2:
         raise TypeError(f"rows is two row numbers, not {a_thing(rows)}")
     a, b = (whole(r, "each of rows", 1) for r in rows)

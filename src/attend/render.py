@@ -98,25 +98,25 @@ def entry(table: Entry) -> str:
     lines += [
         "",
         "  each token's embedding, four numbers set by a rule, not learned",
-        *slot_header(table.slots),
+        *dimension_header(table.dimensions),
     ]
     for n, (token, typed) in enumerate(zip(table.tokens, table.typed, strict=True), 1):
         lines.append(f"  {n:5d} {label(token):<24}" + "".join(f"{v:11.2f}" for v in typed))
     return "\n".join(lines)
 
 
-def slot_header(slots: tuple[str, ...]) -> list[str]:
-    """The slots' names over two lines, so the typed table fits within a page's column."""
-    halves = [(" ".join(w[: len(w) // 2]), " ".join(w[len(w) // 2 :])) for w in map(str.split, slots)]
+def dimension_header(dimensions: tuple[str, ...]) -> list[str]:
+    """What each dimension says over two lines, so the embeddings fit within a page's column."""
+    halves = [(" ".join(w[: len(w) // 2]), " ".join(w[len(w) // 2 :])) for w in map(str.split, dimensions)]
     first = "      n " + " " * 24 + "".join(f"{top:>11}" for top, _ in halves)
     return [first, " " * 32 + "".join(f"{bottom:>11}" for _, bottom in halves)]
 
 
 def weights(table: Weights) -> str:
-    each = amount(table.d * table.dk, "number")
+    each = amount(table.d_model * table.d_k, "number")
     lines = [
         f"attend: three weight matrices of {each}, stored as torch.nn.Linear does:",
-        f"  row j holds the {table.d} weights that make output dimension j",
+        f"  row j holds the {table.d_model} weights that make output dimension j",
     ]
     for name, matrix in table.matrices:
         lines.append("")
@@ -172,14 +172,14 @@ def scores(table: Scores) -> str:
         "",
         divide_line(run),
         "",
-        *block(table.tokens, run.attn, "the attention weights, a row per query"),
+        *block(table.tokens, run.weights, "the attention weights, a row per query"),
         "",
         "  what each row comes to",
     ]
-    for i, share in enumerate(table.shares, start=1):
+    for i, row in enumerate(table.rows, start=1):
         lines.append(
-            f"    row {i}  sums to {share.total:.4f}   its largest weight, "
-            f"{share.largest:.4f}, goes to {_tokens_named(share.top)}"
+            f"    row {i}  sums to {row.total:.4f}   its largest weight, "
+            f"{row.largest:.4f}, goes to {_tokens_named(row.top)}"
         )
     lines += [
         "",
@@ -218,7 +218,7 @@ def scale(table: ScaleTable) -> str:
 
 
 def cost(table: CostTable) -> str:
-    d, dk = table.d, table.dk
+    d, dk = table.d_model, table.d_k
     lines = [
         "attend: one head at several sequence lengths, multiply-adds counted as made",
         "",
@@ -261,15 +261,15 @@ def positions(table: PositionsTable) -> str:
     ]
     for part in table.partings:
         a, b = part.rows
-        shares, out = part.attended.shares, part.attended.out
+        weights, out = part.attended.weights, part.attended.out
         lines += [
             "",
             f"  {SCHEME_WORDS[part.scheme]}",
-            named(f"token {a}'s weights", shares[a - 1]),
-            named(f"token {b}'s weights", shares[b - 1]),
+            named(f"token {a}'s weights", weights[a - 1]),
+            named(f"token {b}'s weights", weights[b - 1]),
             named(f"token {a}'s output", out[a - 1]),
             named(f"token {b}'s output", out[b - 1]),
-            f"    {'largest weight gap':<24}{part.share_gap:9.4f}",
+            f"    {'largest weight gap':<24}{part.weight_gap:9.4f}",
             f"    {'outputs apart':<24}{part.out_gap:9.4f}   (root of summed squared differences)",
         ]
     lines += [
@@ -302,34 +302,34 @@ def mask(table: MaskTable) -> str:
         "",
         *block(table.tokens, masked.scores, f"the scores divided by {run.div:.4f}, the later keys hidden"),
         "",
-        *block(table.tokens, masked.shares, "attention weights, each row adding to one"),
+        *block(table.tokens, masked.weights, "attention weights, each row adding to one"),
         "",
         "  what each row comes to",
     ]
-    for i, row in enumerate(masked.shares, start=1):
+    for i, row in enumerate(masked.weights, start=1):
         lines.append(f"    row {i}  sums to {row.sum():.4f}   over {amount(i, 'token')}")
     lines += [
         "",
         *block(table.tokens, masked.out, "the head's output: the values weighted and summed", MIXED),
         "",
         "  tokens 2 and 4, whose attention weights are the same unmasked",
-        named("token 2 masked", masked.shares[1]),
-        named("token 4 masked", masked.shares[3]),
-        named("either, unmasked", run.attn[1]),
+        named("token 2 masked", masked.weights[1]),
+        named("token 4 masked", masked.weights[3]),
+        named("either, unmasked", run.weights[1]),
     ]
     return "\n".join(lines)
 
 
 def heads(table: HeadsTable) -> str:
     run, one = table.run, table.one
-    h, n, dk = run.attended.shares.shape[0], run.out.shape[0], run.q.shape[-1]
+    h, n, dk = run.attended.weights.shape[0], run.out.shape[0], run.q.shape[-1]
     lines = [
         f"attend: the book's W_Q, W_K and W_V cut into {amount(h, 'head')} with d_k = {dk},",
         "        joined and mixed by W_O",
     ]
-    for i, shares in enumerate(run.attended.shares, start=1):
+    for i, weights in enumerate(run.attended.weights, start=1):
         caption = f"head {i}'s attention weights, its scores divided by {dk**0.5:.4f}"
-        lines += ["", *block(table.tokens, shares, caption)]
+        lines += ["", *block(table.tokens, weights, caption)]
     lines += [
         "",
         *block(table.tokens, run.joined, "the heads' outputs side by side", MIXED),
@@ -341,8 +341,8 @@ def heads(table: HeadsTable) -> str:
     ]
     parts = zip(
         ("queries, keys and values", "each query against each key", "mixing the values", "W_O"),
-        (run.cost.heads.project, run.cost.heads.score, run.cost.heads.mix, run.cost.output),
-        (one.cost.heads.project, one.cost.heads.score, one.cost.heads.mix, one.cost.output),
+        (run.cost.heads.project, run.cost.heads.score, run.cost.heads.mix, run.cost.wo),
+        (one.cost.heads.project, one.cost.heads.score, one.cost.heads.mix, one.cost.wo),
         table.formula,
         (f"3 x {n} x D x D", f"{n} x {n} x D", f"{n} x {n} x D", f"{n} x D x D"),
         strict=True,
@@ -358,7 +358,7 @@ def kvcache(table: CacheTable) -> str:
     n = len(kept.work)
     lines = [
         f"attend: generating the chronicle's first {amount(n, 'token')} one at a time,",
-        f"        {amount(table.h, 'head')} with d_k = {table.dk}",
+        f"        {amount(table.h, 'head')} with d_k = {table.d_k}",
         "",
         "  multiply-adds for each new token",
         "     token   run again   kept keys and values",
@@ -371,7 +371,7 @@ def kvcache(table: CacheTable) -> str:
         f"  the two give every token the same output: largest difference {table.largest_difference:.4g}",
         "",
         "  what the cache holds at the end, in float64",
-        f"    2 x 1 layer x {table.h} x {table.dk} x {n} tokens x 8 bytes = {table.cache_bytes:,} bytes",
+        f"    2 x 1 layer x {table.h} x {table.d_k} x {n} tokens x 8 bytes = {table.cache_bytes:,} bytes",
     ]
     return "\n".join(lines)
 

@@ -59,7 +59,7 @@ def _scores(scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
     hidden = np.flatnonzero((row == -np.inf).all(axis=-1))
     if hidden.size:
         raise ValueError(
-            f"softmax's row {int(hidden[0]) + 1} is -inf throughout, so no score in it can take a share"
+            f"softmax's row {int(hidden[0]) + 1} is -inf throughout, so no score in it can take a weight"
         )
     return row
 

@@ -19,11 +19,11 @@ import numpy.typing as npt
 from attend.arrays import Matrix
 from attend.attention import Attention, attention
 from attend.causal import causal_mask
-from attend.chapter import DK, WQ, D, chapter_head, chapter_heads, chapter_row, chapter_tokens
+from attend.chapter import D_K, D_MODEL, WQ, chapter_embeddings, chapter_head, chapter_heads, chapter_tokens
 from attend.chronicle import CHAPTER_ENTRY
 from attend.cost import Cost
-from attend.embedding import SLOTS
-from attend.experiments import Measurement, chronicle_row, cost_sweep, crossover, scale_experiment
+from attend.embedding import DIMENSIONS
+from attend.experiments import Measurement, chronicle_embeddings, cost_sweep, crossover, scale_experiment
 from attend.head import Workings
 from attend.heads import HeadsRun
 from attend.kvcache import Generation, cache_bytes, generate
@@ -42,9 +42,9 @@ __all__ = [
     "MaskTable",
     "PositionsTable",
     "Project",
+    "RowWeights",
     "ScaleTable",
     "Scores",
-    "Share",
     "Square",
     "Token",
     "Weights",
@@ -86,16 +86,16 @@ class Entry:
     round_trip: bool  # decoding the ids gives the entry back
     vocabulary: int  # tokens in the tokenizer's table
     tokens: tuple[Token, ...]  # the first four, the row the head reads
-    slots: tuple[str, ...]  # what each typed number says
-    typed: Matrix  # one run of typed numbers per token
+    dimensions: tuple[str, ...]  # what each dimension of an embedding says
+    typed: Matrix  # each token's typed embedding
 
 
 @dataclass(frozen=True)
 class Weights:
-    """`attend weights`: the three stored matrices, one run of `d` weights per output slot."""
+    """`attend weights`: the three stored matrices, one run of d_model weights per output dimension."""
 
-    d: int
-    dk: int
+    d_model: int
+    d_k: int
     matrices: tuple[tuple[str, Matrix], ...]  # ("Wq", dk×d), ("Wk", …), ("Wv", …)
 
 
@@ -122,7 +122,7 @@ class Square:
 
 
 @dataclass(frozen=True)
-class Share:
+class RowWeights:
     """What one token's attention weights come to: their total, and the tokens given the largest
     (more than one where weights tie, as they do for tokens with the same key)."""
 
@@ -133,11 +133,11 @@ class Share:
 
 @dataclass(frozen=True)
 class Scores:
-    """`attend scores`: the shares, what each token's shares come to, and the mixed values."""
+    """`attend scores`: the attention weights, what each token's come to, and the mixed values."""
 
     tokens: tuple[Token, ...]
     run: Workings
-    shares: tuple[Share, ...]  # one per token, in order
+    rows: tuple[RowWeights, ...]  # one per token, in order
 
 
 @dataclass(frozen=True)
@@ -153,21 +153,21 @@ class ScaleTable:
 class CostTable:
     """`attend cost`: counted multiply-adds at several sequence lengths, and the formula at the last."""
 
-    d: int
-    dk: int
+    d_model: int
+    d_k: int
     costs: tuple[Cost, ...]
     crossover: int  # the shortest sequence whose query-key pairs outgrow its projections
     tie: int | None  # the length just before it, where the counted pairs equal the projections, if they do
 
     @property
     def projections(self) -> int:
-        """3·n·D·Dk at the last length, by the formula the count is held against."""
-        return 3 * self.costs[-1].length * self.d * self.dk
+        """3·n·d_model·d_k at the last length, by the formula the count is held against."""
+        return 3 * self.costs[-1].length * self.d_model * self.d_k
 
     @property
     def pairs(self) -> int:
-        """2·n²·Dk at the last length, by the formula."""
-        return 2 * self.costs[-1].length ** 2 * self.dk
+        """2·n²·d_k at the last length, by the formula."""
+        return 2 * self.costs[-1].length ** 2 * self.d_k
 
     @property
     def growth(self) -> tuple[float | None, ...]:
@@ -192,7 +192,7 @@ class PositionsTable:
     ones added to the tokens, and with rotary ones turning its queries and keys."""
 
     tokens: tuple[Token, ...]
-    table: Matrix  # the sinusoidal positions added, one run of D per token
+    table: Matrix  # the sinusoidal positions added, one run of d_model per token
     partings: tuple[Parting, ...]  # one per scheme, in SCHEMES's order
 
 
@@ -207,7 +207,7 @@ class MaskTable:
 
 @dataclass(frozen=True)
 class HeadsTable:
-    """`attend heads`: the chapter's matrices cut into h heads, against one head of width D."""
+    """`attend heads`: the chapter's matrices cut into h heads, against one head of width d_model."""
 
     tokens: tuple[Token, ...]
     run: HeadsRun
@@ -215,7 +215,7 @@ class HeadsTable:
 
     @property
     def formula(self) -> tuple[int, int, int, int]:
-        """3·n·D·D, n·n·D, n·n·D and n·D·D: the projections, the scores, the mixing and Wo,
+        """3·n·d², n·n·d, n·n·d and n·d² (d = d_model): the projections, the scores, the mixing and Wo,
         whatever h is, by the formula the counts are held against."""
         n, d = self.run.out.shape
         return 3 * n * d * d, n * n * d, n * n * d, n * d * d
@@ -227,7 +227,7 @@ class CacheTable:
     chronicle token by token, without a cache and with one."""
 
     h: int
-    dk: int
+    d_k: int
     again: Generation  # each step runs the whole row so far
     kept: Generation  # each step runs the new token against kept keys and values
     layers: int = 1  # the chapter's head is a single layer
@@ -247,7 +247,7 @@ class CacheTable:
     def cache_bytes(self) -> int:
         """What the kept keys and values hold at the end: each layer's h heads, each number as
         wide as the run's own."""
-        return cache_bytes(self.layers, self.h, self.dk, len(self.kept.work), self.kept.out.itemsize)
+        return cache_bytes(self.layers, self.h, self.d_k, len(self.kept.work), self.kept.out.itemsize)
 
 
 @dataclass(frozen=True)
@@ -285,37 +285,38 @@ def entry() -> Entry:
         round_trip=tokenizer.decode(ids) == CHAPTER_ENTRY,
         vocabulary=len(tokenizer),
         tokens=_tokens(),
-        slots=SLOTS,
-        typed=_frozen(chapter_row()),
+        dimensions=DIMENSIONS,
+        typed=_frozen(chapter_embeddings()),
     )
 
 
 def weights() -> Weights:
-    """The matrices as the head holds them, dk×d, one run of d weights per output slot."""
+    """The matrices as the head holds them, d_k×d_model, one run of d_model weights per output
+    dimension."""
     head = chapter_head()
-    return Weights(D, DK, (("Wq", head.wq), ("Wk", head.wk), ("Wv", head.wv)))
+    return Weights(D_MODEL, D_K, (("Wq", head.wq), ("Wk", head.wk), ("Wv", head.wv)))
 
 
 def project() -> Project:
     """One run of the chapter's head, and token 2's query found again by a neuron layer."""
-    run = chapter_head().attend(chapter_row())
-    layer = Layer(D, WQ, (0.0,) * DK)
+    run = chapter_head().attend(chapter_embeddings())
+    layer = Layer(D_MODEL, WQ, (0.0,) * D_K)
     return Project(_tokens(), run, run.q[1], _frozen(layer.forward(run.x[1])))
 
 
 def square(*, divide: bool = True) -> Square:
     """One run of the chapter's head, with or without the divide, for its score square."""
-    return Square(_tokens(), chapter_head(divide=divide).attend(chapter_row()))
+    return Square(_tokens(), chapter_head(divide=divide).attend(chapter_embeddings()))
 
 
 def scores(*, divide: bool = True) -> Scores:
-    """One run of the chapter's head, and what each token's shares come to."""
-    run = chapter_head(divide=divide).attend(chapter_row())
-    shares = tuple(
-        Share(float(s.sum()), tuple(int(j) + 1 for j in np.flatnonzero(s == s.max())), float(s.max()))
-        for s in run.attn
+    """One run of the chapter's head, and what each token's attention weights come to."""
+    run = chapter_head(divide=divide).attend(chapter_embeddings())
+    rows = tuple(
+        RowWeights(float(w.sum()), tuple(int(j) + 1 for j in np.flatnonzero(w == w.max())), float(w.max()))
+        for w in run.weights
     )
-    return Scores(_tokens(), run, shares)
+    return Scores(_tokens(), run, rows)
 
 
 def scale(widths: Sequence[int], *, count: int, seed: int) -> ScaleTable:
@@ -329,33 +330,33 @@ def cost(lengths: Sequence[int]) -> CostTable:
     costs, first = tuple(cost_sweep(lengths)), crossover()
     before = cost_sweep([first - 1])[0] if first > 1 else None
     tie = first - 1 if before is not None and before.quadratic == before.project else None
-    return CostTable(D, DK, costs, first, tie)
+    return CostTable(D_MODEL, D_K, costs, first, tie)
 
 
 def positions() -> PositionsTable:
     """The chapter's head on its row under each scheme of positions."""
-    x, head = chapter_row(), chapter_head()
+    x, head = chapter_embeddings(), chapter_head()
     partings = tuple(parting(head, x, scheme) for scheme in SCHEMES)
     return PositionsTable(_tokens(), _frozen(sinusoidal(*x.shape)), partings)
 
 
 def mask() -> MaskTable:
     """The chapter's run, and its queries, keys and values scored again under the causal mask."""
-    run = chapter_head().attend(chapter_row())
+    run = chapter_head().attend(chapter_embeddings())
     n = len(run.x)
     return MaskTable(_tokens(), run, attention(run.q, run.k, run.v, seen=causal_mask(n, n)))
 
 
 def heads(h: int) -> HeadsTable:
     """The chapter's matrices as h heads, and as one, over its row."""
-    x = chapter_row()
+    x = chapter_embeddings()
     return HeadsTable(_tokens(), chapter_heads(h).attend(x), chapter_heads(1).attend(x))
 
 
 def kvcache(tokens: int, h: int) -> CacheTable:
     """The chapter's matrices as h heads, generating the chronicle's first `tokens` tokens."""
-    layer, x = chapter_heads(h), chronicle_row(tokens)
-    return CacheTable(h, layer.dk, generate(layer, x, cache=False), generate(layer, x, cache=True))
+    layer, x = chapter_heads(h), chronicle_embeddings(tokens)
+    return CacheTable(h, layer.d_k, generate(layer, x, cache=False), generate(layer, x, cache=True))
 
 
 @cache

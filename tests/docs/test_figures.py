@@ -37,8 +37,8 @@ def test_the_square_figure_plots_the_numbers_attend_square_prints() -> None:
 
 def test_the_shares_figure_plots_the_numbers_attend_scores_prints_with_and_without_the_divide() -> None:
     data = pictures.shares_figure().data
-    assert data["divided"] == tables.scores().run.attn.tolist()
-    assert data["undivided"] == tables.scores(divide=False).run.attn.tolist()
+    assert data["divided"] == tables.scores().run.weights.tolist()
+    assert data["undivided"] == tables.scores(divide=False).run.weights.tolist()
 
 
 def test_the_shares_figure_shows_rows_two_and_four_identical() -> None:
@@ -104,7 +104,7 @@ def test_the_cost_slider_names_a_length_in_the_singular_and_its_steps_on_its_sca
 def test_the_flow_figure_draws_the_shares_and_the_mixed_values_attend_scores_prints() -> None:
     run = tables.scores().run
     data = pictures.flow_figure().data
-    assert data["attn"] == run.attn.tolist()
+    assert data["weights"] == run.weights.tolist()
     assert data["out"] == run.out.tolist()
 
 
@@ -112,7 +112,7 @@ def test_the_mask_figure_plots_the_scores_and_shares_attend_mask_prints() -> Non
     masked = tables.mask().masked
     data = lacking.mask_figure().data
     assert data["scores"] == masked.scores.tolist()
-    assert data["shares"] == masked.shares.tolist()
+    assert data["shares"] == masked.weights.tolist()
 
 
 def test_the_mask_figure_outlines_the_twins_it_parts_and_the_last_keeps_its_unmasked_shares() -> None:
@@ -121,7 +121,7 @@ def test_the_mask_figure_outlines_the_twins_it_parts_and_the_last_keeps_its_unma
     row, last = data["twins"]
     assert data["shares"][row - 1] != data["shares"][last - 1]
     assert last == data["size"], "the alt text says the last twin sees every key"
-    assert data["shares"][last - 1] == pytest.approx(tables.mask().run.attn[last - 1].tolist())
+    assert data["shares"][last - 1] == pytest.approx(tables.mask().run.weights[last - 1].tolist())
 
 
 def test_the_parting_figure_plots_rows_two_and_four_under_every_scheme_attend_positions_runs() -> None:
@@ -130,9 +130,9 @@ def test_the_parting_figure_plots_rows_two_and_four_under_every_scheme_attend_po
     assert data["schemes"] == [p.scheme for p in partings]
     assert data["rows"] == (2, 4)
     assert data["shares"] == [
-        [p.attended.shares[1].tolist(), p.attended.shares[3].tolist()] for p in partings
+        [p.attended.weights[1].tolist(), p.attended.weights[3].tolist()] for p in partings
     ]
-    assert data["largest share apart"] == [p.share_gap for p in partings]
+    assert data["largest share apart"] == [p.weight_gap for p in partings]
 
 
 def test_the_projection_diagram_draws_token_twos_embedding_query_key_and_value() -> None:
@@ -151,7 +151,7 @@ def test_the_query_diagram_draws_row_two_of_the_scores_the_weights_and_the_outpu
     data = diagrams.query_figure().data
     assert data["keys"] == run.k.tolist() and data["values"] == run.v.tolist()
     assert data["scores"] == run.scaled[1].tolist()
-    assert data["weights"] == run.attn[1].tolist()
+    assert data["weights"] == run.weights[1].tolist()
     assert data["output"] == run.out[1].tolist()
     assert data["top key"] == 1
 
