@@ -38,7 +38,7 @@ from attend import (
     sinusoidal,
     softmax,
 )
-from attend.cli import main
+from attend.book.cli import main
 
 LOOSE = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

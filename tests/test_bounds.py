@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from attend import chapter_head, scale_experiment
-from attend.checks import WORK_LIMIT, draw_work, sequence_work
-from attend.cli import main
-from attend.experiments import cost_sweep
-from attend.tables import cost, scale
+from attend.book.cli import main
+from attend.book.experiments import cost_sweep
+from attend.book.modes import cost, scale
+from attend.core.checks import WORK_LIMIT, draw_work, sequence_work
 
 LONGEST_ROW = max(n for n in range(1, 10_000) if sequence_work(n) <= WORK_LIMIT)
 MOST_DRAWS = WORK_LIMIT // draw_work(1, 64)  # at width 64 against the usual four keys
@@ -45,10 +45,10 @@ def refusal(call: Callable[[], object]) -> str:
         lambda: chapter_head().attend(np.broadcast_to(np.zeros(4), (LONGEST_ROW + 1, 4))),
         lambda: scale_experiment([64], count=10**12),
         lambda: scale_experiment([64, 128], count=MOST_DRAWS),
-        lambda: scale([64], count=10**12, seed=0),
+        lambda: scale.table([64], count=10**12, seed=0),
         lambda: cost_sweep([LONGEST_ROW + 1]),
         lambda: cost_sweep([4_000, 4_000, 4_000]),
-        lambda: cost([6_000]),
+        lambda: cost.table([6_000]),
     ],
     ids=[
         "30,000 tokens",

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from attend import Head, MultiHead, chapter_embeddings, chapter_head, chapter_heads, tables
+from attend import Head, MultiHead, chapter_embeddings, chapter_head, chapter_heads, modes
 
 FAIR = st.floats(-3, 3)
 
@@ -79,7 +79,7 @@ def test_the_chapter_as_one_head_with_wo_the_identity_is_the_chapters_head() -> 
 
 
 def test_the_heads_table_holds_h_sets_of_shares_and_the_counts_of_the_formula() -> None:
-    table = tables.heads(2)
+    table = modes.heads.table(2)
     assert table.run.attended.weights.shape == (2, 4, 4)
     heads, one = table.run.cost, table.one.cost
     assert (heads.heads.project, heads.heads.score, heads.heads.mix, heads.wo) == table.formula

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from attend.intensity import A100_80GB, matrix_bytes, sequence_traffic, step_traffic
-from attend.models import (
+from attend.book.intensity import A100_80GB, matrix_bytes, sequence_traffic, step_traffic
+from attend.book.models import (
     BYTES,
     GEMMA_2B,
     GPT2_SMALL,

@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from attend import D_K, D_MODEL, Head, chapter_head
-from attend.experiments import chronicle_embeddings
-from attend.loops import looped
+from attend.book.experiments import chronicle_embeddings
+from attend.core.loops import looped
 
 LOOPED_LENGTHS = range(1, 65)  # where plain loops are quick: 35,840 steps at 64 tokens
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from attend import attention, causal_mask, chapter_embeddings, chapter_head, tables
+from attend import attention, causal_mask, chapter_embeddings, chapter_head, modes
 
 FAIR = st.floats(-30, 30)
 
@@ -76,7 +76,7 @@ def test_unmasked_attention_on_whole_matrices_is_the_chapters_head_token_by_toke
 
 
 def test_the_chapters_row_2_masked_is_two_shares_worked_by_hand() -> None:
-    table = tables.mask()
+    table = modes.mask.table()
     scaled = table.run.scaled[1]  # 3.125 / 2 and 0 / 2 for the two keys it may see
     first = math.exp(scaled[0]) / (math.exp(scaled[0]) + math.exp(scaled[1]))
     assert table.masked.weights[1].tolist() == pytest.approx([first, 1 - first, 0, 0], abs=1e-15)
@@ -84,7 +84,7 @@ def test_the_chapters_row_2_masked_is_two_shares_worked_by_hand() -> None:
 
 
 def test_the_last_row_sees_every_key_so_the_mask_leaves_it_as_it_was() -> None:
-    table = tables.mask()
+    table = modes.mask.table()
     assert np.allclose(table.masked.weights[-1], table.run.weights[-1], rtol=0, atol=1e-15)
     assert not np.allclose(table.masked.weights[1], table.masked.weights[3])  # rows 2 and 4 part
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attend.models import (
+from attend.book.models import (
     GPT2_SMALL,
     GPT2_XL,
     LLAMA2_7B,
@@ -152,7 +152,7 @@ def test_the_cache_grows_in_step_with_the_length(shape: Model, n: int) -> None:
 
 def test_a_gpt2_layer_stores_twelve_d_squared_weights_and_nine_d_biases() -> None:
     d = GPT2_SMALL.d_model
-    # c_attn 3D² + 3D, c_proj D² + D, c_fc 4D² + 4D, mlp c_proj 4D² + D
+    # c_attn 3D² + 3D, c_proj D² + D_MODEL, c_fc 4D² + 4D, mlp c_proj 4D² + D_MODEL
     assert weights(GPT2_SMALL).layer == 12 * d * d + 9 * d
 
 

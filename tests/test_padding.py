@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from attend import attention, causal_mask, chapter_embeddings, chapter_head
-from attend.padding import pad, padding_mask
+from attend.core.padding import pad, padding_mask
 
 
 def batch_of_two() -> tuple[np.ndarray, tuple[int, ...]]:

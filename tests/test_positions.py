@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from attend import chapter_embeddings, chapter_head, parting, rotary, sinusoidal, tables
-from attend.parting import SCHEMES
+from attend import chapter_embeddings, chapter_head, modes, parting, rotary, sinusoidal
+from attend.book.parting import SCHEMES
 
 DIMENSIONS = st.integers(1, 6).map(lambda half: 2 * half)
 FAIR = st.floats(-10, 10)
@@ -99,7 +99,7 @@ def test_sinusoidal_adds_one_number_per_slot_and_rotary_turns_queries_and_keys()
 
 
 def test_the_positions_table_holds_the_table_it_added_and_one_run_per_scheme() -> None:
-    table = tables.positions()
+    table = modes.positions.table()
     assert np.array_equal(table.table, sinusoidal(*chapter_embeddings().shape))
     assert tuple(part.scheme for part in table.partings) == SCHEMES
     assert not table.table.flags.writeable

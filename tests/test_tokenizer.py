@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attend.chronicle import CHAPTER_ENTRY, entries
-from attend.tokenizer import Tokenizer, chronicle_ids, load_tokenizer
+from attend.book.chapter import CHAPTER_ENTRY
+from attend.core.chronicle import entries
+from attend.core.tokenizer import Tokenizer, chronicle_ids, load_tokenizer
 
 
 def test_the_shipped_table_has_256_bytes_and_256_merges() -> None:
@@ -40,7 +41,7 @@ def test_the_chapter_entrys_first_four_tokens_are_a_year_a_digit_a_phrase_and_a_
 def test_retraining_on_the_chronicle_gives_the_shipped_table_byte_for_byte() -> None:
     from importlib.resources import files
 
-    shipped = (files("attend") / "data" / "merges.txt").read_text("utf-8")
+    shipped = (files("attend.core") / "data" / "merges.txt").read_text("utf-8")
     assert Tokenizer.train(entries()).dumps() == shipped
 
 

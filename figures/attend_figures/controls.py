@@ -27,7 +27,7 @@ from itertools import pairwise
 from typing import Literal
 
 from attend import chapter_embeddings, chapter_head, chapter_tokens, cost_sweep, crossover, scale_experiment
-from attend.experiments import CONFIDENT
+from attend.book.experiments import CONFIDENT
 from attend_figures.pictures import COST_ROWS, Figure, cost_figure, label, marker_ids
 
 CONTROL_WIDTHS = tuple(2**p for p in range(2, 10))  # 4, 8, ..., 512: key widths to pick from

@@ -25,8 +25,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure as MplFigure
 from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
 
-from attend import chapter_embeddings, chapter_head, chapter_heads, chapter_tokens, rotary, tables
-from attend.positions import angles
+from attend import chapter_embeddings, chapter_head, chapter_heads, chapter_tokens, modes, rotary
+from attend.core.positions import angles
 from attend_figures.pictures import _STYLE, PANEL_WIDTH, Figure, _panel, _svg, label
 
 PLACES = 2  # numbers in boxes: two places fit a box a phone can show four of
@@ -369,7 +369,7 @@ def rotation_figure(token: int = 2, positions: int = 4) -> Figure:
 def growth_figure(tokens: int = 8) -> Figure:
     """Generation step by step: without a cache every token so far is projected again; with the
     KV cache only the newest is, and the keys and values kept are read."""
-    table = tables.kvcache(tokens, 1)
+    table = modes.kvcache.table(tokens, 1)
     left, top, cell, height = 58, 34, 22, 22
     panels = []
     with plt.rc_context(_STYLE):

@@ -1,6 +1,6 @@
 """Pictures for the pages on what the chapter's head lacked: positions and the causal mask.
 
-Each is drawn from the same `attend.tables` call whose table the page prints (`attend mask`,
+Each is drawn from the same `attend.book.modes` call whose table the page prints (`attend mask`,
 `attend positions`), with the panels and the `Figure` record of `attend_figures.pictures`, so
 these keep the same rules: panels drawn at their size on screen with no text under 11 px, a
 colour bar wherever colour carries a value, and a caption and alt text whose every number is
@@ -17,7 +17,7 @@ import numpy.typing as npt
 from matplotlib import colormaps
 from matplotlib import pyplot as plt
 
-from attend import tables
+from attend import modes
 from attend_figures.pictures import (
     _STYLE,
     DIVIDED,
@@ -45,7 +45,7 @@ SCHEME_NAMES = {"none": "no positions", "sinusoidal": "sinusoidal", "rotary": "r
 def mask_figure() -> Figure:
     """The score matrix under the causal mask as `attend mask` prints it: the scores with the
     later keys hidden, and the attention weights they leave, each under its colour bar."""
-    table = tables.mask()
+    table = modes.mask.table()
     scores, shares, div = table.masked.scores, table.masked.weights, table.run.div
     labels = [label(t.id) for t in table.tokens]
     n = len(labels)
@@ -108,7 +108,7 @@ def mask_figure() -> Figure:
 @cache
 def parting_figure() -> Figure:
     """Tokens 2 and 4's attention weights under each scheme of `attend positions`, a panel each."""
-    table = tables.positions()
+    table = modes.positions.table()
     rows = table.partings[0].rows
     keys = table.partings[0].attended.weights.shape[1]
     panels = tuple(

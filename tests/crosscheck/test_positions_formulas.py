@@ -17,8 +17,8 @@ import pytest
 import torch
 
 from attend import chapter_embeddings, chapter_head
-from attend.parting import parting
-from attend.positions import rotary, sinusoidal
+from attend.book.parting import parting
+from attend.core.positions import rotary, sinusoidal
 from tests.crosscheck.torch_side import Agree, as_numpy, as_torch
 
 SHAPES = [(1, 2), (4, 4), (7, 6), (16, 8), (50, 64), (128, 512)]

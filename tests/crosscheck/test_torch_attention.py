@@ -10,11 +10,11 @@ import pytest
 import torch
 
 from attend import chapter_embeddings, chapter_head
-from attend.attention import attention
-from attend.causal import causal_mask
-from attend.chapter import D_MODEL, WK, WQ, WV
-from attend.heads import MultiHead
-from attend.kvcache import generate
+from attend.book.chapter import D_MODEL, WK, WQ, WV
+from attend.core.attention import attention
+from attend.core.causal import causal_mask
+from attend.core.heads import MultiHead
+from attend.core.kvcache import generate
 from tests.crosscheck.torch_side import Agree, as_numpy, as_torch
 
 Matrix = npt.NDArray[np.float64]

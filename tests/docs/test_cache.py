@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import attend.head
+import attend.core.head
 from attend_book import workbench
 from attend_book.cache import Cache, build_versions, fingerprint, source_roots
 from attend_book.page import FenceError, PageRun
@@ -268,8 +268,8 @@ def test_a_file_the_page_wrote_itself_or_one_gone_by_its_end_is_not_followed(tmp
 
 
 def test_a_page_follows_the_package_sources_it_imported() -> None:
-    read = run_page("docs/p.md", page_reading("import attend.head")).read
-    assert str(Path(attend.head.__file__).resolve()) in {str(Path(p).resolve()) for p in read}
+    read = run_page("docs/p.md", page_reading("import attend.core.head")).read
+    assert str(Path(attend.core.head.__file__).resolve()) in {str(Path(p).resolve()) for p in read}
 
 
 def test_a_changed_workbench_input_executes_it_again_and_a_corrupt_one_is_thrown_away(
