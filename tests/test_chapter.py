@@ -81,7 +81,7 @@ def test_softmax_survives_a_score_nothing_can_raise_e_to() -> None:
 
 # --8<-- [start:wrong-matrix]
 def test_a_matrix_of_the_wrong_size_is_refused() -> None:
-    with pytest.raises(ValueError, match="^Wv holds 3 numbers and a 2 by 2 matrix wants 4$"):
+    with pytest.raises(ValueError, match="Wv holds 3 numbers"):
         Head(2, 2, [1, 0, 0, 1], [1, 0, 0, 1], [1, 0, 0])
     # --8<-- [end:wrong-matrix]
 
@@ -89,6 +89,6 @@ def test_a_matrix_of_the_wrong_size_is_refused() -> None:
 # --8<-- [start:wrong-width]
 def test_a_token_of_the_wrong_width_is_refused() -> None:
     row = [(0, 1, 0, 0.5), (1, 0), (0, 0, 1, 1), (1, 0, 0, 0)]
-    with pytest.raises(ValueError, match="^token 2 of 4 arrives with 2 numbers and the head reads 4$"):
+    with pytest.raises(ValueError, match="token 2 of 4 arrives with 2 numbers"):
         chapter_head().attend(row)
     # --8<-- [end:wrong-width]

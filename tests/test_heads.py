@@ -101,6 +101,6 @@ def test_a_layer_whose_heads_do_not_fit_is_refused(d: int, h: int, problem: str)
         MultiHead(d, h, w, w, w, w)
 
 
-def test_a_row_of_the_wrong_width_is_refused() -> None:
-    with pytest.raises(ValueError, match="n tokens of 4 numbers each"):
+def test_a_sequence_of_the_wrong_width_is_refused() -> None:
+    with pytest.raises(ValueError, match="arrives with 5 numbers, and d_model is 4"):
         chapter_heads(2).attend(np.ones((3, 5)))

@@ -44,7 +44,14 @@ def test_any_heads_counts_and_numbers_match_its_loops(
     np.testing.assert_allclose(counted.out, run.out, rtol=1e-9, atol=1e-12)
 
 
-@pytest.mark.parametrize("row", [np.zeros((0, D_MODEL)), np.zeros((2, D_MODEL + 1)), np.zeros(D_MODEL)])
-def test_the_loops_refuse_a_row_the_head_cannot_read(row: np.ndarray) -> None:
-    with pytest.raises(ValueError, match=f"tokens of {D_MODEL} numbers each"):
-        looped(chapter_head(), row)
+@pytest.mark.parametrize(
+    ("x", "refused"),
+    [
+        (np.zeros((0, D_MODEL)), ValueError),
+        (np.zeros((2, D_MODEL + 1)), ValueError),
+        (np.zeros(D_MODEL), TypeError),
+    ],
+)
+def test_the_loops_refuse_a_sequence_the_head_cannot_read(x: np.ndarray, refused: type[Exception]) -> None:
+    with pytest.raises(refused, match=r"sequence x|d_model is"):
+        looped(chapter_head(), x)

@@ -32,7 +32,7 @@ def test_a_whole_row_sees_the_lower_triangle_and_a_new_token_sees_everything() -
 
 
 def test_more_queries_than_keys_is_refused_in_one_line() -> None:
-    with pytest.raises(ValueError, match="^5 queries ask of 4 keys"):
+    with pytest.raises(ValueError, match="5 queries ask of 4 keys"):
         causal_mask(5, 4)
 
 
@@ -92,9 +92,9 @@ def test_the_last_row_sees_every_key_so_the_mask_leaves_it_as_it_was() -> None:
 @pytest.mark.parametrize(
     ("q", "k", "v", "problem"),
     [
-        ([1.0], [[1.0]], [[1.0]], "^q is \\(..., tokens, dimensions\\)"),
+        ([1.0], [[1.0]], [[1.0]], "q is .*tokens, dimensions"),
         ([[1.0, 2.0]], [[1.0]], [[1.0]], "do not fit together"),
-        ([[np.nan]], [[1.0]], [[1.0]], "^number 1 of q is nan"),
+        ([[np.nan]], [[1.0]], [[1.0]], r"number 1 of q\b.*nan"),
         ([["a"]], [[1.0]], [[1.0]], "not a real number"),
     ],
 )

@@ -131,7 +131,7 @@ def test_a_cache_kept_in_sixteen_bits_is_half_the_float32_one() -> None:
 
 @pytest.mark.parametrize("dtype", ["int8", "float64", "bf16", 2])
 def test_a_dtype_the_cache_has_no_width_for_is_refused(dtype: object) -> None:
-    with pytest.raises(ValueError, match="^dtype is one of float32, float16, bfloat16, not "):
+    with pytest.raises(ValueError, match="dtype is one of float32, float16, bfloat16"):
         kv_cache_bytes(GPT2_SMALL, dtype=dtype)  # type: ignore[arg-type]
 
 
@@ -192,14 +192,14 @@ def test_every_model_splits_its_width_evenly_among_its_heads() -> None:
 
 @pytest.mark.parametrize("n", [0, -4, 2.5, True])
 def test_a_length_that_is_not_a_whole_count_of_tokens_is_refused(n: object) -> None:
-    with pytest.raises((TypeError, ValueError), match="^n must be"):
+    with pytest.raises((TypeError, ValueError), match="n must be"):
         layer_work(GPT2_SMALL, n)  # type: ignore[arg-type]
-    with pytest.raises((TypeError, ValueError), match="^n must be"):
+    with pytest.raises((TypeError, ValueError), match="n must be"):
         kv_cache_bytes(GPT2_SMALL, n)  # type: ignore[arg-type]
-    with pytest.raises((TypeError, ValueError), match="^n must be"):
+    with pytest.raises((TypeError, ValueError), match="n must be"):
         score_bytes(GPT2_SMALL, n)  # type: ignore[arg-type]
 
 
 def test_a_causal_switch_that_is_not_true_or_false_is_refused() -> None:
-    with pytest.raises(TypeError, match="^causal is a switch"):
+    with pytest.raises(TypeError, match="causal is a switch"):
         layer_work(GPT2_SMALL, 4, causal="yes")  # type: ignore[arg-type]

@@ -75,8 +75,8 @@ def test_with_the_causal_mask_and_right_padding_a_real_query_never_reaches_a_pad
 @pytest.mark.parametrize(
     ("lengths", "n", "problem"),
     [
-        ([5, 2], 4, "^a sequence of 5 tokens does not fit in 4 places"),
-        ([], 4, "^lengths is empty"),
+        ([5, 2], 4, "5 tokens does not fit in 4 places"),
+        ([], 4, "lengths is empty"),
         ([0], 4, "must be at least 1"),
         ([2.0], 4, "must be a whole number"),
         ("42", 4, "is a list of whole numbers"),
@@ -92,10 +92,10 @@ def test_lengths_that_cannot_be_a_batch_are_refused_in_one_line(
 @pytest.mark.parametrize(
     ("sequences", "problem"),
     [
-        ([], "^a batch is a list of one or more sequences"),
-        ([[[1.0, 2.0]], [[1.0]]], "^the sequences' tokens have different widths: \\[1, 2\\]"),
-        ([[[np.nan]]], "^number 1 of sequence 1 is nan"),
-        ([[1.0, 2.0]], "^sequence 1 is tokens × numbers"),
+        ([], "a batch is a list of one or more sequences"),
+        ([[[1.0, 2.0]], [[1.0]]], "different widths"),
+        ([[[np.nan]]], r"number 1 of sequence 1\b.*nan"),
+        ([[1.0, 2.0]], "sequence 1 is tokens × numbers"),
     ],
 )
 def test_sequences_that_cannot_be_padded_are_refused_in_one_line(sequences: object, problem: str) -> None:

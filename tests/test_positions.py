@@ -66,7 +66,7 @@ def test_a_rotary_turn_keeps_each_pairs_length_and_leaves_position_0_alone(
     [
         (lambda: sinusoidal(4, 3), "d must be even, not 3"),
         (lambda: rotary(np.ones((2, 3))), "d must be even, not 3"),
-        (lambda: rotary(np.ones(4)), "\\(..., tokens, dimensions\\)"),
+        (lambda: rotary(np.ones(4)), "tokens, dimensions"),
     ],
 )
 def test_an_odd_width_or_a_lone_token_has_no_pairs_to_turn(call: object, problem: str) -> None:
@@ -109,7 +109,7 @@ def test_the_positions_table_holds_the_table_it_added_and_one_run_per_scheme() -
     ("args", "problem"),
     [
         (("backwards",), "scheme is one of none, sinusoidal, rotary"),
-        (("none", (2, 9)), "rows 2 and 9 asked of a row of 4 tokens"),
+        (("none", (2, 9)), "tokens 2 and 9 asked of a sequence of 4"),
         (("none", (2, 0)), "at least 1"),
     ],
 )

@@ -20,7 +20,7 @@ from attend.book.embedding import embed
 from attend.core.checks import a_thing, draw_work, sequence_work, whole, whole_numbers, within_work
 from attend.core.cost import Cost
 from attend.core.head import Head
-from attend.core.softmax import softmax
+from attend.core.softmax import stable_softmax
 from attend.core.tokenizer import chronicle_ids
 
 __all__ = ["Measurement", "Spread", "chronicle_embeddings", "cost_sweep", "crossover", "scale_experiment"]
@@ -84,7 +84,7 @@ def scale_experiment(
 
 
 def _spread(scores: npt.NDArray[np.float64]) -> Spread:
-    biggest = softmax(scores).max(axis=-1)
+    biggest = stable_softmax(scores).max(axis=-1)
     return Spread(
         spread=float((scores.max(axis=-1) - scores.min(axis=-1)).mean()),
         biggest=float(biggest.mean()),

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from attend.core.arrays import Matrix
-from attend.core.attention import Attention, attention
-from attend.core.checks import a_thing, finite, real_array, whole
+from attend.core.attention import Attention, scaled_dot_product_attention
+from attend.core.checks import a_thing, sequence, whole
 from attend.core.cost import Cost, product
 from attend.core.head import Head
 from attend.core.positions import rotary, sinusoidal
@@ -64,8 +64,8 @@ def parting(
     scheme: str,
     rows: tuple[int, int] = (2, 4),
 ) -> Parting:
-    """Run `head` on the row `x` with positions of the kind `scheme`
-    names, and keep what it did to `rows`."""
+    """Run `head` on the sequence `x` with positions of the kind
+    `scheme` names, and keep what it did to the tokens `rows`."""
     x, rows = _checked(head, x, scheme, rows)
     n, d = x.shape
     added = turned = waves = 0
@@ -79,7 +79,7 @@ def parting(
         q, turn_q = rotary(q)  # queries and keys turned; values not
         k, turn_k = rotary(k)
         turned, waves = turn_q + turn_k, q.size
-    attended = attention(q, k, v, divide=head.divide)
+    attended = scaled_dot_product_attention(q, k, v, divide=head.divide)
     cost = Cost(n, project_q + project_k + project_v, attended.score_adds, attended.mix_adds)
     return Parting(scheme, rows, attended, cost, added, turned, waves)
 
@@ -88,17 +88,17 @@ def parting(
 
 
 def _checked(head: object, x: object, scheme: object, rows: object) -> tuple[Matrix, tuple[int, int]]:
-    """The row and the two row numbers, checked against the head, or a one-line refusal."""
+    """The sequence and the two token numbers, checked against the head, or a one-line refusal.
+    Positions add at most 1 to a number and rotary ones turn a pair, so half of what the head
+    takes keeps every score in float64's range."""
     if not isinstance(head, Head):
         raise TypeError(f"head is an attend.Head, not {a_thing(head)}")
     if scheme not in SCHEMES:
         raise ValueError(f"scheme is one of {', '.join(SCHEMES)}, not {a_thing(scheme)}")
-    row = real_array(x, "the row x", lambda at: f"number {at + 1} of the row x")
-    if row.ndim != 2 or not len(row) or row.shape[1] != head.d_model:
-        raise ValueError(f"the row x is n tokens of {head.d_model} numbers each, not an array of {row.shape}")
+    tokens = sequence(x, head.d_model, most=head.largest_input / 2 - 1)
     if not isinstance(rows, tuple) or len(rows) != 2:
-        raise TypeError(f"rows is two row numbers, not {a_thing(rows)}")
+        raise TypeError(f"rows is two token numbers, not {a_thing(rows)}")
     a, b = (whole(r, "each of rows", 1) for r in rows)
-    if max(a, b) > len(row):
-        raise ValueError(f"rows {a} and {b} asked of a row of {len(row)} tokens")
-    return finite(row, lambda at: f"number {at + 1} of the row x"), (a, b)
+    if max(a, b) > len(tokens):
+        raise ValueError(f"tokens {a} and {b} asked of a sequence of {len(tokens)}")
+    return tokens, (a, b)

@@ -1,16 +1,19 @@
-"""softmax(q·kᵀ / √dk)·v on whole matrices at once, the way a model's code writes it.
+"""softmax(q·kᵀ / √d_k)·v on whole matrices at once, the way a model's code writes it.
 
 The chapter's `Head` goes token by token, so each step can be read off by hand. The pieces
 built after it (the mask, several heads, the cache, rotary positions) take queries, keys and
 values already made and need only this last step, on matrices of any number of heads.
-`Head.attend` on the chapter's row and `attention` on its projections give the same numbers;
-the tests hold them to that.
+`Head.attend` on the chapter's sequence and `attention` on its projections give the same
+numbers; the tests hold them to that.
+
+`attention` refuses what is not queries, keys and values, once; `scaled_dot_product_attention`
+is the math, for the package's own callers (several heads, the cache, the learning model),
+whose arrays are theirs.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,11 +21,11 @@ import numpy.typing as npt
 
 from attend.core.arrays import Matrix
 from attend.core.causal import hide
-from attend.core.checks import a_thing, finite, real_array, switch
+from attend.core.checks import queries_keys_values, switch
 from attend.core.cost import product
-from attend.core.softmax import softmax
+from attend.core.softmax import stable_softmax
 
-__all__ = ["Attention", "attention"]
+__all__ = ["Attention", "attention", "scaled_dot_product_attention"]
 
 
 @dataclass(frozen=True)
@@ -33,12 +36,26 @@ class Attention:
     scores: Matrix  # hidden ones are -inf
     weights: Matrix
     out: Matrix
-    score_adds: int  # multiply-adds of Q·Kᵀ
-    mix_adds: int  # multiply-adds of the weights times V
+    score_adds: int  # multiply-adds of q·kᵀ
+    mix_adds: int  # multiply-adds of the weights times v
+
+
+def attention(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    v: npt.ArrayLike,
+    *,
+    seen: npt.NDArray[np.bool_] | None = None,
+    divide: bool = True,
+) -> Attention:
+    """Queries against keys, then the values mixed: `scaled_dot_product_attention` on arrays
+    checked first (`checks.queries_keys_values`), each refused in one line if it is not one."""
+    q, k, v = queries_keys_values(q, k, v, seen)
+    return scaled_dot_product_attention(q, k, v, seen=seen, divide=switch(divide, "divide"))
 
 
 # --8<-- [start:attention]
-def attention(
+def scaled_dot_product_attention(
     q: Matrix,
     k: Matrix,
     v: Matrix,
@@ -46,59 +63,18 @@ def attention(
     seen: npt.NDArray[np.bool_] | None = None,
     divide: bool = True,
 ) -> Attention:
-    """Queries against keys, then the values mixed. Each argument
-    is (..., tokens, dk), one leading axis per head if there are
-    several; `seen` marks the scores a query may use (a mask), of
-    any shape that broadcasts to the scores'."""
-    q, k, v = _matrices(q, k, v, seen)
-    dk = q.shape[-1]
-    scores, score_adds = product(q, np.swapaxes(k, -1, -2))  # q·kᵀ
-    if switch(divide, "divide"):
-        scores /= math.sqrt(dk)
+    """q is (..., n, d_k), k (..., m, d_k) and v (..., m, d_v), one
+    leading axis per head if there are several; `seen` marks the
+    scores a query may use (a mask), of any shape that broadcasts
+    to the scores', (..., n, m)."""
+    scores, score_adds = product(q, np.swapaxes(k, -1, -2))  # q·kᵀ, (..., n, m)
+    if divide:
+        scores /= math.sqrt(q.shape[-1])  # by √d_k
     if seen is not None:
         scores = hide(scores, seen)  # -inf: a weight of exactly 0
-    weights = softmax(scores)
-    out, mix_adds = product(weights, v)  # each row of weights times the values
-    finite(out, _naming("the mixed values"))
+    weights = stable_softmax(scores)  # (..., n, m), each row adding to one
+    out, mix_adds = product(weights, v)  # (..., n, d_v): each row of weights times the values
     return Attention(scores, weights, out, score_adds, mix_adds)
 
 
 # --8<-- [end:attention]
-
-
-def _matrices(q: object, k: object, v: object, seen: object) -> tuple[Matrix, Matrix, Matrix]:
-    """q, k and v as finite float64 arrays whose shapes fit together, or a one-line refusal."""
-    checked = []
-    for name, value in (("q", q), ("k", k), ("v", v)):
-        where = _naming(name)
-        array = real_array(value, name, where)
-        if array.ndim < 2 or 0 in array.shape:
-            raise ValueError(
-                f"{name} is (..., tokens, dimensions) with at least one of each, not {array.shape}"
-            )
-        checked.append(finite(array, where))
-    q, k, v = checked
-    if q.shape[-1] != k.shape[-1] or k.shape[:-1] != v.shape[:-1] or q.shape[:-2] != k.shape[:-2]:
-        raise ValueError(f"queries {q.shape}, keys {k.shape} and values {v.shape} do not fit together")
-    if seen is None:
-        return q, k, v
-    if not isinstance(seen, np.ndarray) or seen.dtype != np.bool_:
-        raise TypeError(f"the mask is an array of True and False, not {a_thing(seen)}")
-    scores = (*q.shape[:-1], k.shape[-2])
-    if seen.ndim < 2 or not _stretches(seen.shape, scores):
-        raise ValueError(f"the mask is {seen.shape} and the scores {scores}")
-    return q, k, v
-
-
-def _stretches(mask: tuple[int, ...], scores: tuple[int, ...]) -> bool:
-    """Whether a mask of this shape lays over scores of that one by numpy's broadcasting without
-    growing them: one (queries, keys) mask for every head, say, or one row of keys per sequence."""
-    try:
-        return np.broadcast_shapes(mask, scores) == scores
-    except ValueError:
-        return False
-
-
-def _naming(name: str) -> Callable[[int], str]:
-    """Names the number at a flat position of the array `name`, counted from 1."""
-    return lambda at: f"number {at + 1} of {name}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from attend.core.checks import whole
+from attend.core.checks import queries_of_keys
 
 __all__ = ["causal_mask", "hide"]
 
@@ -23,11 +23,9 @@ def causal_mask(queries: int, keys: int) -> npt.NDArray[np.bool_]:
     the keys' positions, so query i sees keys 1 to i + keys − queries.
     A whole row asking gives the lower triangle; one new token
     asking of a cache gives a row with nothing hidden."""
-    queries, keys = whole(queries, "queries", 1), whole(keys, "keys", 1)
-    if queries > keys:
-        raise ValueError(f"{queries} queries ask of {keys} keys; each query is one of the keys' tokens")
-    asking = np.arange(keys - queries, keys)[:, None]
-    return np.arange(keys)[None, :] <= asking
+    queries, keys = queries_of_keys(queries, keys)
+    asking = np.arange(keys - queries, keys)[:, None]  # (queries, 1): each query's own position
+    return np.arange(keys)[None, :] <= asking  # (queries, keys)
 
 
 def hide(

@@ -20,11 +20,10 @@ import numpy as np
 import numpy.typing as npt
 
 from attend.core.arrays import Matrix
-from attend.core.attention import Attention, attention
+from attend.core.attention import Attention, scaled_dot_product_attention
 from attend.core.causal import causal_mask
-from attend.core.checks import finite, real_array, switch, whole
+from attend.core.checks import heads_of, largest_input, matrix, sequence, sequence_work, switch
 from attend.core.cost import Cost, product
-from attend.core.head import _matrix
 
 __all__ = ["HeadsCost", "HeadsRun", "MultiHead"]
 
@@ -70,40 +69,35 @@ class MultiHead:
         wv: npt.ArrayLike,
         wo: npt.ArrayLike,
     ) -> None:
-        self.d_model, self.h = whole(d_model, "d_model", 1), whole(h, "h", 1)
-        if self.d_model % self.h:
-            raise ValueError(f"{self.d_model} numbers do not split into {self.h} heads of equal width")
+        self.d_model, self.h = heads_of(d_model, h)
         self.d_k = self.d_model // self.h
         cut = (self.h, self.d_k, self.d_model)  # head, its dimension, the input it weighs
-        self.wq = _matrix("Wq", wq, self.d_model, self.d_model).reshape(cut)
-        self.wk = _matrix("Wk", wk, self.d_model, self.d_model).reshape(cut)
-        self.wv = _matrix("Wv", wv, self.d_model, self.d_model).reshape(cut)
-        self.wo = _matrix("Wo", wo, self.d_model, self.d_model)
+        self.wq = matrix(wq, "Wq", self.d_model, self.d_model).reshape(cut)
+        self.wk = matrix(wk, "Wk", self.d_model, self.d_model).reshape(cut)
+        self.wv = matrix(wv, "Wv", self.d_model, self.d_model).reshape(cut)
+        self.wo = matrix(wo, "Wo", self.d_model, self.d_model)
 
     def project(self, x: Matrix) -> tuple[Matrix, Matrix, Matrix, int]:
         """Each token's query, key and value in every head: (h, n, d_k)."""
         q, for_q = product(x, self.wq.transpose(0, 2, 1))
         k, for_k = product(x, self.wk.transpose(0, 2, 1))
         v, for_v = product(x, self.wv.transpose(0, 2, 1))
-        for name, made in (("queries", q), ("keys", k), ("values", v)):
-            _fits(made, name)
         return q, k, v, for_q + for_k + for_v
 
     def join(self, out: Matrix) -> tuple[Matrix, Matrix, int]:
-        """The heads' outputs side by side, d_model numbers per token,
-        and that mixed by Wo."""
+        """The heads' outputs (h, n, d_k) side by side, (n, d_model),
+        and that mixed by Wo, (n, d_model)."""
         joined = out.transpose(1, 0, 2).reshape(out.shape[1], self.d_model)
         mixed, wo_adds = product(joined, self.wo.T)
-        _fits(mixed, "Wo times the joined outputs")
         return joined, mixed, wo_adds
 
     def attend(self, x: npt.ArrayLike, *, causal: bool = False) -> HeadsRun:
         """Run every head over the sequence `x` (n × d_model) and mix."""
-        x = self.row(x)
+        x = sequence(x, self.d_model, most=self.largest_input, work=self.work)  # (n, d_model)
         n = len(x)
         q, k, v, project = self.project(x)
         seen = causal_mask(n, n) if switch(causal, "causal") else None
-        attended = attention(q, k, v, seen=seen)
+        attended = scaled_dot_product_attention(q, k, v, seen=seen)
         joined, out, wo_adds = self.join(attended.out)
         cost = Cost(length=n, project=project, score=attended.score_adds, mix=attended.mix_adds)
         return HeadsRun(q, k, v, attended, joined, out, HeadsCost(cost, wo_adds))
@@ -113,19 +107,12 @@ class MultiHead:
     def __repr__(self) -> str:
         return f"MultiHead(d_model={self.d_model}, h={self.h})"
 
-    def row(self, x: npt.ArrayLike) -> Matrix:
-        """The sequence as an n × d_model array of finite numbers, or a one-line refusal."""
-        row = real_array(x, "the row x", lambda at: f"number {at + 1} of the row x")
-        if row.ndim != 2 or not len(row) or row.shape[1] != self.d_model:
-            raise ValueError(
-                f"the row x is n tokens of {self.d_model} numbers each, not an array of {row.shape}"
-            )
-        return finite(row, lambda at: f"token {at // self.d_model + 1}, number {at % self.d_model + 1},")
+    @property
+    def largest_input(self) -> float:
+        """The largest size a token's number may have for every number the layer makes, Wo's
+        mix among them, to stay in float64's range (`checks.largest_input`)."""
+        return largest_input(self.d_model, self.d_k, np.stack([self.wq, self.wk, self.wv]), self.wo)
 
-
-def _fits(made: Matrix, name: str) -> None:
-    """Refuse a run whose arithmetic left float64's range."""
-    if not np.isfinite(made).all():
-        raise ValueError(
-            f"{name} went beyond the largest finite number; the weights or the tokens are too large"
-        )
+    def work(self, n: int) -> int:
+        """The numbers a run over n tokens handles: each head's three n × n squares."""
+        return self.h * sequence_work(n)

@@ -18,8 +18,8 @@ import numpy as np
 import numpy.typing as npt
 
 from attend.core.arrays import Matrix
-from attend.core.attention import attention
-from attend.core.checks import a_thing, switch, whole
+from attend.core.attention import scaled_dot_product_attention
+from attend.core.checks import a_thing, generation_work, sequence, switch, whole, within_work
 from attend.core.heads import MultiHead
 
 __all__ = ["Generation", "cache_bytes", "generate"]
@@ -40,25 +40,25 @@ class Generation:
 
 # --8<-- [start:generate]
 def generate(layer: MultiHead, x: npt.ArrayLike, *, cache: bool) -> Generation:
-    """Feed the row `x` to `layer` one token at a time. Without the
-    cache each step runs the whole row so far, masked, and keeps its
-    last output; with it each step projects the new token only and
-    asks of the keys and values kept from the steps before."""
-    x = _layer(layer).row(x)
+    """Feed the sequence `x` to `layer` one token at a time. Without
+    the cache each step runs the whole sequence so far, masked, and
+    keeps its last output; with it each step projects the new token
+    only and asks of the keys and values kept from the steps before."""
+    x, cache = generation_inputs(layer, x, cache)  # (n, d_model)
     outs, work = [], []
-    if not switch(cache, "cache"):
+    if not cache:
         for t in range(1, len(x) + 1):
             run = layer.attend(x[:t], causal=True)
             outs.append(run.out[-1])
             work.append(run.cost.total)
         return Generation(np.array(outs), tuple(work), cached=False)
-    keys = np.empty((layer.h, 0, layer.d_k))
+    keys = np.empty((layer.h, 0, layer.d_k))  # (h, t, d_k), one more token each step
     values = np.empty((layer.h, 0, layer.d_k))
     for t in range(len(x)):
-        q, k, v, project = layer.project(x[t : t + 1])  # the new token only
+        q, k, v, project = layer.project(x[t : t + 1])  # the new token only, (h, 1, d_k)
         keys = np.concatenate([keys, k], axis=1)  # kept for every later step
         values = np.concatenate([values, v], axis=1)
-        attended = attention(q, keys, values)  # one query: nothing to hide
+        attended = scaled_dot_product_attention(q, keys, values)  # one query: nothing to hide
         _, mixed, wo_adds = layer.join(attended.out)
         outs.append(mixed[0])
         work.append(project + attended.score_adds + attended.mix_adds + wo_adds)
@@ -68,10 +68,15 @@ def generate(layer: MultiHead, x: npt.ArrayLike, *, cache: bool) -> Generation:
 # --8<-- [end:generate]
 
 
-def _layer(layer: object) -> MultiHead:
+def generation_inputs(layer: object, x: object, cache: object) -> tuple[Matrix, bool]:
+    """What `generate` reads, refused in one line if it is not: a layer of several heads, a
+    sequence it can take, generated within `WORK_LIMIT` (without a cache, step t runs the t
+    tokens so far again), and the switch."""
     if not isinstance(layer, MultiHead):
         raise TypeError(f"layer is an attend.MultiHead, not {a_thing(layer)}")
-    return layer
+    rows = sequence(x, layer.d_model, most=layer.largest_input)
+    within_work(generation_work(len(rows), layer.h), f"generating {len(rows):,} tokens", "ask for fewer")
+    return rows, switch(cache, "cache")
 
 
 # --8<-- [start:bytes]

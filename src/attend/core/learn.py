@@ -28,12 +28,23 @@ import numpy as np
 import numpy.typing as npt
 
 from attend.core.arrays import Matrix
-from attend.core.attention import attention
+from attend.core.attention import scaled_dot_product_attention
 from attend.core.causal import causal_mask
-from attend.core.checks import whole
+from attend.core.checks import batch_of_tokens, model_shape, whole
 from attend.core.positions import sinusoidal
 
-__all__ = ["HEAD", "Forward", "HeadPass", "Params", "Shape", "backward", "forward", "initial", "jacobian"]
+__all__ = [
+    "HEAD",
+    "Forward",
+    "HeadPass",
+    "Params",
+    "Shape",
+    "backward",
+    "forward",
+    "forward_pass",
+    "initial",
+    "jacobian",
+]
 
 Params: TypeAlias = dict[str, Matrix]
 Ids: TypeAlias = npt.NDArray[np.intp]
@@ -51,12 +62,7 @@ class Shape:
     context: int
 
     def __post_init__(self) -> None:
-        for name in ("vocab", "d_model", "d_k", "context"):
-            whole(getattr(self, name), name, 1)
-        if self.d_model % 2:
-            raise ValueError(
-                f"sinusoidal positions fill dimensions in pairs, so d_model must be even, not {self.d_model}"
-            )
+        model_shape(self.vocab, self.d_model, self.d_k, self.context)
 
 
 # --8<-- [start:initial]
@@ -64,7 +70,7 @@ def initial(shape: Shape, seed: int, *, attends: bool = True) -> Params:
     """Small random numbers for every parameter, from one seed.
     Each matrix is scaled by 1/√(its input width), so every
     product starts near the size of what went in."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(whole(seed, "seed", 0))  # None would draw afresh at every call
     vocab, d_model, d_k = shape.vocab, shape.d_model, shape.d_k
 
     def draw(rows: int, cols: int) -> Matrix:
@@ -111,8 +117,15 @@ class Forward:
         return None if self.head is None else self.head.a
 
 
-# --8<-- [start:forward]
 def forward(params: Params, ids: Ids, targets: Ids, weight: Matrix) -> Forward:
+    """`forward_pass` on a batch checked first (`checks.batch_of_tokens`): ids and targets
+    (B, n), whole numbers in the vocabulary, and weight (B, n), each refused in one line if not."""
+    ids, targets, weight = batch_of_tokens(ids, targets, weight, len(params["E"]))
+    return forward_pass(params, ids, targets, weight)
+
+
+# --8<-- [start:forward]
+def forward_pass(params: Params, ids: Ids, targets: Ids, weight: Matrix) -> Forward:
     """ids and targets (B, n): each sequence, and each token's next.
     Returns every step, and the loss: mean −log p(next token)."""
     n, d = ids.shape[1], params["E"].shape[1]
@@ -122,15 +135,15 @@ def forward(params: Params, ids: Ids, targets: Ids, weight: Matrix) -> Forward:
         q = x @ params["W_Q"].T  # Q = X·W_Qᵀ, (B, n, d_k)
         k = x @ params["W_K"].T  # K = X·W_Kᵀ
         v = x @ params["W_V"].T  # V = X·W_Vᵀ
-        attended = attention(q, k, v, seen=causal_mask(n, n))
+        attended = scaled_dot_product_attention(q, k, v, seen=causal_mask(n, n))
         a, out = attended.weights, attended.out  # A = softmax(QKᵀ/√d_k), A·V
         y = x + out @ params["W_O"].T  # the residual connection
         head = HeadPass(q, k, v, a, out)
     logits = y @ params["W_U"].T  # Z = Y·W_Uᵀ, (B, n, vocab)
     logits -= logits.max(axis=-1, keepdims=True)
     probs = np.exp(logits)
-    probs /= probs.sum(axis=-1, keepdims=True)
-    picked = np.take_along_axis(probs, targets[..., None], -1)[..., 0]
+    probs /= probs.sum(axis=-1, keepdims=True)  # softmax(Z), (B, n, vocab)
+    picked = np.take_along_axis(probs, targets[..., None], -1)[..., 0]  # (B, n)
     loss = float(-(weight * np.log(picked)).sum())
     return Forward(ids, weight, x, head, y, probs, loss)
 

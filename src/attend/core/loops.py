@@ -17,9 +17,10 @@ import numpy as np
 import numpy.typing as npt
 
 from attend.core.arrays import Matrix
+from attend.core.checks import sequence, sequence_work
 from attend.core.cost import Cost
 from attend.core.head import Head
-from attend.core.softmax import softmax
+from attend.core.softmax import stable_softmax
 
 __all__ = ["Looped", "looped"]
 
@@ -34,12 +35,9 @@ class Looped:
 
 # --8<-- [start:looped]
 def looped(head: Head, x: npt.ArrayLike) -> Looped:
-    """Run `head` over the row `x` in plain loops, counting each
-    multiply-add."""
-    row = np.asarray(x, dtype=np.float64)
-    if row.ndim != 2 or not len(row) or row.shape[1] != head.d_model:
-        raise ValueError(f"the row is one or more tokens of {head.d_model} numbers each, as the head reads")
-    rows = row.tolist()
+    """Run `head` over the sequence `x` in plain loops, counting
+    each multiply-add."""
+    rows = sequence(x, head.d_model, most=head.largest_input, work=sequence_work).tolist()
     done: Counter[str] = Counter()
 
     def weighted_sum(weights: list[float], numbers: list[float], step: str) -> float:
@@ -55,7 +53,7 @@ def looped(head: Head, x: npt.ArrayLike) -> Looped:
     q, k, v = project(head.wq), project(head.wk), project(head.wv)
     raw = [[weighted_sum(query, key, "score") for key in k] for query in q]
     divide = np.sqrt(head.d_k) if head.divide else 1.0
-    weights = softmax(np.array(raw) / divide).tolist()
+    weights = stable_softmax(np.array(raw) / divide).tolist()
     # dimension c of every value
     columns = [list(dimension) for dimension in zip(*v, strict=True)]
     out = [[weighted_sum(row, column, "mix") for column in columns] for row in weights]

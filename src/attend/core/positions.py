@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from attend.core.arrays import Matrix
-from attend.core.checks import finite, real_array, whole
+from attend.core.checks import positions, turnable
 
 __all__ = ["BASE", "angles", "rotary", "sinusoidal"]
 
@@ -35,11 +35,9 @@ LAST_POSITION = 2**31
 # --8<-- [start:angles]
 def angles(n: int, d: int, start: int = 0) -> Matrix:
     """n × d/2: position p times the rate of pair i, 1/BASE^(2i/d)."""
-    n, d, start = whole(n, "n", 1), _even(d), whole(start, "start", 0)
-    if start + n - 1 > LAST_POSITION:
-        raise ValueError(f"positions run to {LAST_POSITION:,} at most, and these reach past it")
-    rates = BASE ** (-np.arange(0, d, 2) / d)  # one per pair of dimensions
-    return np.arange(start, start + n)[:, None] * rates[None, :]
+    n, d, start = positions(n, d, start, LAST_POSITION)
+    rates = BASE ** (-np.arange(0, d, 2) / d)  # (d/2,): one per pair of dimensions
+    return np.arange(start, start + n)[:, None] * rates[None, :]  # (n, d/2)
 
 
 # --8<-- [end:angles]
@@ -50,7 +48,7 @@ def sinusoidal(n: int, d: int) -> Matrix:
     """The n × d table added to the tokens: sin in the even
     dimensions, cos in the odd ones, as PE(p, 2i) = sin(p / 10000^(2i/d)) and
     PE(p, 2i+1) = cos(p / 10000^(2i/d))."""
-    turn = angles(n, d)
+    turn = angles(n, d)  # (n, d/2)
     table = np.empty((n, d))
     table[:, 0::2] = np.sin(turn)
     table[:, 1::2] = np.cos(turn)
@@ -65,30 +63,14 @@ def rotary(x: Matrix, start: int = 0) -> tuple[Matrix, int]:
     """Queries or keys (..., tokens, d_k) with each pair of
     dimensions turned by its angle at its position, and the
     multiply-adds that took: a 2×2 turn per pair, 2 per number."""
-    x = _rows(x)
-    turn = angles(x.shape[-2], x.shape[-1], start)
+    x = turnable(x)  # (..., n, d_k)
+    turn = angles(x.shape[-2], x.shape[-1], start)  # (n, d_k/2)
     cos, sin = np.cos(turn), np.sin(turn)
-    even, odd = x[..., 0::2], x[..., 1::2]
+    even, odd = x[..., 0::2], x[..., 1::2]  # (..., n, d_k/2) each: the pairs
     out = np.empty_like(x)
-    with np.errstate(over="ignore", invalid="ignore"):  # checked below
-        out[..., 0::2] = even * cos - odd * sin
-        out[..., 1::2] = even * sin + odd * cos
-    return finite(out, lambda at: f"turned number {at + 1}"), 2 * x.size
+    out[..., 0::2] = even * cos - odd * sin
+    out[..., 1::2] = even * sin + odd * cos
+    return out, 2 * x.size
 
 
 # --8<-- [end:rotary]
-
-
-def _even(d: object) -> int:
-    width = whole(d, "d", 2)
-    if width % 2:
-        raise ValueError(f"positions turn the dimensions in pairs, so d must be even, not {width}")
-    return width
-
-
-def _rows(x: object) -> Matrix:
-    """Rows to turn: a finite float64 array of at least one token, or a one-line refusal."""
-    rows = real_array(x, "the rows to turn", lambda at: f"number {at + 1} of the rows to turn")
-    if rows.ndim < 2 or 0 in rows.shape:
-        raise ValueError(f"the rows to turn are (..., tokens, dimensions), not an array of {rows.shape}")
-    return finite(rows, lambda at: f"number {at + 1} of the rows to turn")

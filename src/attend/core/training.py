@@ -28,9 +28,9 @@ import numpy as np
 import numpy.typing as npt
 
 from attend.core.arrays import Matrix
-from attend.core.checks import whole
+from attend.core.checks import index, indices, whole
 from attend.core.chronicle import entries
-from attend.core.learn import Ids, Params, Shape, backward, forward, initial
+from attend.core.learn import Ids, Params, Shape, backward, forward_pass, initial
 from attend.core.tokenizer import Tokenizer
 
 __all__ = [
@@ -57,6 +57,9 @@ HELD_OUT = 5  # every fifth line is held out
 # and the baseline train in about a quarter of a minute on one core (scripts/bench.py learn).
 MOST_STEPS = 2000
 MOST_WIDTH = 64
+# A run whose batch loss climbs past this many times where it started has diverged: the rate
+# throws every parameter past its minimum and back, further each step, until the loss is inf.
+DIVERGED = 3.0
 
 
 def words(line: str) -> list[str]:
@@ -205,16 +208,16 @@ def train(settings: Settings = DEFAULTS, *, attends: bool = True) -> Run:
     moments: Moments = {}
     held = batch(data.held)
     train_loss: list[float] = []
-    measured, held_loss = [0], [forward(params, *held).loss]
+    measured, held_loss = [0], [forward_pass(params, *held).loss]
     for step in range(1, settings.steps + 1):
         lines = draw.choice(data.train, settings.batch, replace=False)
         ids, targets, weight = batch(lines)
-        f = forward(params, ids, targets, weight)
-        train_loss.append(f.loss)
+        f = forward_pass(params, ids, targets, weight)
+        train_loss.append(converging(f.loss, held_loss[0], step, settings.rate))
         adam(params, backward(params, f, targets), moments, step, settings.rate)
         if step % settings.every == 0 or step == settings.steps:
             measured.append(step)
-            held_loss.append(forward(params, *held).loss)
+            held_loss.append(forward_pass(params, *held).loss)
     named = int(place_correct(params, data.held).sum())
     losses = tuple(measured), tuple(train_loss), tuple(held_loss)
     return Run(settings, attends, params, *losses, named, len(data.held))
@@ -223,12 +226,24 @@ def train(settings: Settings = DEFAULTS, *, attends: bool = True) -> Run:
 # --8<-- [end:train]
 
 
+def converging(loss: float, start: float, step: int, rate: float) -> float:
+    """The step's loss, unless the run has diverged: the loss not finite, or more than
+    `DIVERGED` times the held-out loss it started from. Then the run stops with one line naming
+    the rate, rather than go on to losses of nan."""
+    if not np.isfinite(loss) or loss > DIVERGED * start:
+        raise ValueError(
+            f"training diverged: the loss went from {start:.4g} to {loss:.4g} by step {step}; "
+            f"the rate {rate} is too large, try a smaller one"
+        )
+    return loss
+
+
 def place_correct(params: Params, lines: Ids) -> npt.NDArray[np.bool_]:
     """For each line, whether the model's top guess is right at every token of the place's
     name, each guess made from the true tokens before it."""
     data = corpus()
-    ids, targets, weight = batch(lines)
-    guess = forward(params, ids, targets, weight).probs.argmax(axis=-1)
+    ids, targets, weight = batch(lines_of(lines))
+    guess = forward_pass(params, ids, targets, weight).probs.argmax(axis=-1)
     place = data.place[lines, : ids.shape[1]] > 0
     named: npt.NDArray[np.bool_] = np.all((guess == targets) | ~place, axis=1)
     return named
@@ -237,6 +252,7 @@ def place_correct(params: Params, lines: Ids) -> npt.NDArray[np.bool_]:
 def place_of(line: int) -> str:
     """The place a line of the chronicle names, as its tokens spell it."""
     data = corpus()
+    line = index(line, len(data.ids), "line")
     at = np.flatnonzero(data.place[line]) + 1  # position t predicts token t + 1
     return "".join(data.names[i] for i in data.ids[line, at]).strip()
 
@@ -258,8 +274,8 @@ def weights_from(params: Params, word: str, lines: Ids) -> dict[str, float]:
     """The learned head's attention weights from the token `word` (" standing" or " in") of
     each line, summed over each part of the line and averaged over the lines."""
     data = corpus()
-    ids, targets, weight = batch(lines)
-    weights = forward(params, ids, targets, weight).a
+    ids, targets, weight = batch(lines_of(lines))
+    weights = forward_pass(params, ids, targets, weight).a
     if weights is None:
         raise ValueError("the baseline has no head, so no attention weights")
     totals = dict.fromkeys(PARTS, 0.0)
@@ -275,10 +291,16 @@ def line_weights(params: Params, line: int, word: str) -> tuple[list[str], Matri
     """The tokens of one line of the chronicle up to its first `word`, and the learned head's
     attention weights among them: a row per query, a column per key."""
     data = corpus()
-    ids, targets, weight = batch(np.array([line]))
-    weights = forward(params, ids, targets, weight).a
+    ids, targets, weight = batch(np.array([index(line, len(data.ids), "line")]))
+    weights = forward_pass(params, ids, targets, weight).a
     if weights is None:
         raise ValueError("the baseline has no head, so no attention weights")
     names = [data.names[i] for i in ids[0]]
     end = names.index(word) + 1
     return names[:end], weights[0, :end, :end]
+
+
+def lines_of(lines: object) -> Ids:
+    """Line numbers of the chronicle, an array of whole numbers from 0, or a one-line refusal:
+    numpy would read −1 as the last line."""
+    return indices(lines, len(corpus().ids), "lines")

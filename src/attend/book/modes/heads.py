@@ -70,10 +70,5 @@ def text(cut: HeadsTable) -> str:
 
 
 MODE = Mode(
-    name="heads",
-    help="the matrices cut into several heads, joined by Wo",
-    order=100,
-    table=table,
-    text=text,
-    flags=(heads_flag(2),),
+    "heads", "the matrices cut into several heads, joined by Wo", 100, table, text, flags=(heads_flag(2),)
 )

@@ -59,4 +59,4 @@ def text(mask: MaskTable) -> str:
     return "\n".join(lines)
 
 
-MODE = Mode(name="mask", help="the square under the causal mask", order=90, table=table, text=text)
+MODE = Mode("mask", "the square under the causal mask", 90, table, text)

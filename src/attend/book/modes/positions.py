@@ -76,10 +76,4 @@ def text(positions: PositionsTable) -> str:
     return "\n".join(lines)
 
 
-MODE = Mode(
-    name="positions",
-    help="tokens 2 and 4 told apart by sinusoidal or rotary positions",
-    order=80,
-    table=table,
-    text=text,
-)
+MODE = Mode("positions", "tokens 2 and 4 told apart by sinusoidal or rotary positions", 80, table, text)

@@ -54,4 +54,4 @@ def text(project: Project) -> str:
     return "\n".join(lines)
 
 
-MODE = Mode(name="project", help="each token's query, key and value", order=30, table=table, text=text)
+MODE = Mode("project", "each token's query, key and value", 30, table, text)

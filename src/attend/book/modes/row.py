@@ -75,10 +75,4 @@ def _dimension_header(dimensions: tuple[str, ...]) -> list[str]:
     return [first, " " * 32 + "".join(f"{bottom:>11}" for _, bottom in halves)]
 
 
-MODE = Mode(
-    name="row",
-    help="the chapter's entry, its tokens and their typed embeddings",
-    order=10,
-    table=table,
-    text=text,
-)
+MODE = Mode("row", "the chapter's entry, its tokens and their typed embeddings", 10, table, text)

@@ -77,11 +77,4 @@ def text(scores: Scores) -> str:
     return "\n".join(lines)
 
 
-MODE = Mode(
-    name="scores",
-    help="the attention weights and the mixed values",
-    order=50,
-    table=table,
-    text=text,
-    flags=(NO_SCALE,),
-)
+MODE = Mode("scores", "the attention weights and the mixed values", 50, table, text, flags=(NO_SCALE,))

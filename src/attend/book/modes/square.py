@@ -43,11 +43,4 @@ def text(square: Square) -> str:
     )
 
 
-MODE = Mode(
-    name="square",
-    help="every query against every key",
-    order=40,
-    table=table,
-    text=text,
-    flags=(NO_SCALE,),
-)
+MODE = Mode("square", "every query against every key", 40, table, text, flags=(NO_SCALE,))

@@ -41,4 +41,4 @@ def text(weights: Weights) -> str:
     return "\n".join(lines)
 
 
-MODE = Mode(name="weights", help="the three stored matrices", order=20, table=table, text=text)
+MODE = Mode("weights", "the three stored matrices", 20, table, text)
