@@ -21,6 +21,7 @@ from attend_figures.diagrams import (
     query_figure,
     rotation_figure,
 )
+from attend_figures.ideas_later import layer_figure, looking_back_figure, placed_figure
 from attend_figures.lacking import mask_figure, parting_figure
 from attend_figures.learning import curve_figure, learned_figure
 from attend_figures.pictures import cost_figure, flow_figure, scale_figure, shares_figure, square_figure
@@ -32,9 +33,12 @@ __all__ = [
     "flow_figure",
     "growth_figure",
     "heads_figure",
+    "layer_figure",
     "learned_figure",
+    "looking_back_figure",
     "mask_figure",
     "parting_figure",
+    "placed_figure",
     "projection_figure",
     "query_figure",
     "rotation_figure",
