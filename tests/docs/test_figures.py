@@ -346,6 +346,7 @@ DIAGRAM_HOMES = {
     "growth_figure": "kv-cache.md",
     "placed_figure": "positions.md",
     "looking_back_figure": "causal-mask.md",
+    "layer_figure": "real-models.md",
 }
 
 
