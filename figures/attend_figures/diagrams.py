@@ -25,7 +25,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure as MplFigure
 from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
 
-from attend import attention, chapter_head, chapter_heads, chapter_row, chapter_tokens, rotary, tables
+from attend import chapter_head, chapter_heads, chapter_row, chapter_tokens, rotary, tables
 from attend.experiments import chronicle_row
 from attend.positions import angles
 from attend_figures.pictures import _STYLE, PANEL_WIDTH, Figure, _panel, _svg, label
@@ -366,14 +366,15 @@ def rotation_figure(token: int = 2, positions: int = 4) -> Figure:
     return Figure("rotation", tuple(panels), alt, caption, data)
 
 
-def _pairs(tokens: int) -> tuple[list[int], list[int]]:
-    """The multiply-adds of scoring and mixing at each step, each way: without a cache a step runs
-    the layer on every token so far, t × t query–key pairs; with it, the newest query's t pairs."""
+def _pairs(tokens: int, kept: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The multiply-adds of scoring and mixing at each step, each way, from the layer's own
+    counters: without a cache a step runs the layer on every token so far, t × t query–key pairs;
+    with it, a step's work less what projecting its one token and mixing its output by W_O take."""
     layer, x = chapter_heads(1), chronicle_row(tokens)
-    q, k, v, _ = layer.project(x)
-    again = [layer.attend(x[:t], causal=True).cost.heads for t in range(1, tokens + 1)]
-    kept = [attention(q[:, t - 1 : t], k[:, :t], v[:, :t]) for t in range(1, tokens + 1)]
-    return [c.score + c.mix for c in again], [a.score + a.mix for a in kept]
+    again = [layer.attend(x[:t], causal=True).cost.heads.quadratic for t in range(1, tokens + 1)]
+    wo = layer.join(np.zeros((layer.h, 1, layer.dk)))[2]  # W_O on one token's joined output
+    one = [layer.project(x[t : t + 1])[3] + wo for t in range(tokens)]  # the new token alone
+    return again, [work - made for work, made in zip(kept, one, strict=True)]
 
 
 @cache
@@ -382,7 +383,7 @@ def growth_figure(tokens: int = 8) -> Figure:
     pair so far scored; with the KV cache only the newest is projected, and its one query scored
     against the keys kept."""
     table = tables.kvcache(tokens, 1)
-    pairs = dict(zip(("again", "kept"), _pairs(tokens), strict=True))
+    pairs = dict(zip(("again", "kept"), _pairs(tokens, table.kept.work), strict=True))
     left, top, cell, height = 52, 42, 20, 22
     panels = []
     with plt.rc_context(_STYLE):

@@ -19,7 +19,8 @@ import pytest
 
 import attend
 import attend_figures
-from attend import chapter_head, chapter_row, models, tables
+from attend import chapter_head, chapter_row, tables
+from attend.models import LLAMA31_8B, MODELS, square_share
 from attend_book.page import Block
 from attend_book.run import run_page
 from attend_figures import diagrams, ideas_later, lacking, learning, pictures
@@ -220,9 +221,9 @@ def test_the_looking_back_diagram_draws_row_two_of_attend_mask_and_of_the_unmask
 
 def test_the_layer_diagram_draws_the_square_share_of_every_published_model_at_its_window() -> None:
     data = ideas_later.layer_figure().data
-    assert data["square at window"] == [models.square_share(m, m.context) for m in models.MODELS]
-    assert data["lengths"][-1] == models.LLAMA31_8B.context
-    assert data["square growing"] == [models.square_share(models.LLAMA31_8B, n) for n in data["lengths"]]
+    assert data["square at window"] == [square_share(m, m.context) for m in MODELS]
+    assert data["lengths"][-1] == LLAMA31_8B.context
+    assert data["square growing"] == [square_share(LLAMA31_8B, n) for n in data["lengths"]]
     assert data["square growing"] == sorted(data["square growing"]), "the square's part grows with n"
 
 
