@@ -60,7 +60,7 @@ def text(cut: HeadsTable) -> str:
         (run.cost.heads.project, run.cost.heads.score, run.cost.heads.mix, run.cost.wo),
         (one.cost.heads.project, one.cost.heads.score, one.cost.heads.mix, one.cost.wo),
         cut.formula,
-        (f"3 x {n} x D x D", f"{n} x {n} x D", f"{n} x {n} x D", f"{n} x D x D"),
+        (f"3 x {n} x D_MODEL x D", f"{n} x {n} x D", f"{n} x {n} x D", f"{n} x D_MODEL x D"),
         strict=True,
     )
     for name, ours, single, value, words in parts:
