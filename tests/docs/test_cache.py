@@ -130,8 +130,10 @@ def test_the_fingerprint_covers_the_package_the_plugin_and_the_build_versions() 
 
 
 def test_a_tool_installed_beside_the_build_leaves_the_fingerprint_alone() -> None:
-    # pytest runs this test, so it is installed; nothing the build imports requires it
-    assert "pytest" not in build_versions()
+    # hypothesis is installed beside the build (the tests use it); nothing the build imports requires
+    # it (pytest it does: chapter_tests runs the chapter's tests where a page shows them)
+    assert "hypothesis" not in build_versions()
+    assert "pytest" in build_versions()
 
 
 def test_the_fingerprint_covers_the_figures_the_pages_draw() -> None:
