@@ -1,6 +1,7 @@
 """Contributor sessions. Each installs with `-c constraints.txt`, the exact versions CI runs.
 
-`nox` alone runs lint, the package's tests on every Python and the book; `nox -s lock`
+`nox` alone runs lint, the package's tests on every Python, bound-numbers' own tests (`bound`)
+and the book; `nox -s lock`
 rewrites constraints.txt from the newest versions the ranges in the pyproject files allow.
 """
 

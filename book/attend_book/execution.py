@@ -1,7 +1,7 @@
 """A page's executed fences run in order in this process, each one's printed text kept as a `Block`.
 
 A `python` fence runs with `exec`, its standard output captured; a `console` fence is a
-transcript whose `$ attend …` lines call `attend.cli.main`, the function the installed command
+transcript whose `$ attend …` lines call `attend.book.cli.main`, the function the installed command
 calls. Whatever a fence raises, `exit()` and KeyboardInterrupt included, is a `FenceError`
 naming the page, the fence's line and its own failing line. A fence that shows an exercise's
 answer (`answer="EXPRESSION"`) has that expression evaluated as soon as it ran: one that fails,
@@ -79,7 +79,7 @@ def run_here(
 def run_transcript(transcript: str, path: str = "a transcript", first: int = 1) -> str:
     """What each `$ attend …` line of a transcript prints, run in this process, in order; one
     that fails is said at its own line, the transcript's first being line `first` of `path`."""
-    from attend.cli import main
+    from attend.book.cli import main
 
     printed = io.StringIO()
     for command in commands(transcript, first):

@@ -1,7 +1,7 @@
 """Every page's code as a notebook a reader can download and run, made at build.
 
 Prose (listings with their snippets resolved) becomes Markdown cells, executed fences code
-cells; a transcript becomes calls to `attend.cli.main`, and a figure fence a cell whose value is
+cells; a transcript becomes calls to `attend.book.cli.main`, and a figure fence a cell whose value is
 the figure, which Jupyter draws. Each notebook opens by installing what it needs from PyPI, so it
 runs wherever a reader takes it. The workbench, a notebook of its own, is `workbench`'s.
 """
@@ -25,7 +25,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.pages import Page
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from attend.cli import DISTRIBUTION
+from attend.book.cli import DISTRIBUTION
 from attend_book.page import FenceError, commands, executed, words
 from bound_numbers.markdown import FRONT, Fence, fences, parse
 from bound_numbers.reading import strip
@@ -220,7 +220,7 @@ def _calls(transcript: str, path: str, first: int) -> str:
     except FenceError as error:  # mkdocs' own error: one line, no traceback
         raise PluginError(str(error)) from None
     calls = [f"_ = main({argv[1:]!r})  # $ {shlex.join(argv)}" for argv in argvs]
-    return "\n".join(["from attend.cli import main", "", *calls])
+    return "\n".join(["from attend.book.cli import main", "", *calls])
 
 
 def _shown(figure: str) -> str:

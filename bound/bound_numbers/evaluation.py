@@ -15,6 +15,7 @@ import numbers
 import sys
 import traceback
 from collections.abc import Iterable, Mapping
+from decimal import Decimal
 
 from bound_numbers.values import Value
 
@@ -39,7 +40,7 @@ def plain(value: object) -> Value:
     """`value` as a number or a nested list of numbers, or the one-line reason it is not one."""
     if callable(tolist := getattr(value, "tolist", None)):
         value = tolist()
-    if isinstance(value, bool) or not isinstance(value, numbers.Real | list | tuple):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real | Decimal | list | tuple):
         return f"is a {type(value).__name__}, not a number"
     if isinstance(value, list | tuple):
         items = [plain(item) for item in value]
@@ -47,6 +48,8 @@ def plain(value: object) -> Value:
     if isinstance(value, int):  # one past a float's range is the check's to say (`check.values_of`)
         fits = value.bit_length() <= _JSON_BITS
         return value if fits else "is an integer of thousands of digits, past what a written number can quote"
+    if isinstance(value, Decimal) and not value.is_finite():  # float() refuses a signalling NaN
+        return f"is {value}, which no written number can quote"
     number = float(value)  # a Fraction or a Decimal as well
     return number if math.isfinite(number) else f"is {number}, which no written number can quote"
 

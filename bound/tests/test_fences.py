@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import decimal
 import fractions
 import time
 from pathlib import Path
@@ -234,6 +235,9 @@ class _Array:
         (2.5, 2.5),
         ((1, (2, 3.5)), [1, [2, 3.5]]),
         (fractions.Fraction(1, 4), 0.25),
+        (decimal.Decimal("1.5"), 1.5),  # a Decimal as well, as the evaluation says
+        (decimal.Decimal("NaN"), "is NaN, which no written number can quote"),
+        (decimal.Decimal("sNaN"), "is sNaN, which no written number can quote"),
         (_Array([[1, 2], [3, 4]]), [[1, 2], [3, 4]]),
         (_Array(0.5), 0.5),
         (True, "is a bool, not a number"),

@@ -7,7 +7,7 @@ serve` rebuilds, and as processes (two builds at once, Ctrl-C, SIGTERM).
 
 | fault                                              | what the user sees                            |
 |----------------------------------------------------|-----------------------------------------------|
-| a fence changes attend.chapter.WV, os.environ, the | nothing: the next page runs in a new process  |
+| a fence changes attend.book.chapter.WV, os.environ, the | nothing: the next page runs in a new process  |
 |   cwd, PYTEST_ADDOPTS, sys.modules                 |   and the cache holds what it printed alone   |
 | exit(), sys.exit(3), raise KeyboardInterrupt       | page:line, the line, why; build fails, strict |
 | input(), sys.stdin.read()                          | page:line: I/O operation on closed file       |
@@ -96,7 +96,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort, PluginError
 
-import attend.chapter
+import attend.book.chapter
 from attend_book import notebooks, workbench
 from attend_book.cache import Cache
 from attend_book.files import replace_folder
@@ -129,16 +129,18 @@ def failure(*bodies: str, limit: float = 30) -> str:
 # --- a page cannot reach the pages after it -------------------------------------------------
 
 OBSERVED = page_of(
-    "import os, attend.chapter\n"
-    "print(attend.chapter.WV[:4], os.environ.get('POISON'), os.environ.get('PYTEST_ADDOPTS'), os.getcwd())\n"
+    "import os, attend.book.chapter\n"
+    "print(attend.book.chapter.WV[:4], os.environ.get('POISON'), os.environ.get('PYTEST_ADDOPTS'), "
+    "os.getcwd())\n"
     "print(attend.chapter_head().attend([[1.0, 0, 0, 0]]).out.tolist())"
 )
 POISONS = {
-    "a weight": "import attend.chapter\nattend.chapter.WV = (9.0,) * 16",
+    "a weight": "import attend.book.chapter\nattend.book.chapter.WV = (9.0,) * 16",
     "the environment": "import os\nos.environ['POISON'] = '1'",
     "pytest's options": "import os\nos.environ['PYTEST_ADDOPTS'] = '--collect-only'",
     "the working directory": "import os\nos.chdir('/')",
-    "a module": "import sys, types\nsys.modules['attend.chapter'] = types.ModuleType('attend.chapter')",
+    "a module": "import sys, types\n"
+    "sys.modules['attend.book.chapter'] = types.ModuleType('attend.book.chapter')",
 }
 
 
@@ -160,7 +162,7 @@ def test_a_page_that_changes_the_package_environment_or_folder_changes_nothing_a
         Cache(tmp_path, "env").page("docs/later.md", OBSERVED, run=unexpected) == before
     )  # kept as run alone
     assert os.getcwd() == str(Path.cwd()) and "POISON" not in os.environ
-    assert attend.chapter.WV[:4] == (1.0, 0.0, 0.0, 0.0)
+    assert attend.book.chapter.WV[:4] == (1.0, 0.0, 0.0, 0.0)
 
 
 def unexpected(path: str, markdown: str, expressions: tuple[str, ...] = ()) -> PageRun:

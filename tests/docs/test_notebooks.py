@@ -51,7 +51,8 @@ def test_a_transcript_becomes_a_call_to_the_function_the_command_calls() -> None
     assert cells == [
         Cell(
             "code",
-            "from attend.cli import main\n\n_ = main(['scores', '--no-scale'])  # $ attend scores --no-scale",
+            "from attend.book.cli import main\n\n"
+            "_ = main(['scores', '--no-scale'])  # $ attend scores --no-scale",
         )
     ]
 
@@ -84,21 +85,21 @@ def test_a_notebook_installs_the_release_it_was_built_with_and_matplotlib_only_i
 
 
 def test_a_listing_stays_prose_with_its_snippet_resolved_to_the_code() -> None:
-    page = f'{F}python notest title="src/attend/cost.py"\n--8<-- "src/attend/cost.py:cost"\n{F}\n'
+    page = f'{F}python notest title="src/attend/core/cost.py"\n--8<-- "src/attend/core/cost.py:cost"\n{F}\n'
     [cell] = cells_of(page)
     assert cell.kind == "markdown"
     assert "class Cost:" in cell.source and "--8<--" not in cell.source
 
 
 def test_an_escaped_include_line_reads_in_the_notebook_as_the_page_shows_it() -> None:
-    shown = f'{F}python\n--8<-- "src/attend/head.py:attend"\n{F}'
+    shown = f'{F}python\n--8<-- "src/attend/core/head.py:attend"\n{F}'
     page = f"````markdown\n{shown.replace('--8<--', ';--8<--')}\n````\n"
     [cell] = cells_of(page)
     assert cell.source == f"````markdown\n{shown}\n````"
 
 
 def test_a_listing_cut_from_inside_a_class_is_dedented_as_the_page_has_it() -> None:
-    page = f'{F}python\n--8<-- "src/attend/head.py:attend"\n{F}\n'
+    page = f'{F}python\n--8<-- "src/attend/core/head.py:attend"\n{F}\n'
     dedented = cells_of(page, snippets={"dedent_subsections": True})[0].source
     assert "\ndef attend(" in dedented and "\n    def attend(" in cells_of(page)[0].source
 

@@ -38,7 +38,7 @@ def test_every_page_passes_the_builds_own_check_of_its_rules_numbers_and_include
 F = "```"
 FIRST = f'{F}python exec="1"\nfrom attend import chapter_head\n{F}\n'
 LATER = f'{F}python exec="1" continuation\nprint(1)\n{F}\n'
-LISTING = f'{F}python notest\n;--8<-- "src/attend/head.py:attend"\n{F}\n'
+LISTING = f'{F}python notest\n;--8<-- "src/attend/core/head.py:attend"\n{F}\n'
 FRONT = "---\ntitle: t\ndescription: d\n---\n"
 
 

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from tree import pages
 
-from attend.cli import parser
+from attend.book.cli import parser
 from attend_book.execution import run_transcript
 from attend_book.page import FenceError, commands
 from bound_numbers.markdown import fences
