@@ -28,7 +28,6 @@ from mkdocs.exceptions import Abort, ConfigurationError, PluginError
 
 from bound_numbers.plugin import BoundNumbersPlugin
 from bound_numbers.renumber import Page, one_line, renumber_pages
-from bound_numbers.values import sources_of
 
 
 def parser() -> argparse.ArgumentParser:
@@ -99,7 +98,7 @@ def _number_check(config: MkDocsConfig, named: Path) -> BoundNumbersPlugin:
 def _pages(named: Sequence[Path], site: BoundNumbersPlugin, config: MkDocsConfig, root: Path) -> list[Page]:
     """The pages named, or every Markdown file under docs_dir (none in a folder or file whose
     name starts with a dot, which mkdocs leaves out too) and then the provider's other pages."""
-    sources = sources_of(site.provider)
+    sources = site.provider.bound_sources()
     if named:
         shown = [os.path.relpath(path.absolute(), root) for path in named]
         return [Page(path, name, sources.get(name, str)) for path, name in zip(named, shown, strict=True)]

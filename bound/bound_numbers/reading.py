@@ -26,8 +26,10 @@ from itertools import groupby
 from bound_numbers import shapes
 from bound_numbers.declared import DeclarationError, Declared
 from bound_numbers.declared import for_page as declared_for_page
-from bound_numbers.markdown import FRONT, INCLUDE, fences, parse
+from bound_numbers.markdown import INCLUDE
 from bound_numbers.numerals import FRACTIONS, NUMBER, SUPERSCRIPTS, WORDS, WRITTEN, Numeral
+from bound_numbers.page import FRONT, Page
+from bound_numbers.values import Asked
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,12 @@ class Binding:
         texts = ", ".join(n.text for n in self.numerals)
         return f"({texts})" if self.group else texts
 
+    @property
+    def asked(self) -> Asked:
+        """Its value, asked for where its first number is written."""
+        first = self.numerals[0]
+        return Asked(self.expression, first.line, first.column)
+
 
 @dataclass(frozen=True)
 class Label:
@@ -110,6 +118,10 @@ class Label:
     numeral: Numeral
     word: str
     limit: str
+
+    @property
+    def asked(self) -> Asked:
+        return Asked(self.limit, self.numeral.line, self.numeral.column)
 
 
 @dataclass(frozen=True)
@@ -135,8 +147,10 @@ class Reading:
     unclosed: list[Problem] = field(default_factory=list)  # fences: what is past them is unread
 
     @property
-    def expressions(self) -> list[str]:
-        return sorted({b.expression for b in self.bindings} | {label.limit for label in self.labels})
+    def asked(self) -> list[Asked]:
+        """The value of each binding and each label's range, where it is written, once each."""
+        labels = (label.asked for label in self.labels)
+        return list(dict.fromkeys([*(bound.asked for bound in self.bindings), *labels]))
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -187,8 +201,9 @@ def _maths(text: str) -> tuple[tuple[int, int], ...]:
     return tuple((m.start(), m.end()) for m in _HIDDEN.finditer(text) if m["tex"])
 
 
-def _passages(markdown: str) -> Iterator[_Passage]:
+def _passages(page: Page) -> Iterator[_Passage]:
     """markdown-it-py says which lines a reader sees as text; they are read where they are."""
+    markdown = page.markdown
     lines = markdown.split("\n")
     if front := FRONT.match(markdown):
         for key in _FRONT_KEYS.finditer(front.group(0)):
@@ -196,7 +211,7 @@ def _passages(markdown: str) -> Iterator[_Passage]:
             yield _Passage(line + 1, " " * at + lines[line][at:])
     headers: tuple[str, ...] | None = None  # inside a table: its column heads
     taken: dict[int, int] = {}  # a line after a math block: how much of it is the block's binding
-    for token in parse(markdown):
+    for token in page.tokens:
         first, end = token.map or (0, 0)
         if token.type == "table_open":
             headers = tuple(cell.strip().lower() for cell in _read_as_text(lines[first]).split("|"))
@@ -475,9 +490,11 @@ def _table_label(passage: _Passage, text: str, found: re.Match[str], words: tupl
     return head if head in words and text.split("|")[column].strip() == found.group(0) else ""
 
 
-def read(markdown: str, book: Declared | None = None) -> Reading:
-    """Every binding, label, worked sum and unbound number of a page, in reading order; `book`:
-    what the book declares for every page (its front matter may declare more)."""
+def read(page: Page | str, book: Declared | None = None) -> Reading:
+    """Every binding, label, worked sum and unbound number of a page (or of Markdown text), in
+    reading order; `book`: what the book declares for every page (its front matter may declare more)."""
+    page = page if isinstance(page, Page) else Page("", page)
+    markdown = page.markdown
     reading = Reading()
     declared = book or Declared()
     try:
@@ -485,11 +502,11 @@ def read(markdown: str, book: Declared | None = None) -> Reading:
     except DeclarationError as error:
         reading.problems.append(Problem(1, str(error)))
     lines = markdown.split("\n")
-    for fence in fences(markdown):  # one left open swallows the rest of the page, bindings and all
+    for fence in page.fences:  # one left open swallows the rest of the page, bindings and all
         last = _QUOTED.sub("", lines[fence.end - 1])  # a fence in a blockquote closes on "> ```"
         if not last.startswith(fence.mark) or fence.end == fence.line:
             reading.unclosed.append(Problem(fence.line, f"this {fence.mark} fence never closes", 0))
-    for passage in _passages(markdown):
+    for passage in _passages(page):
         _Reader(passage, reading, declared).read()
     reading.problems += reading.unclosed
     return reading
@@ -498,10 +515,12 @@ def read(markdown: str, book: Declared | None = None) -> Reading:
 _CODE_OR_BRACE = re.compile(rf"(?P<code>{CODE})|{BRACE.pattern}", re.DOTALL)
 
 
-def strip(markdown: str) -> str:
-    """The page as a reader gets it: every binding taken out, fences and code spans untouched."""
-    code = {n for fence in fences(markdown) for n in range(fence.line - 1, fence.end)}
-    lines = markdown.split("\n")
+def strip(page: Page | str) -> str:
+    """The page (or Markdown text) as a reader gets it: every binding taken out, fences and code
+    spans untouched."""
+    page = page if isinstance(page, Page) else Page("", page)
+    code = {n for fence in page.fences for n in range(fence.line - 1, fence.end)}
+    lines = page.markdown.split("\n")
     parts = []
     for inside, run in groupby(range(len(lines)), key=code.__contains__):
         text = "\n".join(lines[n] for n in run)

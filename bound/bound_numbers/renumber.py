@@ -35,9 +35,10 @@ from mkdocs.exceptions import PluginError
 from bound_numbers import check as binding
 from bound_numbers import numerals, reading
 from bound_numbers.declared import Declared
+from bound_numbers.page import Page as Source
 from bound_numbers.reading import Problem
 from bound_numbers.text import TextError, read_text, write_atomic
-from bound_numbers.values import Provider, Unavailable, Value
+from bound_numbers.values import Asked, Provider, Unavailable, Value
 
 
 class RefusedError(Exception):
@@ -47,16 +48,19 @@ class RefusedError(Exception):
 def renumber(
     page: str,
     markdown: str,
-    values: Mapping[str, Value],
+    values: Mapping[Asked, Value],
     prose: Callable[[str], str] = str,
     book: Declared | None = None,
 ) -> tuple[str, list[str], list[str]]:
     """The page with its moved numbers rewritten, each change as `page:line:column old → new`,
     and each number left for a person, as one line. `prose` is what of the file a reader sees
-    as Markdown, line for line and column for column (the workbench's Markdown cells)."""
-    found = reading.read(prose(markdown), book)
-    if found.unclosed:
-        raise RefusedError(f"{found.unclosed[0].render(page)}: nothing written, nothing past it can be read")
+    as Markdown, line for line and column for column (the workbench's Markdown cells). Only the
+    bindings `values` holds are renumbered: of a page whose code failed, those above the fence
+    that failed."""
+    whole = reading.read(Source(page, markdown, prose), book)
+    found = binding.computed(whole, values)
+    if whole.unclosed:
+        raise RefusedError(f"{whole.unclosed[0].render(page)}: nothing written, nothing past it can be read")
     edits: list[tuple[int, int, str, str]] = []  # line, column, old, new
     left: list[str] = []
     for moved in binding.moved(found, values):
@@ -77,7 +81,7 @@ def renumber(
             raise RefusedError(f"{page}:{number}: {old} is not at column {column + 1}; nothing written")
         lines[number - 1] = text[:column] + new + text[column + len(old) :]
     rewritten = "\n".join(lines)
-    if len(reading.read(prose(rewritten), book).bindings) != len(found.bindings):
+    if len(reading.read(Source(page, rewritten, prose), book).bindings) != len(whole.bindings):
         raise RefusedError(f"{page}: rewriting would change how many bindings the page has; nothing written")
     return rewritten, [f"{page}:{n}:{c + 1} {old} → {new}" for n, c, old, new in sorted(edits)], left
 
@@ -91,12 +95,17 @@ class Tally:
     stopped: list[str] = field(default_factory=list)  # page:line of each page not renumbered
     pins: list[str] = field(default_factory=list)  # the pinned tests that fail now
 
+    failed: list[str] = field(default_factory=list)  # page:line of each fence that failed, and what it hid
+
     def summary(self, pins_command: str | None) -> list[str]:
         numbers, pages = sum(self.rewritten.values()), len(self.rewritten)
         lines = [f"renumber: {_count(numbers, 'number')} rewritten on {_count(pages, 'page')}"]
         if self.by_hand:
             lines += ["  to edit by hand (each said above):"]
             lines += [f"    {where}" for where in self.by_hand]
+        if self.failed:
+            lines += ["  renumbered down to a fence that fails (each said above; run again once it passes):"]
+            lines += [f"    {where}" for where in self.failed]
         if self.stopped:
             lines += ["  not renumbered (each said above; run renumber again once it is fixed):"]
             lines += [f"    {where}" for where in self.stopped]
@@ -157,7 +166,7 @@ def renumber_pages(
     pages: Sequence[Page],
     provider: Provider,
     book: Declared,
-    problems: Callable[[reading.Reading, Mapping[str, Value]], list[Problem]],
+    problems: Callable[[reading.Reading, Mapping[Asked, Value]], list[Problem]],
     *,
     check: bool = False,
     pins: str | None = None,
@@ -170,8 +179,17 @@ def renumber_pages(
     for page in pages:
         try:
             text = read_text(page.path, page.shown)
-            found = reading.read(page.prose(text), book)
-            values = provider.bound_values(page.shown, text, found.expressions)
+            source = Source(page.shown, text, page.prose)
+            found = reading.read(source, book)
+            try:
+                values = provider.bound_values(source, found.asked)
+            except Unavailable as error:  # renumbered down to the fence that failed
+                values = error.values
+                above = binding.computed(found, values)
+                hidden = _count(len(found.bindings) - len(above.bindings), "bound number")
+                print(one_line(str(error)), file=sys.stderr)
+                tally.failed.append(f"{_place(page.shown, str(error))}: {hidden} below it")
+                found, status = above, 1
             if check:
                 lines = [p.render(page.shown) for p in problems(found, values)]
                 failed = bool(lines)
@@ -182,7 +200,7 @@ def renumber_pages(
                     tally.rewritten[page.shown] = len(changes)
                 tally.by_hand += [_place(page.shown, line) for line in left]
                 lines, failed = changes + left, bool(left)
-        except (RefusedError, Unavailable, PluginError, TextError, OSError) as stop:
+        except (RefusedError, PluginError, TextError, OSError) as stop:
             said = _unreadable(page, stop) if isinstance(stop, OSError) else str(stop)
             print(one_line(said), file=sys.stderr)
             tally.stopped.append(_place(page.shown, said))

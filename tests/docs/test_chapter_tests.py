@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from attend_book.chapter_tests import ChapterTestError, run_test
-from attend_book.page import FenceError
 from attend_book.run import run_page
+from bound_numbers import Unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 F = "```"
@@ -48,7 +48,7 @@ def test_a_page_that_runs_a_failing_test_fails_naming_its_line(failing: str) -> 
         f'Prose.\n\n{F}python exec="1" result="text" book_only\n'
         f'from attend_book.chapter_tests import run_test\n\nprint(run_test("{failing}"))\n{F}\n'
     )
-    with pytest.raises(FenceError, match=r"^docs/p.md:6: a python fence failed at `print\(run_test"):
+    with pytest.raises(Unavailable, match=r"^docs/p.md:6: a python fence failed at `print\(run_test"):
         run_page("docs/p.md", page, folder=str(Path.cwd()))
 
 
