@@ -155,13 +155,14 @@ class Cache:
         def stored(entry: Path) -> tuple[dict[str, str], PageRun]:
             kept = json.loads(entry.read_text(encoding="utf-8"))
             blocks = blocks_of(plan.fences, kept["blocks"])
-            return kept["read"], PageRun(blocks, plan.values_of(kept["values"]), tuple(kept["read"]))
+            values = plan.values_of(dict(enumerate(kept["values"])))
+            return kept["read"], PageRun(blocks, values, tuple(kept["read"]))
 
         if (found := self._stored(plan.page, entry, stored)) is not None:
             return found
         self.runs += 1
         done = run(plan)
-        blocks, values = [b.text for b in done.blocks], plan.point_values(done.values)
+        blocks, values = [b.text for b in done.blocks], list(plan.point_values(done.values).values())
         kept = {"blocks": blocks, "values": values, "read": digests(done.read)}
         self._write(entry, lambda target: target.write_text(json.dumps(kept), encoding="utf-8"))
         return done

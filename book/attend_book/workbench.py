@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
 log = get_plugin_logger(__name__)
 RECORDING = "from attend_book import inputs"  # what records the files the kernel reads
+_STAGES = "__bound_stages__"  # the name, in the kernel, of what evaluates the bindings stage by stage
 _MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
 
 
@@ -117,7 +118,7 @@ def executed(
     run = functools.partial(execute, plan=plan, limit=limit)
     points = [f"{point.stage}\0{point.expression}" for point in plan.points]
     made, values = cache.notebook(script, run, values_of, points)
-    return made, plan.values_of(values)
+    return made, plan.values_of(dict(enumerate(values)))
 
 
 def plan_of(page: Page, asked: Iterable[Asked] = ()) -> Plan:
@@ -182,7 +183,9 @@ def execute(
     where[id(notebook.cells[-1])] = f"{plan.page}:1: the notebook's kernel"
     code = [Cell("code", cell.source) for cell in notebook.cells if cell.cell_type == "code"]
     notebook.cells.insert(1, install_cell(code))  # under the title, as on a page
-    notebook.cells.insert(0, new_code_cell(f"{RECORDING}\n\ninputs.record()"))
+    points = plan.given()["points"]
+    starting = f"import json\n\n{RECORDING}\nfrom bound_numbers import Stages\n\ninputs.record()\n"
+    notebook.cells.insert(0, new_code_cell(f"{starting}{_STAGES} = Stages({points!r})"))
     folder = {"metadata": {"path": str(source.parent)}}  # where the notebook's cells run
     running = [f"{plan.page}:1: the notebook's kernel"]
 
@@ -220,37 +223,35 @@ def execute(
     values = _values(evaluations)
     notebook.cells = [cell for cell in notebook.cells[1:] if all(cell is not e for e in evaluations)]
     _renumbered(notebook.cells)  # as if the cells the build added had never run
-    notebook.metadata["attend_book"] = {"values": values}
+    notebook.metadata["attend_book"] = {"values": [values[n] for n in range(len(values))]}
     nbformat.write(notebook, target)
     return list(files)
 
 
 def _evaluations(notebook: Any, plan: Plan, where: dict[int, str]) -> list[Any]:
-    """A cell for each stage of the plan that has bindings, put in before the code cell the
-    stage ends at (or last), which prints their values; those cells, in order."""
+    """A cell before each code cell of the plan's, and one last, that evaluates the bindings of
+    that stage (and those still waiting for a name, `bound_numbers.Stages`) and prints the index
+    and value of each; those cells, in order, or none for a plan that asks nothing."""
+    if not plan.asked:
+        return []
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]
     code = code[len(code) - len(plan.fences) :]  # those under a `# %%` line: the plan's fences
     made = []
     for stage in range(len(plan.fences) + 1):
-        points = [point for point in plan.given()["points"] if point[0] == stage]
-        if not points:
-            continue
-        cell = new_code_cell(
-            "import json\nfrom bound_numbers import evaluate\n\n"
-            f"print(json.dumps(list(evaluate({[p[1] for p in points]!r}, globals()).values())))"
-        )
-        at = next((n for n, c in enumerate(notebook.cells) if stage < len(code) and c is code[stage]), None)
-        at = len(notebook.cells) if at is None else at
+        last = stage == len(plan.fences)
+        cell = new_code_cell(f"print(json.dumps({_STAGES}.at({stage}, globals(), last={last}, step=str)))")
+        ahead = (n for n, c in enumerate(notebook.cells) if not last and c is code[stage])
+        at = next(ahead, len(notebook.cells))
         notebook.cells.insert(at, cell)
-        where[id(cell)] = points[0][2]
+        where[id(cell)] = f"{plan.page}:1: the bindings after cell {stage}"
         made.append(cell)
     return made
 
 
-def _values(evaluations: list[Any]) -> list[Value]:
-    """The values the evaluation cells printed, of those that ran."""
+def _values(evaluations: list[Any]) -> dict[int, Value]:
+    """The index and value of each point the evaluation cells that ran printed."""
     printed = [json.loads(cell.outputs[0]["text"]) for cell in evaluations if cell.get("outputs")]
-    return [value for values in printed for value in values]
+    return {index: value for pairs in printed for index, value in pairs}
 
 
 def _renumbered(cells: list[Any]) -> None:

@@ -20,7 +20,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names as mypy reads them; at run time, `__getattr__` below
-    from bound_numbers.evaluation import evaluate as evaluate
+    from bound_numbers.evaluation import Stages as Stages
     from bound_numbers.executor import Executor as Executor
     from bound_numbers.markdown import INCLUDE as INCLUDE
     from bound_numbers.page import Fence as Fence
@@ -52,9 +52,9 @@ _HOMES = {
     "Provider": "values",
     "Ran": "running",
     "Sources": "values",
+    "Stages": "evaluation",
     "Unavailable": "values",
     "Value": "values",
-    "evaluate": "evaluation",
     "run": "running",
     "run_here": "running",
     "beside": "text",

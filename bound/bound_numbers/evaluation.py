@@ -1,10 +1,17 @@
 """A binding's value in the namespace a page's code left: what a provider hands the check.
 
-A provider runs a page's code its own way (a process of its own, a notebook's kernel) and then
-evaluates each binding's expression there with `evaluate`. What comes back is what the check can
-compare and JSON can carry: a number, or lists of numbers nested as the value is (numpy's arrays
-and scalars by their `tolist`, so numpy is never imported here), or the one line that says why
-there is none. Nothing is raised, so the check can name the number each failing binding quotes.
+A provider runs a page's code its own way (a process of its own, a notebook's kernel) and
+evaluates each binding's expression there as the page's code goes, stage by stage (`Stages`).
+What comes back is what the check can compare and JSON can carry: a number, or lists of numbers
+nested as the value is (numpy's arrays and scalars by their `tolist`, so numpy is never imported
+here), or the one line that says why there is none. Nothing is raised, so the check can name the
+number each failing binding quotes.
+
+A binding is evaluated where it is written, after the fences above it. Prose often announces
+what the code below it computes ("we draw 100 samples", then the fence that draws them): a
+binding that names what no fence above it defined yet is evaluated again after each fence below,
+and keeps the first value it has once every name it uses is defined. Either way, a fence further
+down that gives a name a new value cannot change what an earlier sentence quotes.
 """
 
 from __future__ import annotations
@@ -14,7 +21,8 @@ import math
 import numbers
 import sys
 import traceback
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from bound_numbers.values import Value
 
@@ -23,16 +31,40 @@ WIDTH = 200  # the most characters of an error a reason quotes
 _JSON_BITS = int(sys.get_int_max_str_digits() * 3.32) or sys.maxsize
 
 
-def evaluate(expressions: Iterable[str], namespace: dict[str, object]) -> dict[str, Value]:
-    """Each expression's value in `namespace`, or the one-line reason it has none (for a name or
-    an attribute that is not there, with the nearest one that is)."""
-    values: dict[str, Value] = {}
-    for expression in expressions:
-        try:
-            values[expression] = plain(eval(compile(expression, "<binding>", "eval"), namespace))
-        except (Exception, SystemExit) as error:  # exit() too: a binding that cannot be worked out is said
-            values[expression] = said(error) + _nearest(error, namespace)
-    return values
+def evaluated(expression: str, namespace: dict[str, object]) -> tuple[Value, bool]:
+    """The expression's value in `namespace`, or the one-line reason it has none (for a name or
+    an attribute that is not there, with the nearest one that is); and whether a name it uses
+    is not defined there yet."""
+    try:
+        return plain(eval(compile(expression, "<binding>", "eval"), namespace)), False
+    except (Exception, SystemExit) as error:  # exit() too: a binding that cannot be worked out is said
+        return said(error) + _nearest(error, namespace), isinstance(error, NameError)
+
+
+class Stages:
+    """A page's points (stage, expression, where), evaluated stage by stage as its code runs: each
+    at its stage, or, while a name it uses is not defined yet, again at each stage after."""
+
+    def __init__(self, points: Sequence[Sequence[Any]]) -> None:
+        self.points = points
+        self.waiting: list[int] = []  # the points whose names were not all defined yet
+
+    def at(
+        self, stage: int, namespace: dict[str, object], last: bool, step: Callable[[str], None] = print
+    ) -> list[list[Any]]:
+        """Each point of `stage`, and each waiting, evaluated in `namespace` (`last`: after the
+        last fence, where nothing is left to wait for), each named to `step` as it starts: the
+        index and value of those that have their value now."""
+        now = [*self.waiting, *(n for n, point in enumerate(self.points) if point[0] == stage)]
+        self.waiting, found = [], []
+        for index in now:
+            step(self.points[index][2])
+            value, undefined = evaluated(self.points[index][1], namespace)
+            if undefined and not last:
+                self.waiting.append(index)
+            else:
+                found.append([index, value])
+        return found
 
 
 def plain(value: object) -> Value:

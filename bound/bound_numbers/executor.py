@@ -23,9 +23,9 @@ import types
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
-from bound_numbers.evaluation import evaluate, said
+from bound_numbers.evaluation import Stages, said
 from bound_numbers.page import Fence
-from bound_numbers.values import Unavailable, Value
+from bound_numbers.values import Unavailable
 
 # What a fence may not do to its process, said in the words of what it did.
 STOPPED: dict[type[BaseException], str] = {
@@ -75,19 +75,17 @@ def steps(
     points: Sequence[Sequence[Any]],
     *,
     at: Callable[[str], None] = lambda where: None,
-    evaluated: Callable[[list[Value]], None] = lambda values: None,
+    evaluated: Callable[[list[list[Any]]], None] = lambda values: None,
     printed: Callable[[], io.StringIO] = io.StringIO,
 ) -> list[str]:
     """Run the page: before each fence, and after the last, the points (stage, expression,
-    where) of that stage are evaluated and their values handed to `evaluated`; each step is
-    named to `at` as it starts. What each fence printed, in a new `printed()`, in order."""
+    where) of that stage are evaluated (`evaluation.Stages`) and each index and value handed to
+    `evaluated`; each step is named to `at` as it starts. What each fence printed, in a new
+    `printed()`, in order."""
     shown: list[str] = []
+    stages = Stages(points)
     for stage in range(len(fences) + 1):
-        values: list[Value] = []
-        for _, expression, where in (point for point in points if point[0] == stage):
-            at(where)
-            values += evaluate([expression], executor.namespace).values()
-        if values:
+        if values := stages.at(stage, executor.namespace, last=stage == len(fences), step=at):
             evaluated(values)
         if stage < len(fences):
             fence = fences[stage]

@@ -14,7 +14,7 @@ expression) once, however often the page asks for it between two fences.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -64,20 +64,20 @@ class Plan:
         first = next(a for a, s in pairs if Point(s, a.expression) == point)
         return f"{self.page}:{first.place}: the binding {{= {point.expression}}}"
 
-    def values_of(self, values: Sequence[Value]) -> dict[Asked, Value]:
-        """The asked values, from the values of the first `len(values)` points (all of them, or
-        those evaluated before a fence failed)."""
-        found = dict(zip(self.points, values, strict=False))
+    def values_of(self, values: Mapping[int, Value]) -> dict[Asked, Value]:
+        """The asked values, from the value of each point evaluated, by its index in `points`
+        (all of them, or those evaluated before a fence failed)."""
+        found = {self.points[index]: value for index, value in values.items()}
         return {
             a: found[Point(s, a.expression)]
             for a, s in zip(self.asked, self.stages, strict=True)
             if Point(s, a.expression) in found
         }
 
-    def point_values(self, values: Mapping[Asked, Value]) -> list[Value]:
-        """Each point's value, from the asked values (`values_of` the other way round)."""
+    def point_values(self, values: Mapping[Asked, Value]) -> dict[int, Value]:
+        """Each point's value by its index, from the asked values (`values_of` the other way round)."""
         found = {Point(s, a.expression): values[a] for a, s in zip(self.asked, self.stages, strict=True)}
-        return [found[point] for point in self.points]
+        return {index: found[point] for index, point in enumerate(self.points)}
 
     def given(self) -> dict[str, Any]:
         """What the page's process is handed: the page, its fences and the points with where each is."""

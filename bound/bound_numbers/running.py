@@ -50,7 +50,7 @@ class Ran:
     (`Executor.kept`)."""
 
     printed: tuple[str, ...]
-    values: tuple[Value, ...]
+    values: dict[int, Value]  # each point's, by its index in `plan.points`
     kept: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -112,12 +112,16 @@ def run_here(plan: Plan, executor: Executor) -> Ran:
     """The plan run in this process by `executor`, with no time limit and nothing guarded: for a
     test that changes the package in its own process on purpose and runs a page under the change.
     A fence that fails is `Unavailable`, with the values of the bindings above it."""
-    values: list[Value] = []
+    values: dict[int, Value] = {}
+
+    def evaluated(found: list[list[Any]]) -> None:
+        values.update((index, value) for index, value in found)
+
     try:
-        printed = steps(executor, plan.fences, plan.given()["points"], evaluated=values.extend)
+        printed = steps(executor, plan.fences, plan.given()["points"], evaluated=evaluated)
     except Unavailable as error:
         raise Unavailable(str(error), plan.values_of(values)) from None
-    return Ran(tuple(printed), tuple(values))
+    return Ran(tuple(printed), values)
 
 
 def _heard(
@@ -129,7 +133,7 @@ def _heard(
     deadline = time.monotonic() + limit
     longest = 8 * most + (1 << 20)  # a report of `most` characters, escaped, and the values
     line = bytearray()  # a report still being written
-    values: list[Value] = []  # those of the points evaluated so far
+    values: dict[int, Value] = {}  # those of the points evaluated so far, by index
     while (left := deadline - time.monotonic()) > 0 and select.select([reports], [], [], left)[0]:
         if not (chunk := os.read(reports, 1 << 16)):  # the holder too is gone: killed outright
             message = f"{where} ended the page's process (exit status {process.wait()})"
@@ -139,10 +143,10 @@ def _heard(
             event = _event(bytes(line + end), where)
             line.clear()
             if "values" in event:
-                values += event["values"]
+                values.update(event["values"])
             elif "done" in event:
                 done = event["done"]
-                return Ran(tuple(done.pop("printed")), tuple(values), done)
+                return Ran(tuple(done.pop("printed")), values, done)
             elif "at" in event:
                 where, deadline = event["at"], time.monotonic() + limit
             else:

@@ -144,9 +144,7 @@ def test_a_fence_that_ends_its_process_outright_is_named() -> None:
     with pytest.raises(Unavailable) as raised:
         values(markdown)
     line = opening_lines(markdown)[1]
-    assert (
-        str(raised.value) == f"docs/p.md:{line}: this fence ended the page's process (exit status 7)"
-    )
+    assert str(raised.value) == f"docs/p.md:{line}: this fence ended the page's process (exit status 7)"
 
 
 def test_a_fence_that_hangs_is_stopped_at_the_time_limit() -> None:
@@ -280,9 +278,7 @@ def test_a_fence_that_closes_the_report_channel_itself_is_named() -> None:
     with pytest.raises(Unavailable) as raised:
         values(markdown, "x")
     line = opening_lines(markdown)[1]
-    assert str(raised.value).startswith(
-        f"docs/p.md:{line}: this fence closed the pipe the page's process"
-    )
+    assert str(raised.value).startswith(f"docs/p.md:{line}: this fence closed the pipe the page's process")
 
 
 def test_a_pages_process_loads_neither_mkdocs_nor_the_markdown_reader() -> None:

@@ -86,7 +86,9 @@ def test_a_bindings_choice_that_is_not_end_of_page_is_one_line(said: str, shown:
     plugin.config.validate()
     text = PAGE.replace("description:", f"bindings: {said}\ndescription:")
     [problem] = plugin.check(Page("docs/p.md", text))
-    assert problem.render("docs/p.md").startswith(f"docs/p.md:1: bindings: {shown} in the front matter: write")
+    assert problem.render("docs/p.md").startswith(
+        f"docs/p.md:1: bindings: {shown} in the front matter: write"
+    )
 
 
 def test_one_expression_asked_twice_between_two_fences_is_evaluated_once() -> None:
@@ -95,3 +97,19 @@ def test_one_expression_asked_twice_between_two_fences_is_evaluated_once() -> No
     )
     asked = [Asked("calls.append(1) or len(calls)", 5, 6), Asked("calls.append(1) or len(calls)", 5, 20)]
     assert list(FenceValues().bound_values(page, asked).values()) == [1]
+
+
+def test_a_binding_that_announces_what_the_code_below_computes_keeps_the_first_value_given() -> None:
+    """Prose that says what the next fence does ("we draw 100 samples") quotes that fence's
+    value, not the value a later exercise gives the same name."""
+    text = (
+        f'We draw 100{{= n}} samples, then 100{{= n}} again.\n\n{F}python exec="on"\nn = 100\n{F}\n\n'
+        f'An exercise:\n\n{F}python exec="on"\nn = 5\n{F}\n\nIt drew 5{{= n}}, and 6{{= m}} is nothing.\n'
+    )
+    page = Page("docs/p.md", text)
+    found = FenceValues().bound_values(page, read(page).asked)
+    assert {(a.line, a.column): v for a, v in found.items()} == {
+        (1, 8): 100,
+        (13, 8): 5,
+        (13, 20): "NameError: name 'm' is not defined",
+    }

@@ -218,7 +218,7 @@ def test_the_workbench_binds_its_prose_to_its_kernels_values_and_shows_no_bindin
     ]
     # the page's three cells under the install cell; the cell that evaluated the bindings is not kept
     assert len(notebook["cells"]) == 4
-    values = plan.values_of(workbench.values_of(tmp_path / "bench.ipynb"))
+    values = plan.values_of(dict(enumerate(workbench.values_of(tmp_path / "bench.ipynb"))))
     problems = [p.render("bench.py") for p in check(reading, values)]
     assert problems == [  # each binding after the code cells above it: `n` is not there yet at line 2
         "bench.py:2:6: four{= n} cannot be worked out: NameError: name 'n' is not defined",
