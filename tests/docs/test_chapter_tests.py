@@ -43,6 +43,19 @@ def test_a_test_that_is_not_there_raises(monkeypatch: pytest.MonkeyPatch) -> Non
         run_test("tests/test_chapter.py::test_that_was_never_written")
 
 
+@pytest.mark.parametrize("node", ["", "tests", "tests/test_chapter.py", "::test_one", "nowhere.py::test_one"])
+def test_a_node_that_names_no_test_is_refused_before_pytest_collects_anything(
+    node: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`run_test("")` once had pytest collect the whole repository inside a page."""
+    monkeypatch.chdir(ROOT)
+    collected: list[object] = []
+    monkeypatch.setattr(pytest, "main", lambda *args, **kwargs: collected.append(args) or 0)
+    with pytest.raises(ChapterTestError, match=r"names no test: write `file.py::test_name`"):
+        run_test(node)
+    assert collected == []
+
+
 def test_a_page_that_runs_a_failing_test_fails_naming_its_line(failing: str) -> None:
     page = (
         f'Prose.\n\n{F}python exec="1" result="text" book_only\n'

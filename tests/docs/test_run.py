@@ -82,6 +82,27 @@ def test_an_answer_may_be_a_number_a_bool_or_an_array_of_them(expression: str) -
     assert block.fence.options["answer"] == expression
 
 
+BROKEN = {
+    "its tolist raises": "class A:\n    def tolist(self):\n        raise ValueError('no list')\nx = A()",
+    "its repr raises": "class B:\n    def __repr__(self):\n        raise ValueError('no repr')\nx = B()",
+    "nested 100,000 deep": "x = []\nfor _ in range(100_000):\n    x = [x]",
+}
+
+
+@pytest.mark.parametrize("body", BROKEN.values(), ids=BROKEN.keys())
+def test_an_answer_whose_value_breaks_when_read_fails_its_page_in_one_line_without_a_traceback(
+    body: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    page = f'Prose.\n\n{F}python exec="1" answer="x"\n{body}\n{F}\n'
+    with pytest.raises(Unavailable) as raised:
+        run_page("docs/p.md", page)
+    said = str(raised.value)
+    assert (
+        said.startswith("docs/p.md:3: the answer `x` gives no number to check against: ") and "\n" not in said
+    )
+    assert "Traceback" not in capfd.readouterr().err
+
+
 # What a page's process may not load: the site builder and its extensions, and the prose reader.
 UNLOADED = ("mkdocs", "pymdownx", "properdocs", "markdown_it", "bound_numbers.reading")
 
