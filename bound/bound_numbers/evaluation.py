@@ -51,19 +51,20 @@ class Stages:
 
     def at(
         self, stage: int, namespace: dict[str, object], last: bool, step: Callable[[str], None] = print
-    ) -> list[list[Any]]:
+    ) -> list[tuple[int, Value]]:
         """Each point of `stage`, and each waiting, evaluated in `namespace` (`last`: after the
         last fence, where nothing is left to wait for), each named to `step` as it starts: the
         index and value of those that have their value now."""
         now = [*self.waiting, *(n for n, point in enumerate(self.points) if point[0] == stage)]
-        self.waiting, found = [], []
+        self.waiting = []
+        found: list[tuple[int, Value]] = []
         for index in now:
             step(self.points[index][2])
             value, undefined = evaluated(self.points[index][1], namespace)
             if undefined and not last:
                 self.waiting.append(index)
             else:
-                found.append([index, value])
+                found.append((index, value))
         return found
 
 

@@ -25,7 +25,7 @@ from typing import Any, TextIO
 
 from bound_numbers.evaluation import Stages, said
 from bound_numbers.page import Fence
-from bound_numbers.values import Unavailable
+from bound_numbers.values import Unavailable, Value
 
 # What a fence may not do to its process, said in the words of what it did.
 STOPPED: dict[type[BaseException], str] = {
@@ -75,7 +75,7 @@ def steps(
     points: Sequence[Sequence[Any]],
     *,
     at: Callable[[str], None] = lambda where: None,
-    evaluated: Callable[[list[list[Any]]], None] = lambda values: None,
+    evaluated: Callable[[list[tuple[int, Value]]], None] = lambda values: None,
     printed: Callable[[], io.StringIO] = io.StringIO,
 ) -> list[str]:
     """Run the page: before each fence, and after the last, the points (stage, expression,

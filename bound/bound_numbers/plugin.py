@@ -31,10 +31,11 @@ from mkdocs.structure.pages import Page as MkDocsPage
 
 from bound_numbers import check, declared
 from bound_numbers.page import Page
-from bound_numbers.plan import END_OF_PAGE, bindings_of
+from bound_numbers.plan import END_OF_PAGE, Plan, bindings_of
 from bound_numbers.reading import Problem, Reading, read
 from bound_numbers.text import TextError, read_text
 from bound_numbers.values import Asked, Provider, Unavailable, Value
+from bound_numbers.watched import Watch, Watching
 
 log = get_plugin_logger(__name__)
 
@@ -63,6 +64,11 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         self._unread: set[str] = set()  # the src_uri of each page that could not be read
         self._read: tuple[str, Page] | None = None  # the page mkdocs read last: its src_uri, and it
         self._told = False
+        # With `values: fences` and markdown-exec rendering the python fences, markdown-exec's
+        # run gives the values (`watched`): the page being rendered is checked once it is.
+        self._watch = Watch()
+        self._watching = False
+        self._rendered: tuple[Page, Reading, Mapping[str, Any]] | None = None
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path).parent
@@ -101,6 +107,8 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         self._told = False
         self._unread = set()
         self._provider = self._named_provider()  # a misnamed one stops the build before any page
+        # every plugin's on_config has run, markdown-exec's among them: its fences are registered
+        self._watching = self.config.values_ == "fences" and self._watch.wrap(config.mdx_configs)
 
     # The check asks before any other plugin of the page's (priority 50, every other one's 0
     # unless it says), wherever it is listed: a provider that shows the page keeps the run the
@@ -153,17 +161,41 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         else:  # read by another plugin's on_page_read_source
             shown = os.path.relpath(os.path.join(config.docs_dir, page.file.src_path), self.root)
             checked = Page(shown, page.file.content_string)  # with its front matter: lines are the file's
-        self.report(checked.path, self.check(checked, meta=page.meta))
+        if not self._watching:
+            self.report(checked.path, self.check(checked, meta=page.meta))
+            return markdown
+        from bound_numbers.fences import runs
+
+        found = read(checked, self.declared)
+        self._watch.page = Watching(Plan.of(checked, found.asked, filter(runs, checked.fences)))
+        self._rendered = (checked, found, page.meta)
         return markdown
 
-    def check(self, page: Page, meta: Mapping[str, Any] | None = None) -> list[Problem]:
-        """Every problem of `page` with its numbers and, given its `meta`, its front matter: one
-        line each (bindings stopped by one cause: one line), in the order of its lines. A page
-        whose code fails is one error, and is checked for all but the bindings and labels below
-        the fence that failed, which have no values."""
-        found = read(page, self.declared)
+    def on_page_content(self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
+        """The page markdown-exec rendered, checked against the values its run gave (`watched`);
+        if a fence did not run there, against the check's own run of the page."""
+        if self._rendered is None or self._watch.page is None:
+            return html
+        (checked, found, meta), self._rendered = self._rendered, None
+        watching, self._watch.page = self._watch.page, None
+        self.report(checked.path, self.check(checked, meta, found, watching.done()))
+        return html
+
+    def check(
+        self,
+        page: Page,
+        meta: Mapping[str, Any] | None = None,
+        found: Reading | None = None,
+        values: Mapping[Asked, Value] | None = None,
+    ) -> list[Problem]:
+        """Every problem of `page` (`found` as read) with its numbers and, given its `meta`, its
+        front matter: one line each (bindings stopped by one cause: one line), in the order of
+        its lines, against `values` or else the provider's. A page whose code fails is one
+        error, and is checked for all but the bindings and labels below the fence that failed,
+        which have no values."""
+        found = found or read(page, self.declared)
         try:
-            values = self.provider.bound_values(page, found.asked)
+            values = self.provider.bound_values(page, found.asked) if values is None else values
         except Unavailable as error:
             log.error(str(error))
             values = error.values

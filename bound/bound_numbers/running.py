@@ -114,11 +114,8 @@ def run_here(plan: Plan, executor: Executor) -> Ran:
     A fence that fails is `Unavailable`, with the values of the bindings above it."""
     values: dict[int, Value] = {}
 
-    def evaluated(found: list[list[Any]]) -> None:
-        values.update((index, value) for index, value in found)
-
     try:
-        printed = steps(executor, plan.fences, plan.given()["points"], evaluated=evaluated)
+        printed = steps(executor, plan.fences, plan.given()["points"], evaluated=values.update)
     except Unavailable as error:
         raise Unavailable(str(error), plan.values_of(values)) from None
     return Ran(tuple(printed), values)

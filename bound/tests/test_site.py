@@ -219,3 +219,14 @@ def test_a_moved_number_fails_the_build_until_renumber_rewrites_it(site: Path) -
     assert build(site) == Build(0, frozenset())
     again = run(site, command("bound-numbers"), "renumber", "-f", "mkdocs.yml")
     assert (again.returncode, _lines(site)) == (0, after)  # a second run has nothing to rewrite
+
+
+def test_a_page_markdown_exec_renders_runs_its_code_once_in_a_build(site: Path) -> None:
+    """The check takes its values from markdown-exec's run of the page, not from a second run
+    of its own (which once doubled the build's time)."""
+    page = site / "docs" / "doubling.md"
+    counting = 'with open("runs.log", "a") as log:\n    log.write("ran\\n")'
+    counting = f'\n```python exec="on" session="doubling"\n{counting}\n```\n'
+    page.write_text(page.read_text(encoding="utf-8") + counting, encoding="utf-8")
+    assert build(site) == Build(0, frozenset())
+    assert (site / "runs.log").read_text(encoding="utf-8") == "ran\n"
