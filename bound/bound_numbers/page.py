@@ -92,6 +92,17 @@ class Page:
         return found.group(0).count("\n") if found else 0
 
     @functools.cached_property
+    def meta(self) -> Mapping[str, Any]:
+        """The front matter as a mapping: {} for none, or for one that is not YAML (which the
+        check says at line 1)."""
+        from bound_numbers.declared import DeclarationError, front_matter
+
+        try:
+            return front_matter(self.markdown)
+        except DeclarationError:
+            return {}
+
+    @functools.cached_property
     def stripped(self) -> str:
         """The text as a reader gets it: every binding taken out, fences and code untouched."""
         from bound_numbers.reading import strip

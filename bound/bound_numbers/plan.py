@@ -90,10 +90,5 @@ class Plan:
 
 def bindings_of(page: Page) -> str:
     """What the page's front matter says under `bindings:` ("" for nothing)."""
-    from bound_numbers.declared import DeclarationError, front_matter
-
-    try:
-        said = front_matter(page.markdown).get("bindings", "")
-    except DeclarationError:  # the check says so, at line 1
-        return ""
+    said = page.meta.get("bindings", "")
     return said if isinstance(said, str) else repr(said)
