@@ -31,12 +31,16 @@ from bound_numbers import strip
 
 SITE = Path(__file__).resolve().parents[1] / "tests" / "site"
 # The plugin's entry under `plugins:`: its line and every line indented under it.
-ENTRY = re.compile(r"^(?P<indent>[ \t]*)- bound-numbers:?[^\n]*\n(?:(?P=indent)[ \t]+[^\n]*\n)*", re.MULTILINE)
+ENTRY = re.compile(
+    r"^(?P<indent>[ \t]*)- bound-numbers:?[^\n]*\n(?:(?P=indent)[ \t]+[^\n]*\n)*", re.MULTILINE
+)
 
 
 def prepared(site: Path, scratch: Path, copies: int) -> tuple[Path, Path]:
     """The site with the plugin, and the same site without it, each in a folder of `scratch`."""
-    with_plugin = Path(shutil.copytree(site, scratch / "with", ignore=shutil.ignore_patterns("built", "__pycache__")))
+    with_plugin = Path(
+        shutil.copytree(site, scratch / "with", ignore=shutil.ignore_patterns("built", "__pycache__"))
+    )
     for page in sorted((with_plugin / "docs").glob("*.md")):
         for copy in range(2, copies + 1):
             shutil.copyfile(page, page.with_name(f"{page.stem}-{copy}.md"))
@@ -55,7 +59,18 @@ def built(site: Path) -> float:
     """Seconds one strict build of `site` takes; a failed build stops the benchmark."""
     path = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
     environment = {**os.environ, "PYTHONPATH": path, "NO_MKDOCS_2_WARNING": "1"}
-    command = [sys.executable, "-m", "properdocs", "build", "--strict", "-q", "-f", "mkdocs.yml", "-d", "built"]
+    command = [
+        sys.executable,
+        "-m",
+        "properdocs",
+        "build",
+        "--strict",
+        "-q",
+        "-f",
+        "mkdocs.yml",
+        "-d",
+        "built",
+    ]
     started = time.perf_counter()
     done = subprocess.run(command, cwd=site, env=environment, capture_output=True, text=True, check=False)
     took = time.perf_counter() - started
@@ -65,7 +80,9 @@ def built(site: Path) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("site", nargs="?", type=Path, default=SITE)
     parser.add_argument("--runs", type=int, default=10, help="builds of each (default 10)")
     parser.add_argument("--copies", type=int, default=1, help="pages made of each page (default 1)")

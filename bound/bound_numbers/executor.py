@@ -76,14 +76,18 @@ def steps(
     *,
     at: Callable[[str], None] = lambda where: None,
     evaluated: Callable[[list[tuple[int, Value]]], None] = lambda values: None,
+    fell: Callable[[str], None] = lambda message: None,
     printed: Callable[[], io.StringIO] = io.StringIO,
 ) -> list[str]:
     """Run the page: before each fence, and after the last, the points (stage, expression,
     where) of that stage are evaluated (`evaluation.Stages`) and each index and value handed to
-    `evaluated`; each step is named to `at` as it starts. What each fence printed, in a new
-    `printed()`, in order."""
+    `evaluated`; each step is named to `at` as it starts. A fence that fails is said to `fell`
+    (the first only), and the page goes on, so that what its code below gives is known too
+    (renumber uses it; the check holds only what came before). What each fence printed, in a
+    new `printed()`, in order."""
     shown: list[str] = []
     stages = Stages(points)
+    failed = False
     for stage in range(len(fences) + 1):
         if values := stages.at(stage, executor.namespace, last=stage == len(fences), step=at):
             evaluated(values)
@@ -91,7 +95,12 @@ def steps(
             fence = fences[stage]
             at(f"{executor.page}:{fence.line}: this fence")
             out = printed()
-            executor.run(fence, out)
+            try:
+                executor.run(fence, out)
+            except Unavailable as error:
+                if not failed:
+                    fell(str(error))
+                failed = True
             shown.append(out.getvalue())
     return shown
 

@@ -8,10 +8,11 @@ changes: not the binding, not another character of the line, not the file's line
 value the number's form cannot show exactly (a whole number that is now 3.125, a word past
 those `numerals` spells, a fraction, a power) is left for a person, with one line saying so.
 Each file is written whole beside itself and renamed into place; a page that is a link has the
-file it leads to rewritten, and stays a link. A page that cannot be read, run or written is one
-line and is left as it is; the other pages are still renumbered, since a value changed on
-purpose may fail a page that pins it (a test the page runs) until a person edits that test, and
-that must not hold back every later page.
+file it leads to rewritten, and stays a link. A page that cannot be read or written is one line
+and is left as it is. A page whose fence fails is one line and is renumbered still: a value
+changed on purpose fails the fence that pins it (a test the page runs) until a person edits that
+test, so the page's run goes on past that fence, and every number its code gives is rewritten,
+above the fence and below it; only a number whose expression has no value is left.
 
 The run ends with a summary: how many numbers were rewritten on how many pages, each number and
 page left for a person by page:line, and (with `--pins MARK`) each test with that mark that fails
@@ -94,7 +95,6 @@ class Tally:
     by_hand: list[str] = field(default_factory=list)  # page:line of each number left for a person
     stopped: list[str] = field(default_factory=list)  # page:line of each page not renumbered
     pins: list[str] = field(default_factory=list)  # the pinned tests that fail now
-
     failed: list[str] = field(default_factory=list)  # page:line of each fence that failed, and what it hid
 
     def summary(self, pins_command: str | None) -> list[str]:
@@ -104,7 +104,7 @@ class Tally:
             lines += ["  to edit by hand (each said above):"]
             lines += [f"    {where}" for where in self.by_hand]
         if self.failed:
-            lines += ["  renumbered down to a fence that fails (each said above; run again once it passes):"]
+            lines += ["  renumbered past a fence that fails (each said above; run again once it passes):"]
             lines += [f"    {where}" for where in self.failed]
         if self.stopped:
             lines += ["  not renumbered (each said above; run renumber again once it is fixed):"]
@@ -183,13 +183,14 @@ def renumber_pages(
             found = reading.read(source, book)
             try:
                 values = provider.bound_values(source, found.asked)
-            except Unavailable as error:  # renumbered down to the fence that failed
-                values = error.values
-                above = binding.computed(found, values)
-                hidden = _count(len(found.bindings) - len(above.bindings), "bound number")
+            except Unavailable as error:  # its code ran on past the fence that failed
+                values = error.values if check else {**error.values, **error.after}
+                given = binding.computed(found, values)
                 print(one_line(str(error)), file=sys.stderr)
-                tally.failed.append(f"{_place(page.shown, str(error))}: {hidden} below it")
-                found, status = above, 1
+                hidden = len(found.bindings) - len(given.bindings)
+                left = f": {_count(hidden, 'bound number')} without a value" if hidden else ""
+                tally.failed.append(f"{_place(page.shown, str(error))}{left}")
+                found, status = given, 1
             if check:
                 lines = [p.render(page.shown) for p in problems(found, values)]
                 failed = bool(lines)

@@ -11,8 +11,10 @@ never gets the channel's number; reports are written with references to `json` a
 before any fence runs, so nothing a fence prints, replaces or closes can pass for a report. One
 JSON line per event: `{"at": WHERE}` as each fence starts and as each binding is evaluated (the
 build's clock for the time limit, and what it names if the process dies or hangs there), then
-`{"values": […]}` once the bindings between two fences are evaluated, and at the end `{"done":
-…}` with what each fence printed and what the executor keeps, or `{"failed": MESSAGE}`.
+`{"values": […]}` once the bindings between two fences are evaluated, `{"fell": MESSAGE}` for
+the first fence that fails (the page goes on past it), and at the end `{"done": …}` with what
+each fence printed and what the executor keeps, or `{"failed": MESSAGE}` when the page cannot
+go on.
 
 The process is two: a holder, which adopts every process the page's code starts however it
 detaches (`processes`), and under it the runner, which runs the page. The holder says how the
@@ -143,6 +145,7 @@ class _Page:
             self.points,
             at=self.at,
             evaluated=lambda values: self.channel.send({"values": values}),
+            fell=lambda message: self.channel.send({"fell": message}),
             printed=self.room.printed,
         )
         deadline = time.monotonic() + ENDING  # one ending as the page ends is not left running

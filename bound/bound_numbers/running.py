@@ -112,13 +112,41 @@ def run_here(plan: Plan, executor: Executor) -> Ran:
     """The plan run in this process by `executor`, with no time limit and nothing guarded: for a
     test that changes the package in its own process on purpose and runs a page under the change.
     A fence that fails is `Unavailable`, with the values of the bindings above it."""
-    values: dict[int, Value] = {}
-
+    heard = _Heard(plan)
+    points = plan.given()["points"]
     try:
-        printed = steps(executor, plan.fences, plan.given()["points"], evaluated=values.update)
+        printed = steps(executor, plan.fences, points, evaluated=heard.value, fell=heard.fall)
     except Unavailable as error:
-        raise Unavailable(str(error), plan.values_of(values)) from None
-    return Ran(tuple(printed), values)
+        raise heard.unavailable(str(error)) from None
+    heard.done()
+    return Ran(tuple(printed), heard.values)
+
+
+class _Heard:
+    """What a page's run has said so far: the values of its points, those given after a fence
+    that failed kept apart, and that fence's message."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.values: dict[int, Value] = {}
+        self.after: dict[int, Value] = {}
+        self.fell = ""  # the first fence that failed, said; "": none
+
+    def value(self, found: list[tuple[int, Value]]) -> None:
+        (self.after if self.fell else self.values).update(found)
+
+    def fall(self, message: str) -> None:
+        self.fell = self.fell or message
+
+    def unavailable(self, message: str) -> Unavailable:
+        """The page's failure: that of its first fence that failed, if one did, else `message`."""
+        above, after = self.plan.values_of(self.values), self.plan.values_of(self.after)
+        return Unavailable(self.fell or message, above, after)
+
+    def done(self) -> None:
+        """The run is over: `Unavailable` if a fence failed on the way."""
+        if self.fell:
+            raise self.unavailable(self.fell)
 
 
 def _heard(
@@ -130,31 +158,32 @@ def _heard(
     deadline = time.monotonic() + limit
     longest = 8 * most + (1 << 20)  # a report of `most` characters, escaped, and the values
     line = bytearray()  # a report still being written
-    values: dict[int, Value] = {}  # those of the points evaluated so far, by index
+    heard = _Heard(plan)
     while (left := deadline - time.monotonic()) > 0 and select.select([reports], [], [], left)[0]:
         if not (chunk := os.read(reports, 1 << 16)):  # the holder too is gone: killed outright
-            message = f"{where} ended the page's process (exit status {process.wait()})"
-            raise Unavailable(message, plan.values_of(values))
+            raise heard.unavailable(f"{where} ended the page's process (exit status {process.wait()})")
         *ends, rest = chunk.split(b"\n")
         for end in ends:
             event = _event(bytes(line + end), where)
             line.clear()
             if "values" in event:
-                values.update(event["values"])
+                heard.value(event["values"])
+            elif "fell" in event:
+                heard.fall(event["fell"])
             elif "done" in event:
+                heard.done()
                 done = event["done"]
-                return Ran(tuple(done.pop("printed")), values, done)
+                return Ran(tuple(done.pop("printed")), heard.values, done)
             elif "at" in event:
                 where, deadline = event["at"], time.monotonic() + limit
             else:
-                message = event["failed"] if "failed" in event else f"{where} {_ended(event['gone'])}"
-                raise Unavailable(message, plan.values_of(values))
+                raise heard.unavailable(
+                    event["failed"] if "failed" in event else f"{where} {_ended(event['gone'])}"
+                )
         line += rest
         if len(line) > longest:
-            message = f"{where} sent the build a report of more than {longest >> 20} MB"
-            raise Unavailable(message, plan.values_of(values))
-    message = f"{where} ran past the time limit of {limit:g} seconds ({setting})"
-    raise Unavailable(message, plan.values_of(values))
+            raise heard.unavailable(f"{where} sent the build a report of more than {longest >> 20} MB")
+    raise heard.unavailable(f"{where} ran past the time limit of {limit:g} seconds ({setting})")
 
 
 def _ended(status: int) -> str:
@@ -170,6 +199,6 @@ def _event(line: bytes, where: str) -> dict[str, Any]:
         event = json.loads(line)
     except ValueError:
         event = None
-    if not isinstance(event, dict) or not {"at", "values", "failed", "done", "gone"} & event.keys():
+    if not isinstance(event, dict) or not {"at", "values", "fell", "failed", "done", "gone"} & event.keys():
         raise Unavailable(f"{where} wrote on the page's report pipe: {line[:60]!r}")
     return event

@@ -46,11 +46,19 @@ class Asked:
 class Unavailable(Exception):  # noqa: N818 (the public name: what a provider raises)
     """The page's code failed: the message says where and why, its first line in one line. The
     bindings above the fence that failed were evaluated before it ran, and keep their `values`;
-    the rest of the page is still checked for everything but the bindings below it."""
+    the rest of the page is still checked for everything but the bindings below it. `after`:
+    the values the page's code gave below the fence that failed, where its run went on past it,
+    which renumber writes and the check does not hold."""
 
-    def __init__(self, message: str, values: Mapping[Asked, Value] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        values: Mapping[Asked, Value] | None = None,
+        after: Mapping[Asked, Value] | None = None,
+    ) -> None:
         super().__init__(message)
         self.values: dict[Asked, Value] = dict(values or {})
+        self.after: dict[Asked, Value] = dict(after or {})
 
 
 @runtime_checkable

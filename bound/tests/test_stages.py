@@ -72,10 +72,15 @@ def test_a_page_may_ask_for_the_namespace_its_last_fence_left() -> None:
     assert set(values.values()) == {3}
 
 
-def test_a_fence_that_fails_keeps_the_values_above_it_and_hides_those_below() -> None:
+def test_a_fence_that_fails_keeps_the_values_above_it_and_those_below_apart() -> None:
     values, failed = checked(PAGE.replace("rate = 2\n", "rate = 2 / 0\n"))
     assert failed.startswith("docs/p.md:17: a python fence failed at `rate = 2 / 0`: ZeroDivisionError")
-    assert values == {14: 1}  # the front matter's is asked after the last fence, which never ran
+    assert values == {14: 1}  # the check holds these; the front matter's is asked after the last fence
+    page = Page("docs/p.md", PAGE.replace("rate = 2\n", "rate = 2 / 0\n"))
+    with pytest.raises(Unavailable) as raised:
+        FenceValues().bound_values(page, read(page).asked)
+    below = {a.line: v for a, v in raised.value.after.items() if a.expression == "rate"}
+    assert below == {3: 3, 20: 1, 26: 3}  # the page's run went on past the fence: what renumber writes
 
 
 @pytest.mark.parametrize(("said", "shown"), [("end", "end"), ("[end-of-page]", "['end-of-page']")])

@@ -172,11 +172,33 @@ def test_the_command_ends_with_a_summary_of_what_it_rewrote_what_is_left_and_the
         "renumber: 8 numbers rewritten on 2 pages",
         "  to edit by hand (each said above):",
         "    docs/c.md:18",
-        "  renumbered down to a fence that fails (each said above; run again once it passes):",
-        "    docs/a.md:2: 0 bound numbers below it",
+        "  renumbered past a fence that fails (each said above; run again once it passes):",
+        "    docs/a.md:2",
         "  pinned tests that fail now (give them the new values; `nox -s pins` runs them):",
         "    test_pins.py::test_a_pin_the_new_value_breaks",
     ]
+
+
+def test_a_page_whose_pinned_fence_fails_is_renumbered_above_and_below_it_and_listed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a weight change a page's pinned test fails until a person edits it; the numbers
+    below that fence once waited for the edit and a second renumber (issue 34, item 12)."""
+    monkeypatch.chdir(tmp_path)
+    site(tmp_path)
+    pin = (
+        f'\n{F}python exec="1" continuation\nassert q[2] == 0.5, "the pin"\n{F}\n\nBelow it, 0.5{{= q[2]}}.\n'
+    )
+    (tmp_path / "docs" / "p.md").write_text(MOVED.replace("The key's last", pin + "\nThe key's last"))
+    assert cli.main(["renumber"]) == 1
+    said = capsys.readouterr()
+    assert "docs/p.md:17: a python fence failed at `assert q[2] == 0.5" in said.err
+    assert said.out.splitlines()[-2:] == [
+        "  renumbered past a fence that fails (each said above; run again once it passes):",
+        "    docs/p.md:17",
+    ]
+    text = (tmp_path / "docs" / "p.md").read_text(encoding="utf-8")
+    assert "slot 3: 0.6{= q[2]}" in text and "Below it, 0.6{= q[2]}" in text  # above the pin and below it
 
 
 def test_a_page_whose_code_fails_with_a_long_message_is_one_short_line(
