@@ -50,7 +50,12 @@ def test_a_node_that_names_no_test_is_refused_before_pytest_collects_anything(
     """`run_test("")` once had pytest collect the whole repository inside a page."""
     monkeypatch.chdir(ROOT)
     collected: list[object] = []
-    monkeypatch.setattr(pytest, "main", lambda *args, **kwargs: collected.append(args) or 0)
+
+    def collecting(*args: object, **kwargs: object) -> int:
+        collected.append(args)
+        return 0
+
+    monkeypatch.setattr(pytest, "main", collecting)
     with pytest.raises(ChapterTestError, match=r"names no test: write `file.py::test_name`"):
         run_test(node)
     assert collected == []
