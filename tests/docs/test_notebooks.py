@@ -204,7 +204,7 @@ def test_the_workbench_binds_its_prose_to_its_kernels_values_and_shows_no_bindin
     source = tmp_path / "bench.py"
     source.write_text(
         "# %% [markdown]\n# Of four{= n} rows, 2.5{= y}.\n\n# %%\nn = 4\nprint(n)\n\n"
-        "# %% [markdown]\n# And 3{= n + 2}, 1{= z}.\n",
+        "# %% [markdown]\n# And 3{= n + 2}, 1{= z}.\n\n# %%\nn = 100\n\n# %% [markdown]\n# Now 100{= n}.\n",
         encoding="utf-8",
     )
     page = Page("bench.py", source.read_text(encoding="utf-8"), prose_of)
@@ -215,13 +215,15 @@ def test_the_workbench_binds_its_prose_to_its_kernels_values_and_shows_no_bindin
     assert ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown"] == [
         "Of four rows, 2.5.",
         "And 3, 1.",
+        "Now 100.",
     ]
-    # the page's three cells under the install cell; the cell that evaluated the bindings is not kept
-    assert len(notebook["cells"]) == 4
+    # the page's five cells under the install cell; the cells that evaluated the bindings are not kept
+    assert len(notebook["cells"]) == 6
     values = plan.values_of(dict(enumerate(workbench.values_of(tmp_path / "bench.ipynb"))))
     problems = [p.render("bench.py") for p in check(reading, values)]
-    assert problems == [  # each binding after the code cells above it: `n` is not there yet at line 2
-        "bench.py:2:6: four{= n} cannot be worked out: NameError: name 'n' is not defined",
+    # each binding after the cells above it (`n + 2` is 6, not 102), `four{= n}` the value of the
+    # cell below it that first sets n
+    assert problems == [
         "bench.py:2:22: 2.5{= y} cannot be worked out: NameError: name 'y' is not defined",
         "bench.py:9:7: 3 is written, 6 is computed now, bound to {= n + 2}",
         "bench.py:9:19: 1{= z} cannot be worked out: NameError: name 'z' is not defined",
