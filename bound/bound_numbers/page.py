@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from markdown_it.token import Token
 
+    from bound_numbers.reading import Problem
+
 FRONT = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)  # a page's front matter, as mkdocs reads it
 FALSE = frozenset({"", "0", "no", "off", "false"})  # the option values markdown-exec reads as false
 
@@ -56,15 +58,25 @@ class Fence:
         return cls(**{**data, "words": frozenset(data["words"])})
 
 
+def as_written(path: str, text: str, line: int) -> tuple[str, int]:
+    return path, line
+
+
 @dataclass(frozen=True, eq=False)
 class Page:
     """One page: its path as messages name it (from mkdocs.yml's folder), its text as the file has
-    it (front matter and all, lines ending in `\\n`), and `prose`, what of that text a reader sees
-    as Markdown, line for line and column for column (the text itself, for a Markdown page)."""
+    it (front matter and all, lines ending in `\\n`), `prose`, what of that text a reader sees as
+    Markdown (the text itself, for a Markdown page; for a notebook, its cells), and `named`, how
+    messages name a line of that Markdown (`path:line`; for a notebook, its cell and the line in it)."""
 
     path: str
     text: str
     prose: Callable[[str], str] = str
+    named: Callable[[str, str, int], tuple[str, int]] = as_written
+
+    def place(self, line: int) -> tuple[str, int]:
+        """What messages name line `line` of the page's Markdown by: the page (or cell), the line."""
+        return self.named(self.path, self.text, line)
 
     @functools.cached_property
     def markdown(self) -> str:
@@ -108,3 +120,10 @@ class Page:
         from bound_numbers.reading import strip
 
         return strip(self)
+
+
+def rendered(page: Page, problem: Problem) -> str:
+    """The problem's line as messages say it: `page:line:column: message`, for a notebook
+    `page:cell N:line:column: message`."""
+    label, line = page.place(problem.line)
+    return dataclasses.replace(problem, line=line).render(label)

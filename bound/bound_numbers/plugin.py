@@ -31,7 +31,8 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page as MkDocsPage
 
 from bound_numbers import check, declared, strict
-from bound_numbers.page import Page
+from bound_numbers.notebooks import Shown
+from bound_numbers.page import Page, rendered
 from bound_numbers.plan import END_OF_PAGE, Plan, bindings_of
 from bound_numbers.reading import Problem, Reading, read
 from bound_numbers.text import TextError, read_text
@@ -72,6 +73,7 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         self._watch = Watch()
         self._watching = False
         self._rendered: tuple[Page, Reading, Mapping[str, Any]] | None = None
+        self._notebooks = Shown()  # the site's notebooks, which mkdocs-jupyter shows
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         log.begin(strict=bool(config.strict))
@@ -132,7 +134,9 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
             except OSError as error:
                 log.error(f"{path}:1: the page cannot be read: {error.strerror or error}")
                 continue
-            self.report(path, self.check(Page(path, source, prose)))
+            self.report(Page(path, source, prose), self.check(Page(path, source, prose)))
+        if "mkdocs-jupyter" in self._plugins:  # it shows the site's notebooks as pages
+            self._notebooks.check(files, config, lambda page: self.report(page, self.check(page)))
         return files
 
     def on_page_read_source(self, *, page: MkDocsPage, config: MkDocsConfig) -> str | None:
@@ -169,7 +173,7 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
             shown = os.path.relpath(os.path.join(config.docs_dir, page.file.src_path), self.root)
             checked = Page(shown, page.file.content_string)  # with its front matter: lines are the file's
         if not self._watching:
-            self.report(checked.path, self.check(checked, meta=page.meta))
+            self.report(checked, self.check(checked, meta=page.meta))
             return markdown
         from bound_numbers.fences import runs
 
@@ -185,7 +189,7 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
             return html
         (checked, found, meta), self._rendered = self._rendered, None
         watching, self._watch.page = self._watch.page, None
-        self.report(checked.path, self.check(checked, meta, found, watching.done()))
+        self.report(checked, self.check(checked, meta, found, watching.done()))
         return html
 
     def check(
@@ -231,11 +235,11 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         problems = [*missing, *check.check(found, values)]
         return check.one_per_cause(sorted(problems, key=lambda p: (p.line, p.column or 0)))
 
-    def report(self, page: str, problems: list[Problem]) -> None:
+    def report(self, page: Page, problems: list[Problem]) -> None:
         """Log each problem of `page`; the build's first moved number also says how moved
         numbers are brought back."""
         for problem in problems:
-            said = problem.render(page)
+            said = rendered(page, problem)
             if problem.renumbered and not self._told:
                 said += f"  ({self.config.hint})"
                 self._told = True

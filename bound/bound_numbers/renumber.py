@@ -24,6 +24,7 @@ now, with the command that runs them. It exits 0 when nothing is left and 1 when
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
@@ -37,9 +38,10 @@ from xml.etree import ElementTree
 from mkdocs.exceptions import PluginError
 
 from bound_numbers import check as binding
-from bound_numbers import numerals, reading
+from bound_numbers import notebooks, numerals, reading
 from bound_numbers.declared import Declared
 from bound_numbers.page import Page as Source
+from bound_numbers.page import as_written, rendered
 from bound_numbers.reading import Problem
 from bound_numbers.text import ChangedError, TextError, decoded, write_atomic
 from bound_numbers.values import Asked, Provider, Unavailable, Value
@@ -125,7 +127,7 @@ def _count(n: int, thing: str) -> str:
 
 def _place(page: str, said: str) -> str:
     """The page:line a line about `page` starts with, or the page alone."""
-    found = re.match(rf"{re.escape(page)}:\d+", said)
+    found = re.match(rf"{re.escape(page)}(?::cell \d+)?:\d+", said)
     return found[0] if found else page
 
 
@@ -156,12 +158,13 @@ def failing_pins(mark: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Page:
-    """A page to renumber: its file, its path as messages name it, and what of its text a
-    reader sees as Markdown."""
+    """A page to renumber: its file, its path as messages name it, what of its text a reader
+    sees as Markdown, and how messages name a line of that (a notebook's: by its cell)."""
 
     path: Path
     shown: str
     prose: Callable[[str], str] = str
+    named: Callable[[str, str, int], tuple[str, int]] = as_written
 
 
 def renumber_pages(
@@ -182,7 +185,7 @@ def renumber_pages(
         try:
             raw = page.path.read_bytes()
             text = decoded(raw, page.shown)
-            source = Source(page.shown, text, page.prose)
+            source = Source(page.shown, text, page.prose, page.named)
             found = reading.read(source, book)
             try:
                 values = provider.bound_values(source, found.asked)
@@ -195,10 +198,10 @@ def renumber_pages(
                 tally.failed.append(f"{_place(page.shown, str(error))}{unvalued}")
                 found, status = given, 1
             if check:
-                lines = [p.render(page.shown) for p in problems(found, values)]
+                lines = [rendered(source, p) for p in problems(found, values)]
                 failed = bool(lines)
             else:
-                new, changes, left = renumber(page.shown, text, values, page.prose, book)
+                new, changes, left = _renumbered(source, values, book)
                 if new != text:
                     _write(page, new, changes, raw)
                     tally.rewritten[page.shown] = len(changes)
@@ -220,6 +223,28 @@ def renumber_pages(
     for line in tally.summary(pins and (pins_command or f"python -m pytest -m {pins}")):
         print(line)
     return max(status, int(bool(tally.pins)))
+
+
+def _renumbered(
+    source: Source, values: Mapping[Asked, Value], book: Declared
+) -> tuple[str, list[str], list[str]]:
+    """`renumber` of the page `source`; a notebook's Markdown cells are renumbered where its
+    file has them, every line naming the cell."""
+    if not source.path.endswith(notebooks.SUFFIX):
+        return renumber(source.path, source.text, values, source.prose, book)
+    view, changes, left = renumber(source.path, source.markdown, values, book=book)
+    named = functools.partial(_named, source)
+    new = notebooks.rewritten(source.text, source.markdown, view)
+    return new, list(map(named, changes)), list(map(named, left))
+
+
+def _named(source: Source, said: str) -> str:
+    """A line about `source` (`page:line…`) naming its place as messages do (a notebook's cell)."""
+    found = re.match(rf"{re.escape(source.path)}:(\d+)", said)
+    if found is None:
+        return said
+    label, line = source.place(int(found[1]))
+    return f"{label}:{line}{said[found.end() :]}"
 
 
 def _unreadable(page: Page, error: OSError) -> str:
