@@ -298,7 +298,7 @@ def _written(body: str) -> str:
     """What the notebook of WRITTEN prints last, the reader's function given `body`."""
     namespace: dict[str, object] = {}
     printed = io.StringIO()
-    for cell in cells_of(WRITTEN):
+    for cell in cells(WRITTEN):
         if cell.kind == "code":
             source = cell.source.replace("    ...  # ", f"    {body}  # ")
             with contextlib.redirect_stdout(printed):
@@ -307,14 +307,14 @@ def _written(body: str) -> str:
 
 
 def test_an_exercise_that_has_the_reader_write_a_function_opens_on_its_signature_and_holds_it() -> None:
-    cells = cells_of(WRITTEN)
-    assert [c.kind for c in cells] == ["markdown", "code", "code", "code", "markdown"]
-    stub = next(c for c in cells if c.kind == "code")
+    made = cells(WRITTEN)
+    assert [c.kind for c in made] == ["markdown", "code", "code", "code", "markdown"]
+    stub = next(c for c in made if c.kind == "code")
     assert stub.source.startswith('def double(x):\n    """Twice x."""\n    ...  # your code')
-    assert "return 2 * x" not in "".join(c.source for c in cells if c.kind == "code"), (
+    assert "return 2 * x" not in "".join(c.source for c in made if c.kind == "code"), (
         "the answer's own is prose"
     )
-    assert "return 2 * x" in cells[-1].source and cells[-1].source.startswith("<details>")
+    assert "return 2 * x" in made[-1].source and made[-1].source.startswith("<details>")
     assert _written("return 2 * x").startswith("Right:")
     assert _written("return x").startswith("Not yet:")
     assert _written("...").startswith("Not yet:"), "the cell as the reader finds it"
@@ -322,7 +322,7 @@ def test_an_exercise_that_has_the_reader_write_a_function_opens_on_its_signature
 
 def test_a_write_exercise_naming_no_function_of_its_fence_stops_the_build() -> None:
     with pytest.raises(PluginError, match='write="triple" names no function'):
-        cells_of(WRITTEN.replace('write="double"', 'write="triple"'))
+        cells(WRITTEN.replace('write="double"', 'write="triple"'))
 
 
 def _verdict(page: str, prediction: str) -> str:
