@@ -7,11 +7,13 @@ nested as the value is (numpy's arrays and scalars by their `tolist`, so numpy i
 here), or the one line that says why there is none. Nothing is raised, so the check can name the
 number each failing binding quotes.
 
-A binding is evaluated where it is written, after the fences above it. Prose often announces
-what the code below it computes ("we draw 100 samples", then the fence that draws them): a
-binding that names what no fence above it defined yet is evaluated again after each fence below,
-and keeps the first value it has once every name it uses is defined. Either way, a fence further
-down that gives a name a new value cannot change what an earlier sentence quotes.
+A binding is evaluated where it is written, after the fences above it, so a fence further down
+that gives a name a new value cannot change what an earlier sentence quotes. Prose often
+announces what the code below it computes ("we draw 100 samples", then the fence that draws
+them): a binding that names what no fence above it defines yet is evaluated again after each
+fence below, and takes its value once every name it uses is defined; if the fences below give
+it another value by the page's end, the check does not guess which the sentence means, and
+says so.
 """
 
 from __future__ import annotations
@@ -43,11 +45,15 @@ def evaluated(expression: str, namespace: dict[str, object]) -> tuple[Value, boo
 
 class Stages:
     """A page's points (stage, expression, where), evaluated stage by stage as its code runs: each
-    at its stage, or, while a name it uses is not defined yet, again at each stage after."""
+    at its stage, or, while a name it uses is not defined yet, again at each stage after. Such a
+    point is evaluated once more after the last fence: if the fences below it gave it another
+    value by then, which of the two the sentence quotes is not for the check to guess, and the
+    point's value is the one line that says so."""
 
     def __init__(self, points: Sequence[Sequence[Any]]) -> None:
         self.points = points
         self.waiting: list[int] = []  # the points whose names were not all defined yet
+        self.ahead: dict[int, Value] = {}  # the points given a value by a fence below them, and it
 
     def at(
         self, stage: int, namespace: dict[str, object], last: bool, step: Callable[[str], None] = print
@@ -55,17 +61,34 @@ class Stages:
         """Each point of `stage`, and each waiting, evaluated in `namespace` (`last`: after the
         last fence, where nothing is left to wait for), each named to `step` as it starts: the
         index and value of those that have their value now."""
-        now = [*self.waiting, *(n for n, point in enumerate(self.points) if point[0] == stage)]
-        self.waiting = []
+        waited, self.waiting = self.waiting, []
         found: list[tuple[int, Value]] = []
-        for index in now:
+        for index in [*waited, *(n for n, point in enumerate(self.points) if point[0] == stage)]:
             step(self.points[index][2])
             value, undefined = evaluated(self.points[index][1], namespace)
             if undefined and not last:
                 self.waiting.append(index)
-            else:
-                found.append((index, value))
+                continue
+            if index in waited and not last:
+                self.ahead[index] = value
+            found.append((index, value))
+        if last:
+            found += self._twice(namespace, step)
         return found
+
+    def _twice(self, namespace: dict[str, object], step: Callable[[str], None]) -> list[tuple[int, Value]]:
+        """Each point given a value by a fence below it whose value is another after the last."""
+        changed: list[tuple[int, Value]] = []
+        for index, first in self.ahead.items():
+            step(self.points[index][2])
+            end = evaluated(self.points[index][1], namespace)[0]
+            if end != first:
+                said = (
+                    f"names what only the fences below it define, and they give it {first!r:.20} first and "
+                    f"{end!r:.20} at the page's end: bind it to what the code above it computes"
+                )
+                changed.append((index, said))
+        return changed
 
 
 def plain(value: object) -> Value:

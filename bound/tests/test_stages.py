@@ -104,17 +104,19 @@ def test_one_expression_asked_twice_between_two_fences_is_evaluated_once() -> No
     assert list(FenceValues().bound_values(page, asked).values()) == [1]
 
 
-def test_a_binding_that_announces_what_the_code_below_computes_keeps_the_first_value_given() -> None:
-    """Prose that says what the next fence does ("we draw 100 samples") quotes that fence's
-    value, not the value a later exercise gives the same name."""
+def test_a_binding_that_announces_what_the_code_below_computes_takes_its_value_there() -> None:
+    """Prose that says what the next fence does ("we draw 100 samples") quotes that fence's value;
+    where a later fence gives the name another, the check does not guess which is meant."""
     text = (
-        f'We draw 100{{= n}} samples, then 100{{= n}} again.\n\n{F}python exec="on"\nn = 100\n{F}\n\n'
-        f'An exercise:\n\n{F}python exec="on"\nn = 5\n{F}\n\nIt drew 5{{= n}}, and 6{{= m}} is nothing.\n'
+        f'We draw 100{{= n}} samples of 7{{= m}}.\n\n{F}python exec="on"\nn, m = 100, 7\n{F}\n\n'
+        f'An exercise:\n\n{F}python exec="on"\nn = 5\n{F}\n\nIt drew 5{{= n}}, and 6{{= k}} is nothing.\n'
     )
     page = Page("docs/p.md", text)
     found = FenceValues().bound_values(page, read(page).asked)
     assert {(a.line, a.column): v for a, v in found.items()} == {
-        (1, 8): 100,
+        (1, 8): "names what only the fences below it define, and they give it 100 first and 5 at the "
+        "page's end: bind it to what the code above it computes",
+        (1, 28): 7,
         (13, 8): 5,
-        (13, 20): "NameError: name 'm' is not defined",
+        (13, 20): "NameError: name 'k' is not defined",
     }
