@@ -221,9 +221,12 @@ def test_the_workbench_binds_its_prose_to_its_kernels_values_and_shows_no_bindin
     assert len(notebook["cells"]) == 6
     values = plan.values_of(dict(enumerate(workbench.values_of(tmp_path / "bench.ipynb"))))
     problems = [p.render("bench.py") for p in check(reading, values)]
-    # each binding after the cells above it (`n + 2` is 6, not 102), `four{= n}` the value of the
-    # cell below it that first sets n
+    # each binding after the cells above it (`n + 2` is 6, not 102); `four{= n}`, above every
+    # cell that sets n, is not guessed to mean the 4 rather than the 100
+    below = "names what only the fences below it define, and they give it 4 first and 100 at the page's end"
     assert problems == [
+        f"bench.py:2:6: four{{= n}} cannot be worked out: {below}: bind it to what the code above it "
+        "computes",
         "bench.py:2:22: 2.5{= y} cannot be worked out: NameError: name 'y' is not defined",
         "bench.py:9:7: 3 is written, 6 is computed now, bound to {= n + 2}",
         "bench.py:9:19: 1{= z} cannot be worked out: NameError: name 'z' is not defined",
