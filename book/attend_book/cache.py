@@ -33,10 +33,9 @@ from packaging.utils import canonicalize_name
 
 from attend_book import inputs
 from attend_book.inputs import Read, digest
-from attend_book.page import PageRun, blocks_of, executed
-from attend_book.run import run_page
-from bound_numbers.markdown import fences
-from bound_numbers.text import beside
+from attend_book.page import PageRun, blocks_of
+from attend_book.run import run_plan
+from bound_numbers import Plan, beside
 
 log = get_plugin_logger(__name__)
 Loaded = TypeVar("Loaded")
@@ -104,7 +103,7 @@ def fingerprint(roots: Iterable[Path], versions: Mapping[str, str]) -> str:
 
 
 FOLDER = ".cache/attend-book"  # beside mkdocs.yml, unless the plugin is told otherwise
-Runner = Callable[[str, str, tuple[str, ...]], PageRun]  # what runs a page: `run_page`, or a stand-in
+Runner = Callable[[Plan], PageRun]  # what runs a page: `run.run_plan`, or a stand-in
 
 
 def _key(*parts: str) -> str:
@@ -141,11 +140,8 @@ def holds(kept: Mapping[str, Any], environment: Mapping[str, str]) -> bool:
     """Whether a run whose inputs are `kept` (`inputs_of`) would read the same now, given
     `environment`: no program nothing records, every file and variable as it was."""
     variables = kept["environment"].items()
-    return (
-        not kept["programs"]
-        and all(digest(environment.get(n)) == v for n, v in variables)
-        and unchanged(kept["read"])
-    )
+    same = all(digest(environment.get(name)) == hashed for name, hashed in variables)
+    return not kept["programs"] and same and unchanged(kept["read"])
 
 
 class Cache:
@@ -168,43 +164,35 @@ class Cache:
         self._instead: tempfile.TemporaryDirectory[str] | None = None  # when `root` cannot be written
 
     def page(
-        self,
-        path: str,
-        markdown: str,
-        expressions: Iterable[str] = (),
-        run: Runner = run_page,
-        environment: Mapping[str, str] | None = None,
+        self, plan: Plan, run: Runner = run_plan, environment: Mapping[str, str] | None = None
     ) -> PageRun:
-        """The page's blocks and the values of `expressions`: from the cache while its code, those
-        expressions, the build's versions and every file and variable it read stand, else run
-        (by `run`, which gives the page `environment`: default, this process's)."""
+        """The page's blocks and the values it asks for: from the cache while its code, the
+        bindings at each stage of it, the build's versions and every file and variable it read
+        stand, else run (by `run`, which gives the page `environment`: default, this process's)."""
         given = os.environ if environment is None else environment
-        wanted = tuple(sorted(set(expressions)))
         # All a fence says, not only its code: an exercise's `answer=` runs too, and `html` is shown.
-        code = (
-            repr((f.language, sorted(f.words), sorted(f.options.items()), f.body))
-            for f in fences(markdown)
-            if executed(f)
-        )
-        key = _key(self.environment, *code, "\0bindings", *wanted)
+        code = (repr((f.language, sorted(f.words), sorted(f.options.items()), f.body)) for f in plan.fences)
+        points = (f"{point.stage}\0{point.expression}" for point in plan.points)
+        key = _key(self.environment, *code, "\0bindings", *points)
         entry = self.folder / "pages" / f"{key}.json"
         self.used.add(entry)
 
         def stored(entry: Path) -> tuple[dict[str, Any], PageRun]:
             kept = json.loads(entry.read_text(encoding="utf-8"))
+            blocks = blocks_of(plan.fences, kept["blocks"])
+            values = plan.values_of(dict(enumerate(kept["values"])))
             read = Read(tuple(kept["read"]), kept["environment"], tuple(kept["programs"]))
-            return kept, PageRun(blocks_of(markdown, kept["blocks"]), dict(kept["values"]), read)
+            return kept, PageRun(blocks, values, read)
 
-        if (found := self._stored(path, entry, stored, given)) is not None:
+        if (found := self._stored(plan.page, entry, stored, given)) is not None:
             return found
         self.runs += 1
-        done = run(path, markdown, wanted)
+        done = run(plan)
         if done.read.programs:
             started = ", ".join(f"`{program}`" for program in done.read.programs)
-            log.info(
-                f"{path}: its code started {started}, whose reads nothing follows: it runs on every build"
-            )
-        kept = {**done.kept(), **inputs_of(done.read, given)}
+            log.info(f"{plan.page}: its code started {started}, whose reads nothing follows: run every build")
+        blocks, values = [b.text for b in done.blocks], list(plan.point_values(done.values).values())
+        kept = {"blocks": blocks, "values": values, **inputs_of(done.read, given)}
         self._write(entry, lambda target: target.write_text(json.dumps(kept), encoding="utf-8"))
         return done
 

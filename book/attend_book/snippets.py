@@ -1,6 +1,6 @@
 """The include lines of a page checked against the files and marked sections they name.
 
-pymdownx.snippets includes `--8<-- "src/attend/head.py:attend"` as the lines between
+pymdownx.snippets includes `--8<-- "src/attend/core/head.py:attend"` as the lines between
 `# --8<-- [start:attend]` and `# --8<-- [end:attend]`; with the end marker gone it includes the
 rest of the file, and of a marker written twice it picks one, neither an error there. A file
 outside the repository (`/etc/passwd`, `../x`, a link that leads out) it leaves out in silence,
@@ -14,8 +14,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from bound_numbers.markdown import INCLUDE
-from bound_numbers.reading import Problem
+from bound_numbers import INCLUDE, Problem
 
 BLOCK = re.compile(r"^[ \t]*-+8<-+[ \t]*$")  # opens and closes a block of include lines
 

@@ -29,6 +29,7 @@ from attend_figures.ideas import (
     saturation_figure,
     strip_figure,
 )
+from attend_figures.ideas_later import layer_figure, looking_back_figure, placed_figure
 from attend_figures.lacking import mask_figure, parting_figure
 from attend_figures.learning import curve_figure, learned_figure
 from attend_figures.pictures import cost_figure, scale_figure, shares_figure, square_figure
@@ -43,9 +44,12 @@ __all__ = [
     "head_figure",
     "heads_figure",
     "kinds_figure",
+    "layer_figure",
     "learned_figure",
+    "looking_back_figure",
     "mask_figure",
     "parting_figure",
+    "placed_figure",
     "projection_figure",
     "query_figure",
     "rotation_figure",

@@ -1,7 +1,7 @@
 """Pictures for the page on learning the matrices: the training curve, and the learned head's
 attention weights beside the typed head's.
 
-Both are drawn from `attend.tables.learning`, the call whose table `attend learn` prints, with
+Both are drawn from `attend.book.modes.learning`, the call whose table `attend learn` prints, with
 the panels and the `Figure` record of `attend_figures.pictures`: panels at their size on
 screen, no text under 11 px, and every number of a caption or alt text formatted from the
 data the figure carries.
@@ -14,8 +14,8 @@ from functools import cache
 import numpy as np
 from matplotlib import pyplot as plt
 
-from attend import tables
-from attend.training import DEFAULTS, Settings, corpus, line_weights
+from attend import modes
+from attend.core.training import DEFAULTS, Settings, corpus, line_weights
 from attend_figures.pictures import (
     _STYLE,
     DIVIDED,
@@ -33,7 +33,7 @@ from attend_figures.pictures import (
 @cache
 def curve_figure(settings: Settings = DEFAULTS) -> Figure:
     """The held-out loss by step, the head's and the baseline's, as `attend learn` prints it."""
-    table = tables.learning(settings)
+    table = modes.learn.table(settings)
     head, baseline = table.head, table.baseline
     with plt.rc_context(_STYLE):
         fig, ax = _panel(height=300)
@@ -79,9 +79,9 @@ def curve_figure(settings: Settings = DEFAULTS) -> Figure:
 def learned_figure(settings: Settings = DEFAULTS) -> Figure:
     """The typed head's attention weights under the causal mask, beside the learned head's on
     the first held-out line, from its first token to " in"."""
-    typed = tables.mask()
+    typed = modes.mask.table()
     typed_labels = [label(t.id) for t in typed.tokens]
-    run = tables.learning(settings).head
+    run = modes.learn.table(settings).head
     line = int(corpus().held[0])
     names, weights = line_weights(run.params, line, " in")
     n = len(names)
@@ -89,7 +89,7 @@ def learned_figure(settings: Settings = DEFAULTS) -> Figure:
     panels = (
         _heat_panel(
             "learned-typed",
-            typed.masked.shares,
+            typed.masked.weights,
             typed_labels,
             "typed: the chapter's tokens",
             WEIGHTS_MAP,
@@ -132,7 +132,7 @@ def learned_figure(settings: Settings = DEFAULTS) -> Figure:
         "line": line + 1,
         "labels": learned_labels,
         "learned": weights.tolist(),
-        "typed": typed.masked.shares.tolist(),
+        "typed": typed.masked.weights.tolist(),
         "top": (top_standing + 1, top_in + 1),
     }
     return Figure("learned", panels, alt, caption, data)
