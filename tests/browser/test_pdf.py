@@ -221,7 +221,7 @@ def test_every_chapter_starts_on_a_new_sheet(sheets: list[str], site: Any) -> No
     # A page may open with its notebook's download button, which print CSS hides, then its title.
     button = r"(?:<a [^>]*attend-notebook[^>]*>.*?</a\s*>\s*)?"
     opening = rf'<section class="print-page" id="[^"]+"[^>]*>\s*{button}<h1[^>]*>(.*?)</h1\s*>'
-    words = r'<a class="headerlink".*?</a\s*>|<[^>]+>'  # the heading's words, without its ¶ link
+    words = r'(?s)<a class="headerlink".*?</a\s*>|<[^>]+>'  # the heading's words, without its ¶ link
     titles = [html.unescape(re.sub(words, "", t)).strip() for t in re.findall(opening, printed, re.DOTALL)]
     assert len(titles) >= 7, titles
     tops = [_squeeze(sheet)[:400] for sheet in sheets]
