@@ -22,7 +22,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any, TypeVar
@@ -225,6 +225,17 @@ class Cache:
         self._write(entry.with_name("read.json"), lambda t: t.write_text(kept, encoding="utf-8"))
         return made, load(made)
 
+    def kept(self, parts: Sequence[str], make: Callable[[], str]) -> str:
+        """What `make` gives for `parts` (a page's notebook, say), made once and kept while the
+        parts and the build's fingerprint stand; an entry that cannot be read is made again."""
+        entry = self.folder / "made" / f"{_key(self.environment, *parts)}.txt"
+        self.used.add(entry)
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            return entry.read_text(encoding="utf-8")
+        made = make()
+        self._write(entry, lambda target: target.write_text(made, encoding="utf-8"))
+        return made
+
     def _stored(
         self,
         name: str,
@@ -252,7 +263,8 @@ class Cache:
             self._instead.cleanup()
             return
         try:
-            for entry in {*self.folder.glob("pages/*.json"), *self.folder.glob("notebooks/*")} - self.used:
+            kinds = ("pages/*.json", "notebooks/*", "made/*.txt")
+            for entry in {path for kind in kinds for path in self.folder.glob(kind)} - self.used:
                 shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
             os.utime(self.folder)  # the newest folder: this build's
             for old in sorted(self.folder.parent.iterdir(), key=lambda f: f.stat().st_mtime)[: -self.KEEP]:

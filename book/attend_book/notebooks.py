@@ -9,13 +9,12 @@ runs wherever a reader takes it. The workbench, a notebook of its own, is `workb
 from __future__ import annotations
 
 import ast
-import functools
 import hashlib
 import html
 import json
 import re
 import shlex
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path, PurePosixPath
@@ -266,61 +265,43 @@ def _admonitions(page: Page, skip: Iterable[tuple[int, int]] = ()) -> list[str]:
     return lines
 
 
-def written(shown: MkDocsPage, page: Page, root: Path, config: MkDocsConfig) -> str:
+Kept = Callable[[Sequence[str], Callable[[], str]], str]  # what keeps a notebook made: `Cache.kept`
+
+
+def written(shown: MkDocsPage, page: Page, root: Path, config: MkDocsConfig, kept: Kept | None = None) -> str:
     """The notebook of the page mkdocs `shown` (its source `page`) written beside it in the site,
-    if it offers one (`offered`): its name, else ""."""
+    if it offers one (`offered`): its name, else "". It is made once and `kept` (by the build's
+    cache) while the page, the files it includes, the options and the release stand."""
     stem = PurePosixPath(shown.file.src_uri).stem
     options = json.dumps(config.mdx_configs.get("pymdownx.snippets"), sort_keys=True, default=str)
-    offers = bool(shown.meta.get("notebook", True))
-    made = _made(
-        page.path,
-        page.text,
-        root,
-        _included(page.text, root),
-        options,
-        str(shown.title or stem),
-        shown.file.src_uri,
-        offers,
-        version(DISTRIBUTION),
-    )
-    if made is None:
+    title, offers = str(shown.title or stem), bool(shown.meta.get("notebook", True))
+    parts = [page.path, page.text, str(root), *_included(page.text, root), options, title, shown.file.src_uri]
+    parts += [str(offers), version(DISTRIBUTION)]
+
+    def made() -> str:  # "" for a page that offers none
+        cells = cells_of(page, root, json.loads(options))
+        if not offered({"notebook": offers}, cells):
+            return ""
+        text = str(nbformat.writes(notebook_of(cells, title, f"docs/{shown.file.src_uri}")))
+        return text if text.endswith("\n") else f"{text}\n"  # as nbformat.write ends it
+
+    if not (notebook := (kept or (lambda parts, make: make()))(parts, made)):
         return ""
     where = Path(config.site_dir, shown.file.dest_uri).parent / f"{stem}.ipynb"
     where.parent.mkdir(parents=True, exist_ok=True)
-    where.write_text(made, encoding="utf-8")
+    where.write_text(notebook, encoding="utf-8")
     return where.name
 
 
-def _included(source: str, root: Path) -> tuple[tuple[str, str], ...]:
-    """Each file the page includes, with a hash of what it holds now ("" if it is not there)."""
+def _included(source: str, root: Path) -> list[str]:
+    """Each file the page includes, and a hash of what it holds now ("" if it is not there)."""
     found = []
     for _, name, _ in snippets.includes(source):
         try:
-            found.append((name, hashlib.sha256((root / name).read_bytes()).hexdigest()))
+            found += [name, hashlib.sha256((root / name).read_bytes()).hexdigest()]
         except OSError:
-            found.append((name, ""))
-    return tuple(found)
-
-
-@functools.lru_cache(maxsize=64)  # the pages an edit left alone, rebuild after rebuild under `nox -s serve`
-def _made(
-    path: str,
-    text: str,
-    root: Path,
-    included: tuple[tuple[str, str], ...],
-    options: str,
-    title: str,
-    src_uri: str,
-    offers: bool,
-    release: str,
-) -> str | None:
-    """`written`'s notebook as its file holds it, or None if the page offers none; the same for
-    the same page, includes (`included`: each a hash of what it holds), options and release."""
-    cells = cells_of(Page(path, text), root, json.loads(options))
-    if not offered({"notebook": offers}, cells):
-        return None
-    made = str(nbformat.writes(notebook_of(cells, title, f"docs/{src_uri}")))
-    return made if made.endswith("\n") else f"{made}\n"  # as nbformat.write ends it
+            found += [name, ""]
+    return found
 
 
 def offered(meta: Mapping[str, Any], cells: Iterable[Cell]) -> bool:

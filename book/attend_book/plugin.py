@@ -280,7 +280,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         for problem in self.check_page(shown):
             self.problems.say(problem.render(self._page))
         if self._unshown is not None:  # else its notebook would fail as its page did
-            self._offered = notebooks.written(page, shown, self.root, config)
+            self._offered = notebooks.written(page, shown, self.root, config, self.cache.kept)
         return markdown
 
     def _format(
