@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mkdocs.utils.yaml import yaml_load
 
-from attend_book.plugin import BookPlugin
-from bound_numbers.declared import Declared, of_config
-from bound_numbers.plugin import BoundNumbersPlugin
+if TYPE_CHECKING:  # imported where they are used: `nox -s docs` runs test_site.py, which needs none
+    from attend_book.plugin import BookPlugin
+    from bound_numbers.declared import Declared
+    from bound_numbers.plugin import BoundNumbersPlugin
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -46,11 +47,15 @@ def options(name: str) -> dict[str, Any]:
 @functools.cache
 def book() -> Declared:
     """What the book's mkdocs.yml declares for every page's numbers."""
+    from bound_numbers.declared import of_config
+
     return of_config(options("bound-numbers"))
 
 
 def plugin() -> BookPlugin:
     """The book's plugin configured as mkdocs.yml configures it, without a build."""
+    from attend_book.plugin import BookPlugin
+
     made = BookPlugin()
     errors, _ = made.load_config(options("attend-book"), str(ROOT / "mkdocs.yml"))
     assert errors == [], errors
@@ -61,6 +66,8 @@ def plugin() -> BookPlugin:
 def number_check() -> BoundNumbersPlugin:
     """The number check configured as mkdocs.yml configures it, without a build (and so without
     its provider: hand `problems` the values)."""
+    from bound_numbers.plugin import BoundNumbersPlugin
+
     made = BoundNumbersPlugin()
     errors, _ = made.load_config(options("bound-numbers"), str(ROOT / "mkdocs.yml"))
     assert errors == [], errors
