@@ -46,3 +46,12 @@ def test_a_fence_only_superfences_reads_refuses_the_page_in_one_line_naming_it(t
     assert status == 1
     assert f"docs/index.md:8: {UNREAD}\n" in said
     assert "Traceback" not in said and "print(7)" not in said
+
+
+def test_a_fence_only_the_books_reader_reads_refuses_the_page_in_one_line_naming_it(tmp_path: Path) -> None:
+    """A fence closed by a longer line of backticks is closed to CommonMark, and to SuperFences
+    runs on to the page's end: the book would run code no reader is shown."""
+    status, said = built(tmp_path, f'{F}python exec="1"\nprint(7)\n`````\n')
+    assert status == 1
+    assert "docs/index.md:6: markdown-exec never ran this fence\n" in said
+    assert "Traceback" not in said
