@@ -1,0 +1,105 @@
+"""The year a line repeats: a task where what names the next token stands a whole line back.
+
+On the chronicle's lines the animal that decides the place always stands two tokens before
+" in", so a table of counts over the last few tokens (`attend.ngram`) names the place as well
+as the head does. This task moves the clue out of every window. A year's lines follow one
+another and each begins with its year, so read a line and the start of the next line of the
+same year, up to its colon:
+
+    year 40: 235 hobbs standing in The Hollow, 1773 born and 1567 gone
+    year 40:
+
+At the second "year", the year's first digit is the one the line before began with, a whole
+line back; how far back depends on how many digits that line's four numbers have. A window
+long enough to reach it holds the whole line before, numbers and all, a run of tokens no
+other line repeats, so a table of counts has never seen it and falls back to the last few
+tokens, which say nothing of the year. The head can attend to the line's start wherever it is.
+
+The answer measured is the year's first digit: for years 10 to 80 its tens, for years 1 to 9
+the whole year. The second digit asks for a second look, at another token, from another query.
+
+A pair is held out when its first line is (every fifth line of the chronicle, as in
+`attend.training`), so no held-out pair was trained on, by the model or by the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from attend.arrays import Matrix
+from attend.chronicle import entries
+from attend.training import HELD_OUT, Corpus, Run, Settings, answer_correct, corpus, train, word_tokenizer
+
+__all__ = ["YEAR_WIDTH", "Pairs", "YearTable", "pairs", "year_runs"]
+
+YEAR_WIDTH = 40
+"""d_model of the year's model. At the learning page's 16 the head finds the year's first digit
+from some seeds and not from others; at 40 from every seed `scripts/year_seeds.py` tries."""
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """The chronicle two lines at a time, as a `Corpus` the trainer reads, with the answer."""
+
+    text: Corpus  # its `place` marks the first line's place
+    year: Matrix  # (pairs, longest − 1): 1 where the next token is the second line's first digit
+    digits: Matrix  # the same, at every digit of the second line's year
+    back: tuple[int, ...]  # for each pair, how many tokens before the second "year" its digit stands
+    first: tuple[int, ...]  # for each pair, its first line's number in the chronicle
+
+
+@cache
+def pairs() -> Pairs:
+    """Each line of the chronicle with the start of the next line of its year, to the colon."""
+    lines, year_of = corpus(), [entry.split(":")[0] for entry in entries()]
+    newline = len(lines.names)  # the line break, a token the single lines never needed
+    names = (*lines.names, word_tokenizer().piece(word_tokenizer().encode("\n")[0]).decode())
+    colon = names.index(":")
+    first = [n for n in range(len(year_of) - 1) if year_of[n] == year_of[n + 1]]
+    sequences = []
+    for n in first:
+        line, following = lines.ids[n, : lines.length[n]], lines.ids[n + 1]
+        start = following[: list(following).index(colon) + 1]  # "year", its digits, ":"
+        sequences.append([*line, newline, *start])
+    longest = max(map(len, sequences))
+    ids = np.zeros((len(sequences), longest), dtype=np.intp)
+    place, year, digits = (np.zeros((len(sequences), longest - 1)) for _ in range(3))
+    back = []
+    for row, (n, sequence) in enumerate(zip(first, sequences, strict=True)):
+        ids[row, : len(sequence)] = sequence
+        place[row, : lines.place.shape[1]] = lines.place[n]
+        second = lines.length[n] + 1  # where the second "year" stands
+        year[row, second] = 1.0  # position t predicts token t + 1: the digit after "year"
+        digits[row, second : len(sequence) - 2] = 1.0  # every digit, up to the colon
+        back.append(second - 1)  # the first line's digit stands at 1
+    numbers, held = np.arange(len(first)), np.array(first) % HELD_OUT == HELD_OUT - 1
+    length = np.array(list(map(len, sequences)), dtype=np.intp)
+    text = Corpus(names, ids, length, place, numbers[~held], numbers[held])
+    return Pairs(text, year, digits, tuple(back), tuple(first))
+
+
+@dataclass(frozen=True)
+class YearTable:
+    """The head and the baseline trained alike on the pairs, and how many held-out pairs each
+    names the year's first digit of."""
+
+    head: Run
+    baseline: Run
+    head_years: int
+    baseline_years: int
+    held: int
+
+
+@cache
+def year_runs(settings: Settings) -> YearTable:
+    """Train the head and the baseline on the pairs with `settings`, and measure the year."""
+    data = pairs()
+    head, baseline = (train(settings, attends=a, data=data.text) for a in (True, False))
+    head_years, baseline_years = (
+        int(answer_correct(run.params, data.text.held, data.year, data.text).sum())
+        for run in (head, baseline)
+    )
+    return YearTable(head, baseline, head_years, baseline_years, len(data.text.held))
