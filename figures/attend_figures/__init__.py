@@ -22,7 +22,7 @@ from attend_figures.diagrams import (
     rotation_figure,
 )
 from attend_figures.lacking import mask_figure, parting_figure
-from attend_figures.learning import curve_figure, learned_figure
+from attend_figures.learning import curve_figure, idea_figure, learned_figure, window_figure
 from attend_figures.pictures import cost_figure, flow_figure, scale_figure, shares_figure, square_figure
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "flow_figure",
     "growth_figure",
     "heads_figure",
+    "idea_figure",
     "learned_figure",
     "mask_figure",
     "parting_figure",
@@ -41,4 +42,5 @@ __all__ = [
     "scale_figure",
     "shares_figure",
     "square_figure",
+    "window_figure",
 ]

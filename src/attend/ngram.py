@@ -34,6 +34,7 @@ START = -1
 the table tells "the first two tokens" from "two tokens somewhere in the middle"."""
 
 
+# --8<-- [start:table]
 @dataclass(frozen=True)
 class CountTable:
     """For every run of at most `longest` tokens seen in training, the token that most often
@@ -75,6 +76,9 @@ def count_table(sequences: Iterable[Sequence[int]], longest: int) -> CountTable:
         for context, counts in followers.items()
     }
     return CountTable(longest, commonest)
+
+
+# --8<-- [end:table]
 
 
 def _padded(before: Sequence[int], window: int) -> tuple[int, ...]:

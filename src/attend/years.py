@@ -31,9 +31,32 @@ import numpy as np
 
 from attend.arrays import Matrix
 from attend.chronicle import entries
-from attend.training import HELD_OUT, Corpus, Run, Settings, answer_correct, corpus, train, word_tokenizer
+from attend.learn import Params, forward
+from attend.ngram import named_by_window
+from attend.training import (
+    HELD_OUT,
+    Corpus,
+    Run,
+    Settings,
+    answer_correct,
+    batch,
+    corpus,
+    train,
+    word_tokenizer,
+)
 
-__all__ = ["YEAR_WIDTH", "Pairs", "YearTable", "pairs", "year_runs"]
+__all__ = [
+    "YEAR_WIDTH",
+    "Pairs",
+    "Windows",
+    "YearTable",
+    "pairs",
+    "weights_to_year",
+    "windows",
+    "year_run",
+    "year_runs",
+    "year_settings",
+]
 
 YEAR_WIDTH = 40
 """d_model of the year's model. At the learning page's 16 the head finds the year's first digit
@@ -81,6 +104,11 @@ def pairs() -> Pairs:
     return Pairs(text, year, digits, tuple(back), tuple(first))
 
 
+def year_settings(settings: Settings) -> Settings:
+    """`settings` (a seed, its steps) at the year's width, `YEAR_WIDTH`."""
+    return Settings(settings.seed, YEAR_WIDTH, settings.steps, settings.batch, settings.rate, settings.every)
+
+
 @dataclass(frozen=True)
 class YearTable:
     """The head and the baseline trained alike on the pairs, and how many held-out pairs each
@@ -94,12 +122,46 @@ class YearTable:
 
 
 @cache
+def year_run(settings: Settings, *, attends: bool = True) -> Run:
+    """The head (or, without it, the baseline) trained on the pairs with `settings`."""
+    return train(settings, attends=attends, data=pairs().text)
+
+
+@cache
 def year_runs(settings: Settings) -> YearTable:
-    """Train the head and the baseline on the pairs with `settings`, and measure the year."""
+    """The head and the baseline trained alike on the pairs, and the year measured on each."""
     data = pairs()
-    head, baseline = (train(settings, attends=a, data=data.text) for a in (True, False))
+    head, baseline = year_run(settings), year_run(settings, attends=False)
     head_years, baseline_years = (
         int(answer_correct(run.params, data.text.held, data.year, data.text).sum())
         for run in (head, baseline)
     )
     return YearTable(head, baseline, head_years, baseline_years, len(data.text.held))
+
+
+@dataclass(frozen=True)
+class Windows:
+    """A table of counts (`attend.ngram`) at every window from no tokens to the longest sequence."""
+
+    place: tuple[int, ...]  # held-out lines whose place it names, by window
+    year: tuple[int, ...]  # held-out pairs whose year's first digit it names, by window
+
+
+@cache
+def windows() -> Windows:
+    """The table of counts on both tasks, each counted on its own training lines."""
+    lines, two = corpus(), pairs()
+    return Windows(named_by_window(lines, lines.place), named_by_window(two.text, two.year))
+
+
+def weights_to_year(params: Params, row: int) -> tuple[list[str], Matrix]:
+    """The tokens of pair `row` up to its second "year", and the attention weights that token
+    gives each of them: where the head looks for the year's first digit."""
+    data = pairs()
+    ids, targets, weight = batch(np.array([row]), data.text)
+    weights = forward(params, ids, targets, weight).a
+    if weights is None:
+        raise ValueError("the baseline has no head, so no attention weights")
+    at = int(np.flatnonzero(data.year[row])[0])  # the second "year"
+    names = [data.text.names[i] for i in ids[0, : at + 1]]
+    return names, weights[0, at, : at + 1]

@@ -20,6 +20,8 @@ import pytest
 import attend
 import attend_figures
 from attend import tables
+from attend.training import DEFAULTS, corpus, line_weights
+from attend.years import pairs, weights_to_year, windows, year_runs, year_settings
 from attend_book.page import Block
 from attend_book.run import run_page
 from attend_figures import diagrams, lacking, learning, pictures
@@ -185,6 +187,30 @@ def test_the_growth_diagram_draws_the_work_attend_kvcache_prints() -> None:
     assert data["totals"] == (table.again.total, table.kept.total)
 
 
+def test_the_idea_figure_draws_the_weights_each_trained_head_gives_from_its_query() -> None:
+    data = learning.idea_figure().data
+    names, square = line_weights(tables.learning(DEFAULTS).head.params, int(corpus().held[0]), " in")
+    year_names, year_row = weights_to_year(
+        year_runs(year_settings(DEFAULTS)).head.params, int(pairs().text.held[0])
+    )
+    assert data["place"]["weights"] == square[-1].tolist() and len(data["place"]["labels"]) == len(names)
+    assert data["year"]["weights"] == year_row.tolist() and len(data["year"]["labels"]) == len(year_names)
+    assert data["window"] == windows().place.index(max(windows().place))
+    assert data["year"]["back"] > data["window"] > data["place"]["back"]  # the year's clue is out of reach
+
+
+def test_the_window_figure_plots_the_table_of_counts_and_both_runs() -> None:
+    data, lines, years = (
+        learning.window_figure().data,
+        tables.learning(DEFAULTS),
+        year_runs(year_settings(DEFAULTS)),
+    )
+    assert (data["place"], data["year"]) == (windows().place, windows().year)
+    assert data["head"] == (lines.head.places_named, years.head_years)
+    assert data["baseline"] == (lines.baseline.places_named, years.baseline_years)
+    assert data["held"] == (lines.held, years.held)
+
+
 ALL = [
     pictures.square_figure,
     pictures.shares_figure,
@@ -200,6 +226,8 @@ ALL = [
     diagrams.growth_figure,
     learning.curve_figure,
     learning.learned_figure,
+    learning.idea_figure,
+    learning.window_figure,
 ]
 
 
@@ -274,6 +302,7 @@ HOMES = {
     "parting_figure": "$ attend positions",
     "curve_figure": "$ attend learn",
     "learned_figure": "$ attend learn",
+    "window_figure": "counted = windows()",  # the table of counts at every window, and the runs
 }
 
 
@@ -300,6 +329,7 @@ DIAGRAM_HOMES = {
     "heads_figure": "several-heads.md",
     "rotation_figure": "positions.md",
     "growth_figure": "kv-cache.md",
+    "idea_figure": "learning.md",
 }
 
 
