@@ -11,6 +11,7 @@ one unit in the last place written). Each failure is one `Problem`.
 from __future__ import annotations
 
 import dataclasses
+import math
 import sys
 from collections.abc import Iterator, Mapping
 
@@ -42,7 +43,9 @@ def moved(
     reading: Reading, values: Mapping[str, Value]
 ) -> Iterator[Problem | tuple[Numeral, float, Binding]]:
     """Each binding whose value no longer fits its numbers (a `Problem`), and each number whose
-    value moved, with that value: what the check reports and what renumber rewrites."""
+    value moved, with that value: what the check reports and what renumber rewrites. A
+    percentage bound to the share it shows is the binding's fault, not a moved number: a
+    `Problem`, which renumber leaves to a person as the build says it."""
     for bound in reading.bindings:
         value = values.get(bound.expression, "it was never evaluated")
         quoted = values_of(bound, value)
@@ -52,8 +55,43 @@ def moved(
             yield Problem(first.line, f"{bound.written}{bound.brace} {quoted}", first.column, cause=cause)
             continue
         for numeral, value in zip(bound.numerals, quoted, strict=True):
-            if not numerals.holds(numeral, value):
+            if numerals.holds(numeral, value):
+                continue
+            if numeral.percent and numerals.holds(numeral, value * 100):
+                why = "a percentage quotes its number as written, so bind it to 100 × the share"
+                yield Problem(numeral.line, f"{_said(numeral, f'{value:.6g}', bound)}: {why}", numeral.column)
+            else:
                 yield numeral, value, bound
+
+
+def _said(numeral: Numeral, now: str, bound: Binding) -> str:
+    return f"{numeral.text} is written, {now} is computed now, bound to {bound.brace}"
+
+
+def moved_line(numeral: Numeral, value: float, bound: Binding) -> Problem:
+    """The one line a moved number is said in, by the build and by renumber alike: the value as
+    renumber writes it (`renumbered`), or why renumber cannot and what a person writes instead."""
+    now = numerals.restate(value, numeral)
+    if now is not None:
+        return Problem(numeral.line, _said(numeral, now, bound), numeral.column, renumbered=True)
+    return Problem(
+        numeral.line, f"{_said(numeral, f'{value:.6g}', bound)}: {_by_hand(numeral, value)}", numeral.column
+    )
+
+
+def _by_hand(numeral: Numeral, value: float) -> str:
+    """Why renumber cannot write `value` in the numeral's form, and what a person does instead."""
+    reason = numerals.unwritable(value, numeral)
+    if reason != numerals.CANNOT:
+        return f"{reason}: show more digits"
+    found = numeral.form
+    plain = found is not None and not (found.hex or found.power or found.unit.lower() in numerals.ORDINALS)
+    if plain and numeral.places is None and math.isfinite(value) and value != round(value):
+        return (
+            "a whole number quotes its value exactly: write ≈ or “about” before it to quote the value "
+            "rounded, or show its decimals"
+        )
+    return f"{reason}: edit it"
 
 
 def out_of_range(reading: Reading, values: Mapping[str, Value]) -> Iterator[Problem]:
@@ -84,16 +122,11 @@ def check(reading: Reading, values: Mapping[str, Value]) -> list[Problem]:
         if isinstance(found, Problem):
             problems.append(found)
             continue
-        numeral, value, bound = found
-        now = numerals.restate(value, numeral) or f"{value:.6g}"  # as renumber would write it
-        message = f"{numeral.text} is written, {now} is computed now, bound to {bound.brace}"
-        if numeral.unit == "%" and numerals.holds(numeral, value * 100):
-            message += ": a percentage quotes its number as written, so bind it to 100 × the share"
-        problems.append(Problem(numeral.line, message, numeral.column, renumbered=True))
+        problems.append(moved_line(*found))
     for worked in reading.sums:
         result = worked.result
         try:
-            value = numerals.evaluate(worked.left)
+            value = numerals.work_out(worked.left, result.mark)
         except (ArithmeticError, ValueError, SyntaxError) as error:
             message = f"{worked.text} cannot be worked out: {error}"
         else:

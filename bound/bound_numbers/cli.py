@@ -1,8 +1,11 @@
 """`bound-numbers`: the number check's command, for a site whose mkdocs.yml lists the plugin.
 
-    bound-numbers renumber [-f mkdocs.yml] [PAGE ...] [--check] [--pins MARK] [--pins-command CMD]
-    bound-numbers check [-f mkdocs.yml] [PAGE ...]
+    bound-numbers renumber [-f CONFIG] [PAGE ...] [--check] [--pins MARK] [--pins-command CMD]
+    bound-numbers check [-f CONFIG] [PAGE ...]
+    bound-numbers --version
 
+CONFIG is the site's configuration file; without -f, the first of properdocs.yml,
+properdocs.yaml, mkdocs.yml and mkdocs.yaml in the working directory, as ProperDocs looks.
 The site's configuration is loaded as a build loads it (`mkdocs.config.load_config`); every
 plugin is told the command started and runs its `on_config` and `on_pre_build`, so that a
 provider which is another plugin of the site is set up as for a build (its cache, its runner).
@@ -20,6 +23,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
 
 from mkdocs.config import load_config
@@ -35,6 +39,7 @@ def parser() -> argparse.ArgumentParser:
     made = argparse.ArgumentParser(
         prog="bound-numbers", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    made.add_argument("--version", action="version", version=f"%(prog)s {metadata.version('bound-numbers')}")
     commands = made.add_subparsers(dest="command", required=True, metavar="{renumber,check}")
     renumber = commands.add_parser("renumber", help="rewrite each number whose value moved")
     check = commands.add_parser("check", help="write nothing: print each page's problems with its numbers")
@@ -43,8 +48,7 @@ def parser() -> argparse.ArgumentParser:
             "-f",
             "--config-file",
             type=Path,
-            default=Path("mkdocs.yml"),
-            help="the site's (default: mkdocs.yml)",
+            help=f"the site's configuration (default: the first of {', '.join(CONFIGS)} here)",
         )
         command.add_argument("pages", nargs="*", type=Path, help="the pages (default: all of the site's)")
     renumber.add_argument("--check", action="store_true", help="write nothing: print each page's problems")
@@ -55,9 +59,18 @@ def parser() -> argparse.ArgumentParser:
     return made
 
 
+CONFIGS = ("properdocs.yml", "properdocs.yaml", "mkdocs.yml", "mkdocs.yaml")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     named = f"{args.command}:"
+    if args.config_file is None:
+        found = next((Path(name) for name in CONFIGS if Path(name).is_file()), None)
+        if found is None:
+            print(f"{named} no {' or '.join(CONFIGS[::2])} here: name the site's with -f", file=sys.stderr)
+            return 2
+        args.config_file = found
     if absent := [p for p in [args.config_file, *args.pages] if not os.path.lexists(p)]:
         print(f"{named} {', '.join(map(str, absent))} does not exist", file=sys.stderr)
         return 2

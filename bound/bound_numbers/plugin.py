@@ -7,11 +7,12 @@ expression is evaluated by the provider `values:` names (`values.py`), and every
 warning line, `page:line:column: message`, which `--strict` turns into a failed build; the
 first moved number of a build also says how moved numbers are rewritten (`hint:`). A page
 that is not Markdown (the provider's `bound_sources`) is checked the same way before any page.
+A strict build fails on these lines whatever the log level lets through (`strict.py`).
 
 Configuration: `values` (the provider: `fences`, or the name of another plugin of the build),
-`labels` and `givens` (declared.py), `front_matter` (the keys every page must have),
-`checklist` (what a missing key's line adds: where a page's rules are written down), `hint`,
-and `time_limit` (seconds, for the `fences` provider).
+`labels`, `givens`, `not_results` and `decimal_mark` (declared.py), `front_matter` (the keys
+every page must have), `checklist` (what a missing key's line adds: where a page's rules are
+written down), `hint`, and `time_limit` (seconds, for the `fences` provider).
 """
 
 from __future__ import annotations
@@ -30,12 +31,12 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from bound_numbers import check, declared
+from bound_numbers import check, declared, strict
 from bound_numbers.reading import Problem, Reading, read, strip
 from bound_numbers.text import TextError, read_text
 from bound_numbers.values import Provider, Unavailable, Value, sources_of
 
-log = get_plugin_logger(__name__)
+log = strict.Log(get_plugin_logger(__name__))
 
 
 class BoundNumbersConfig(Config):
@@ -44,6 +45,8 @@ class BoundNumbersConfig(Config):
     values_ = c.Type(str, default="fences")
     labels = c.Type(dict, default={})  # word: expression for the last position (null: each page's own)
     givens = c.Type(dict, default={})  # name: [value, reason]
+    not_results = c.Type(dict, default={})  # the numbers that need no binding (declared.Exempt)
+    decimal_mark = c.Optional(c.Choice((".", ",")))  # how "1,234" reads; by default, with a point
     front_matter = c.ListOfItems(c.Type(str), default=[])  # keys every page's front matter must say
     checklist = c.Type(str, default="")  # added to a missing key's line: where the rules are written
     hint = c.Type(str, default="`bound-numbers renumber` rewrites moved numbers")
@@ -63,6 +66,7 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         self._told = False
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        log.begin(strict=bool(config.strict))
         self.root = Path(config.config_file_path).parent
         try:
             self.declared = declared.of_config(self.config)
@@ -99,6 +103,9 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         self._told = False
         self._unread = set()
         self._provider = self._named_provider()  # a misnamed one stops the build before any page
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        log.verdict()
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         """The provider's pages that are not Markdown files, checked before any page."""

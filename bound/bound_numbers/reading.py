@@ -5,13 +5,17 @@ A number is bound where it is written: `3.125{= table[1, 0]}`, a group
 `sixteen{= table.size}`, a given by its declared name `twelve{= months}`. One binding after a
 worked sum pairs its operands with the written ones (`0.5×0.25 = 0.125{= a[2] * b[2]}`,
 `shapes.py`); one after a math span binds the span's numbers in order (`$e^{1.5625}${= scores[0]}`).
-`read(markdown, book)` finds every number of headings, paragraphs, lists, tables, admonitions,
-link and alt text, math and the front matter's title and description (markdown-it-py's block
-tokens say which lines a reader sees; fences and code spans are code), with its line and column
-in the file, and returns the bindings, the labels (`row 2`, held to the range its word is
-declared with, `declared.py`), the worked sums and a `Problem` for each number that is neither
-bound nor a label, and for each binding it cannot read. `strip` takes the bindings out for the
-reader.
+A number that quotes no value is marked `{-}` where it is written, or described once for a page
+or a site (`not_results`: the words it follows, years, dates, quotations, patterns).
+
+`read(markdown, book)` finds every number a reader sees: in headings, paragraphs, lists, tables,
+admonitions, details, content tabs, footnotes, Markdown inside HTML, link and alt text, math and
+the front matter's title and description (markdown.py says which lines a reader sees; code
+blocks of every kind and code spans are code), with its line and column in the file, and returns
+the bindings, the labels (`row 2`, held to the range its word is declared with, `declared.py`),
+the worked sums and a `Problem` for each number that is neither bound, a label nor declared no
+result, for each binding it cannot read, and for digits whose value it cannot settle. `strip`
+takes the bindings out for the reader, and leaves every code block as it is written.
 """
 
 from __future__ import annotations
@@ -23,11 +27,21 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import groupby
 
-from bound_numbers import shapes
-from bound_numbers.declared import DeclarationError, Declared
+from bound_numbers import numerals, shapes
+from bound_numbers.declared import Declared, Exempt
 from bound_numbers.declared import for_page as declared_for_page
-from bound_numbers.markdown import FRONT, INCLUDE, fences, parse
-from bound_numbers.numerals import FRACTIONS, NUMBER, SUPERSCRIPTS, WORDS, WRITTEN, Numeral
+from bound_numbers.markdown import FRONT, INCLUDE, code_lines, fences, parse
+from bound_numbers.numerals import (
+    AMBIGUOUS,
+    FRACTIONS,
+    NUMBER,
+    SPACES,
+    SUPERSCRIPTS,
+    WORDS,
+    WRITTEN,
+    Numeral,
+    Unreadable,
+)
 
 
 @dataclass(frozen=True)
@@ -44,13 +58,17 @@ class Problem:
         return f"{page}:{self.line}:{'' if self.column is None else f'{self.column + 1}:'} {self.message}"
 
 
+# What a binding leaves in the text the reader reads numbers in: a space that is no ordinary
+# space, so that `40{= a}-44` reads as 40 and 44 (a sign needs a space the writer typed).
+_GAP = "\u2008"
 # Digits may have a unit joined on ("10ms", "58%", "3rd"); an x between digits is "times" ("4x4").
 # Words ordinary language uses without stating a quantity ("compare two rows", "each one"):
 # unbound, they are left alone; bound, they are checked like any number.
 ORDINARY = frozenset({"zero", "one", "two"})
 _NUMERAL = re.compile(
-    rf"(?:(?<=\dx)|(?<![\w.,]))"
-    rf"(?P<sign>(?<=[\s(\[])[−-])?(?P<digits>{WRITTEN}|[{''.join(FRACTIONS)}])(?!(?!x\d)\w|[.,]\d)"
+    rf"(?:(?<=\dx)|(?<![\w.,])(?<!\d[{SPACES}\u066b\u066c]))"
+    rf"(?P<sign>(?:(?<=[^\S{_GAP}])|(?<=[(\[]))[−-])?(?P<digits>{WRITTEN}|[{''.join(FRACTIONS)}])"
+    rf"(?!(?!x\d)\w|[.,]\d)"
     rf"|(?<![\d{SUPERSCRIPTS}])(?P<power>[{SUPERSCRIPTS}]+)(?!\w)"
     rf"|(?<![\w-])(?P<word>(?i:{WORDS}))(?!\w)"
 )
@@ -60,12 +78,15 @@ _NAMED = re.compile(r"[^\W\d][\w.]*-(?:[\w.]*-)*")
 _BOLD = re.compile(r"\*+")
 _QUOTED = re.compile(r"^[ \t]*(?:>[ \t]*)*")
 _SPACED = re.compile(r"[ \t]+")
-# The binding right after a number: `{= expression}`, or the old `{given: reason}` (read to be
-# refused, and stripped); it may wrap.
-BRACE = re.compile(r"\{(?:=(?P<expression>[^{}]*)|given:(?P<reason>[^{}]*))\}")
+# Written before a number, it quotes a value rounded: a whole number then holds it rounded.
+_ABOUT = re.compile(r"(?:[≈~∼]|\b(?i:about|around|roughly|approximately|nearly|almost|some|circa))[\s*]*\Z")
+# The binding right after a number: `{= expression}`, `{-}` (not a result), or the old
+# `{given: reason}` (read to be refused, and stripped); it may wrap.
+BRACE = re.compile(r"\{(?:=(?P<expression>[^{}]*)|given:(?P<reason>[^{}]*)|(?P<free>-))\}")
 _GROUP = re.compile(rf"\((?:\s*[−-]?{NUMBER}\s*,)+\s*[−-]?{NUMBER}\s*\)")
-# Numbers written as a list ("1.5625, 0, 0.375 and 0"), which one binding after the last may bind.
-_LISTED = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
+# Numbers written as a list ("1.5625, 0, 0.375 and 0", "1, 2, or 3"), which one binding after the
+# last may bind.
+_LISTED = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+")
 # A label: an integer right after a label word (declared.py), or joined to such an integer ("rows
 # 2 and 4", "steps 1, 2 or 3"); in a table, an integer alone in a column headed by one.
 _JOIN = r"(?:\s*,\s*|\s+and\s+|\s+or\s+|\s+to\s+|\s*[–-]\s*)"
@@ -75,17 +96,32 @@ _SUM = re.compile(
     rf"(?<![\w.])(?P<left>{_TERM}(?:{_OP}{_TERM})+)\s*(?P<relation>[=≈])\s*(?P<right>{NUMBER})(?![\w]|\.\d)"
 )
 # What of reader text is not read, blanked to spaces so that every offset stays a column of
-# the file: code spans, tags and comments, link targets, attribute lists (`{: .class}`) and
-# include lines; inline math is read as TeX (`_tex`).
+# the file: code spans, tags and comments, link targets and reference labels (`[text][2]`),
+# footnote markers (`[^1]`), addresses (`http://localhost:8000`, `127.0.0.1`), attribute lists
+# (`{: .class}`) and include lines; inline math, found as pymdownx.arithmatex finds it (no space
+# inside either dollar, so `$5 and $6` are prices), is read as TeX (`_tex`).
 CODE = r"(?P<ticks>`+).+?(?P=ticks)"
+_ADDRESS = r"\b[A-Za-z][\w+.-]*://[^\s<>()\[\]]+|\b(?:localhost|\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?\b"
 _HIDDEN = re.compile(
-    rf"{CODE}|<(?:!--.*?--|/?[A-Za-z][^>]*)>|(?<=\])\([^()\s]*(?:\s+\"[^\"]*\")?\)|\{{\s*[:#.][^}}]*\}}"
-    rf"|(?m:{INCLUDE.pattern})|(?<!\\)\$(?P<tex>[^$]+?)(?<!\\)\$",
+    rf"{CODE}|<(?:!--.*?--|/?[A-Za-z][^>]*)>|(?<=\])\([^()\s]*(?:\s+\"[^\"]*\")?\)|(?<=\])\[[^\[\]]*\]"
+    rf"|\[\^[^\]\s]+\]|{_ADDRESS}|\{{\s*[:#.][^}}]*\}}|(?m:{INCLUDE.pattern})"
+    rf"|(?<!\\)\$(?!\s)(?P<tex>(?:\\.|[^\\$])+?)(?<![\s\\])\$",
     re.DOTALL,
 )
 _TEX = re.compile(rf"{BRACE.pattern}|\\(?P<command>[A-Za-z]+)|[\^_{{}}]|(?<=\d)[A-Za-z]")
 _SYMBOLS = {"times": "×", "cdot": "·", "div": "÷", "sqrt": "√"}
 _FRONT_KEYS = re.compile(r"^(?:title|description):[ \t]*['\"]?", re.MULTILINE)
+# A date: a month and a day, perhaps a year ("May 23", "23 May 2014", "May 23rd, 2014"), or ISO's.
+_MONTH = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?"
+_MONTH += r"|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\b\.?"
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?\b"
+_DATE = re.compile(
+    rf"\b{_MONTH}\s+{_DAY}(?:,?\s+\d{{4}}\b)?|\b{_DAY}\s+(?:of\s+)?{_MONTH}(?:,?\s+\d{{4}}\b)?"
+    r"|\b\d{4}-\d{2}-\d{2}\b"
+)
+# Quotations: “…”, „…“, «…», ‘…’ and "…" (straight quotes paired in order).
+_QUOTATION = re.compile(r"“[^”]*”|„[^“]*“|«[^»]*»|‘[^’]*’|\"[^\"]*\"")
+_YEAR = re.compile(r"\d{4}")
 
 
 @dataclass(frozen=True)
@@ -129,9 +165,6 @@ class Reading:
     labels: list[Label] = field(default_factory=list)
     sums: list[Sum] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    # Numbers bound the old way, `{given: reason}`, which holds them to nothing; a problem each.
-    unvalued: list[tuple[Numeral, str]] = field(default_factory=list)
-    maths: list[tuple[int, int, int, int]] = field(default_factory=list)  # line, column: start, end
     unclosed: list[Problem] = field(default_factory=list)  # fences: what is past them is unread
 
     @property
@@ -143,13 +176,17 @@ def _blank(match: re.Match[str]) -> str:
     return re.sub(r"[^\n]", " ", match.group(0))
 
 
+def _gap(match: re.Match[str]) -> str:
+    return re.sub(r"[^\n]", _GAP, match.group(0))
+
+
 def _tex(tex: str) -> str:
     """TeX as the prose reads it, the same width, bindings kept: operators spelt out; commands,
     `^`, `_` and braces blank, so that a script is read like the rest (the 1.5625 of $e^{1.5625}$),
     and a letter right after a digit blank, so that a coefficient is read (the 2 of $2n$)."""
 
     def plain(match: re.Match[str]) -> str:
-        kept = match["expression"] is not None or match["reason"] is not None
+        kept = any(match[kind] is not None for kind in ("expression", "reason", "free"))
         return match.group(0) if kept else _SYMBOLS.get(match["command"] or "", "").ljust(len(match.group(0)))
 
     return _TEX.sub(plain, tex)
@@ -187,6 +224,44 @@ def _maths(text: str) -> tuple[tuple[int, int], ...]:
     return tuple((m.start(), m.end()) for m in _HIDDEN.finditer(text) if m["tex"])
 
 
+class _Walk:
+    """The passages of a page's block tokens, in order: what markdown-it says a reader sees as
+    text, read where it is in the file."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.headers: tuple[str, ...] | None = None  # inside a table: its column heads
+        self.taken: dict[int, int] = {}  # a line after a math block: how much is the block's binding
+
+    def passage(self, kind: str, first: int, end: int) -> Iterator[_Passage]:
+        lines = self.lines
+        if kind == "table_open":
+            self.headers = tuple(cell.strip().lower() for cell in _read_as_text(lines[first]).split("|"))
+        elif kind == "table_close":
+            self.headers = None
+        elif kind == "tr_open" and self.headers is not None:
+            row = lines[first]
+            yield _Passage(first + 1, _read_as_text(row), "table", self.headers, _maths(row))
+        elif kind == "math_block":
+            yield self.math(first, end)
+        elif kind == "html_block":
+            yield _Passage(first + 1, _read_as_text("\n".join(lines[first:end])), "html")
+
+    def inline(self, first: int, end: int, content: str) -> _Passage:
+        said = "\n".join(map(_unmarked, self.lines[first:end], content.split("\n")))
+        said = " " * self.taken.get(first, 0) + said[self.taken.get(first, 0) :]  # a math block's binding
+        return _Passage(first + 1, _read_as_text(said), maths=_maths(said))
+
+    def math(self, first: int, end: int) -> _Passage:
+        """A `$$` block, and its binding on the line after it: `{= [a, b]}` alone there."""
+        lines = self.lines
+        block = "\n".join(lines[first:end])
+        after = BRACE.match(lines[end]) if end < len(lines) else None
+        self.taken[end] = after.end() if after else 0
+        bound = f"{block}\n{lines[end][: after.end()]}" if after else block
+        return _Passage(first + 1, _tex(bound), "math", maths=((0, len(block) + 1),))
+
+
 def _passages(markdown: str) -> Iterator[_Passage]:
     """markdown-it-py says which lines a reader sees as text; they are read where they are."""
     lines = markdown.split("\n")
@@ -194,30 +269,13 @@ def _passages(markdown: str) -> Iterator[_Passage]:
         for key in _FRONT_KEYS.finditer(front.group(0)):
             line, at = front.group(0).count("\n", 0, key.start()), key.end() - key.start()
             yield _Passage(line + 1, " " * at + lines[line][at:])
-    headers: tuple[str, ...] | None = None  # inside a table: its column heads
-    taken: dict[int, int] = {}  # a line after a math block: how much of it is the block's binding
+    walk = _Walk(lines)
     for token in parse(markdown):
         first, end = token.map or (0, 0)
-        if token.type == "table_open":
-            headers = tuple(cell.strip().lower() for cell in _read_as_text(lines[first]).split("|"))
-        elif token.type == "table_close":
-            headers = None
-        elif token.type == "tr_open" and headers is not None:
-            row = lines[first]
-            yield _Passage(first + 1, _read_as_text(row), "table", headers, _maths(row))
-        elif token.type == "inline" and headers is None and token.map:
-            said = "\n".join(map(_unmarked, lines[first:end], token.content.split("\n")))
-            said = " " * taken.get(first, 0) + said[taken.get(first, 0) :]  # a math block's binding
-            yield _Passage(first + 1, _read_as_text(said), maths=_maths(said))
-        elif token.type == "math_block":
-            # A `$$` block's numbers are bound on the line after it: `{= [a, b]}` alone there.
-            block = "\n".join(lines[first:end])
-            after = BRACE.match(lines[end]) if end < len(lines) else None
-            taken[end] = after.end() if after else 0
-            bound = f"{block}\n{lines[end][: after.end()]}" if after else block
-            yield _Passage(first + 1, _tex(bound), "math", maths=((0, len(block) + 1),))
-        elif token.type == "html_block":
-            yield _Passage(first + 1, _read_as_text("\n".join(lines[first:end])), "html")
+        if token.type == "inline" and walk.headers is None and token.map:
+            yield walk.inline(first, end, token.content)
+        else:
+            yield from walk.passage(token.type, first, end)
 
 
 def _numeral_end(found: re.Match[str]) -> int:
@@ -231,6 +289,15 @@ def _labelled(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(rf"(?i)\b(?P<word>{said})s?\s+(?P<run>\d+(?:{_JOIN}\d+)*)(?!\w|[.,]\d)")
 
 
+@functools.lru_cache(maxsize=16)
+def _following(words: frozenset[str]) -> re.Pattern[str]:
+    """Numbers in any form right after one of `words` ("version 4.0", "chapters 5 and 6")."""
+    said = sorted((re.escape(w).replace(r"\ ", r"\s+") for w in words), key=len, reverse=True)
+    return re.compile(
+        rf"(?i)(?<!\w)(?P<word>{'|'.join(said) or '(?!)'})s?\s+(?P<run>{NUMBER}(?:{_JOIN}{NUMBER})*)"
+    )
+
+
 def _constant(expression: str) -> bool:
     """Whether an expression names nothing, so that no change to the code can move its value."""
     try:
@@ -238,6 +305,13 @@ def _constant(expression: str) -> bool:
     except SyntaxError:
         return False
     return not any(isinstance(node, ast.Name) for node in ast.walk(tree))
+
+
+def _names(expression: str) -> set[str]:
+    try:
+        return {n.id for n in ast.walk(ast.parse(expression, mode="eval")) if isinstance(n, ast.Name)}
+    except SyntaxError:
+        return set()
 
 
 def _listed(expression: str) -> bool:
@@ -248,38 +322,75 @@ def _listed(expression: str) -> bool:
         return False
 
 
-class _Reader:
-    """One passage read into a `Reading`. Numbers are read in its text with the bindings blanked,
-    so every offset is the passage's own: a binding starts where what it binds ends."""
+def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in pattern.finditer(text)]
 
-    def __init__(self, passage: _Passage, reading: Reading, declared: Declared) -> None:
-        self.passage, self.reading, self.declared = passage, reading, declared
-        self.text = BRACE.sub(_blank, passage.text)
+
+class _Reader:
+    """One passage read into a `Reading`, pass by pass. Numbers are read in its text with the
+    bindings blanked, so every offset is the passage's own: a binding starts where what it
+    binds ends. `mark`: how the page reads a form either decimal convention could write."""
+
+    def __init__(self, passage: _Passage, reading: Reading, declared: Declared, mark: str) -> None:
+        self.passage, self.reading, self.declared, self.mark = passage, reading, declared, mark
+        self.text = BRACE.sub(_gap, passage.text)
         self.braces = {brace.start(): brace for brace in BRACE.finditer(passage.text)}
-        self.done: set[int] = set()  # where each number bound or reported already starts
+        self.done: set[int] = set()  # where each number bound, reported or set aside starts
+        self.unreadable: set[int] = set()  # where each number whose digits cannot be read starts
+        self.dates = _spans(_DATE, self.text)
+        self.exempt = self.not_results(declared.exempt)
+        self.labels = self.label_words()
+
+    def read(self) -> None:
+        self.screen()
+        self.bind_maths()
+        self.bind_sums()
+        self.bind_groups()
+        self.bind_runs()
+        self.read_numbers()
+        self.report_strays()
+        self.note_sums()
+
+    # What the passes share ------------------------------------------------------------------
+
+    @functools.cached_property
+    def found(self) -> list[re.Match[str]]:
+        """Every number of the passage, found once: digits, words and lone powers."""
+        return list(_NUMERAL.finditer(self.text))
+
+    def digits(self, start: int | None = None, end: int | None = None) -> Iterator[re.Match[str]]:
+        """The numbers written in digits (not words, not lone powers), in all the passage or
+        read from `start` to `end` as if nothing were around them."""
+        found = self.found if start is None else _NUMERAL.finditer(self.text, start, end or len(self.text))
+        return (m for m in found if m["digits"])
 
     def numeral(self, found: re.Match[str]) -> Numeral:
         end = _numeral_end(found)
-        return Numeral(*self.passage.where(found.start()), self.text[found.start() : end])
+        about = _ABOUT.search(self.text, max(0, found.start() - 20), found.start()) is not None
+        return Numeral(*self.passage.where(found.start()), self.text[found.start() : end], self.mark, about)
 
     def problem(self, start: int, message: str) -> None:
         line, column = self.passage.where(start)
         self.reading.problems.append(Problem(line, message, column))
 
     def expression(self, end: int, first: Numeral, start: int) -> tuple[str, str] | None:
-        """The binding at `end`, taken: its expression as written and its brace, or None after
-        the one line that says why it binds nothing."""
+        """The binding at `end`, taken: its expression as written and its brace, or None for
+        `{-}` and after the one line that says why it binds nothing."""
         brace = self.braces.pop(end)
         said = " ".join((brace["expression"] or "").split())
+        broken = sorted(_names(said) & self.declared.broken)
+        if brace["free"] is not None:
+            return None
         if brace["reason"] is not None:
-            self.reading.unvalued.append((first, " ".join(brace["reason"].split())))
             why = "has no value to hold it to: declare it under `givens:` (name: [value, reason]) "
-            why += "and write {= name}"
-            self.problem(start, f"{brace.group(0)} {why}")
+            self.problem(start, f"{brace.group(0)} {why}and write {{= name}}")
         elif not said:
             self.problem(start, f"{brace.group(0)} binds {first.text} to nothing: write an expression")
         elif _constant(said):
             why = "names nothing, so it can never fail: bind it to what computes it, or declare a given"
+            self.problem(start, f"{brace.group(0)} {why}")
+        elif broken:
+            why = f"uses the given {broken[0]}, whose declaration in the front matter cannot be read (line 1)"
             self.problem(start, f"{brace.group(0)} {why}")
         else:
             return said, brace.group(0)
@@ -287,6 +398,103 @@ class _Reader:
 
     def bind(self, numerals: tuple[Numeral, ...], expression: str, brace: str, group: bool = False) -> None:
         self.reading.bindings.append(Binding(numerals, self.declared.resolve(expression), brace, group))
+
+    def bind_all(self, members: list[re.Match[str]], end: int, start: int, group: bool) -> None:
+        """The binding at `end` for the numbers `members`, in order, each set aside as done."""
+        numerals = tuple(map(self.numeral, members))
+        if found := self.expression(end, numerals[0], start):
+            self.bind(numerals, *found, group=group)
+        self.done.update(m.start() for m in members)
+
+    def not_results(self, exempt: Exempt) -> list[tuple[int, int]]:
+        """Where in the passage numbers quote no value, as declared: dates, quotations, the
+        matches of the patterns, and the runs of numbers after the words declared."""
+        spans = self.dates if exempt.dates else []
+        if exempt.quotes:
+            spans = spans + _spans(_QUOTATION, self.text)
+        for pattern in exempt.patterns:
+            spans = spans + _spans(re.compile(pattern), self.text)
+        words = _following(exempt.after).finditer(self.text) if exempt.after else ()
+        return spans + [(m.start("run"), m.end("run")) for m in words]
+
+    def set_aside(self, found: re.Match[str]) -> bool:
+        """Whether a number is declared no result: `not_results` covers it (a year in range too)."""
+        start, years = found.start(), self.declared.exempt.years
+        if any(first <= start < end for first, end in self.exempt):
+            return True
+        text = found.group(0)
+        return bool(years and _YEAR.fullmatch(text) and years[0] <= int(text) <= years[1])
+
+    def in_date(self, start: int) -> str:
+        """The date a number is part of ("May 23"), or ""."""
+        return next((self.text[a:b] for a, b in self.dates if a <= start < b), "")
+
+    def label_words(self) -> dict[int, str]:
+        """Where each integer that follows a label word starts, and the word."""
+        return {
+            run.start("run") + m.start(): run["word"].lower()
+            for run in _labelled(tuple(self.declared.labels)).finditer(self.text)
+            for m in re.finditer(r"\d+", run["run"])
+        }
+
+    # The passes, in order ---------------------------------------------------------------------
+
+    def screen(self) -> None:
+        """Digits that are no quantity set aside: a name ("GPT-2"), a version ("3.11.2"); and
+        digits whose value the page cannot settle, one line each (their binding with them)."""
+        for found in self.digits():
+            text = found["digits"]
+            if _named(self.text, found.start()) or numerals.version(text):
+                self.done.add(found.start())
+                continue
+            try:
+                numerals.value_of(text, self.mark)
+            except Unreadable as error:
+                self.done.add(found.start())
+                self.unreadable.add(found.start())
+                self.braces.pop(_numeral_end(found), None)
+                self.problem(found.start(), f"{text} cannot be read as one number: it {error}")
+
+    def bind_maths(self) -> None:
+        """Each binding inside a math span refused; each after one binds the span's numbers."""
+        passage = self.passage
+        for at, brace in self.braces.items():
+            if any(start < at < end for start, end in passage.maths):
+                self.problem(
+                    at, f"{brace.group(0)} is inside math: bind the span's numbers after it, in order"
+                )
+        for start, end in passage.maths:
+            if end in self.braces:
+                self.bind_math(start, end)
+
+    def bind_math(self, start: int, end: int) -> None:
+        """The binding after a math span: its numbers in order, a worked sum's shape, or one."""
+        members = list(_NUMERAL.finditer(self.text, start, end))
+        if not members:
+            self.problem(end, f"{self.braces.pop(end).group(0)} follows math with no number in it")
+            return
+        worked = _SUM.search(self.text, start, end)
+        listed = _listed(self.braces[end]["expression"] or "")
+        if (
+            worked
+            and not listed
+            and worked.start() <= members[0].start()
+            and worked.end() >= members[-1].end()
+        ):
+            self.bind_sum(members[:-1], (worked.start(), worked.end("left")), members[-1], end)
+            return
+        self.bind_all(members, end, start, group=len(members) > 1)
+
+    def bind_sums(self) -> None:
+        """Each worked sum bound by one binding after its result and none before."""
+        for worked in _SUM.finditer(self.text):
+            terms = list(self.digits(worked.start(), worked.end("left")))
+            result = _NUMERAL.match(self.text, worked.start("right"))
+            if not (result and terms and _numeral_end(result) in self.braces):
+                continue
+            if any(_numeral_end(m) in self.braces for m in terms) or terms[0].start() in self.done:
+                continue
+            self.bind_sum(terms, (worked.start(), worked.end("left")), result, _numeral_end(result))
 
     def bind_sum(
         self, terms: list[re.Match[str]], left: tuple[int, int], result: re.Match[str], brace_at: int
@@ -310,148 +518,81 @@ class _Reader:
             self.bind((self.numeral(term),), operand, f"{{= {operand}}}")
         self.bind((self.numeral(result),), total, brace)
 
-    def read(self) -> None:
-        text, passage = self.text, self.passage
-        named = (m.start() for m in _NUMERAL.finditer(text) if m["digits"] and _named(text, m.start()))
-        self.done.update(named)  # "GPT-2": a name, not a quantity
-        for start, end in passage.maths:
-            self.reading.maths.append((*passage.where(start), *passage.where(end)))
-        for at, brace in self.braces.items():
-            if any(start < at < end for start, end in passage.maths):
-                self.problem(
-                    at, f"{brace.group(0)} is inside math: bind the span's numbers after it, in order"
-                )
-        for start, end in passage.maths:
-            if end in self.braces:
-                self.bind_math(start, end)
-        for worked in _SUM.finditer(text):
-            terms = [m for m in _NUMERAL.finditer(text, worked.start(), worked.end("left")) if m["digits"]]
-            result = _NUMERAL.match(text, worked.start("right"))
-            unbound = not any(_numeral_end(m) in self.braces for m in terms)
-            if (
-                result
-                and _numeral_end(result) in self.braces
-                and unbound
-                and terms[0].start() not in self.done
-            ):
-                self.bind_sum(terms, (worked.start(), worked.end("left")), result, _numeral_end(result))
-        for group in _GROUP.finditer(text):
-            if group.end() in self.braces:
-                members = [m for m in _NUMERAL.finditer(text, group.start(), group.end()) if m["digits"]]
-                numerals = tuple(map(self.numeral, members))
-                if found := self.expression(group.end(), numerals[0], group.start()):
-                    self.bind(numerals, *found, group=True)
+    def bind_groups(self) -> None:
+        """Each group in brackets, `(0, 3, 0.5, 0){= q}`, bound element by element."""
+        for group in _GROUP.finditer(self.text):
+            members = list(self.digits(group.start(), group.end()))
+            if group.end() not in self.braces:
+                continue
+            if any(m.start() in self.unreadable for m in members):  # said once, at those digits
+                self.braces.pop(group.end())
                 self.done.update(m.start() for m in members)
-        self.bind_runs()
-        self.read_numbers()
-        for brace in self.braces.values():
-            why = "follows no number: a binding goes right after what it binds"
-            self.problem(brace.start(), f"{brace.group(0)} {why}")
-        for stray in re.finditer(r"\{(?:=|given:)", text):
-            self.problem(stray.start(), "a binding with no closing } in its paragraph (or a brace inside it)")
-        for worked in _SUM.finditer(text):
-            result = _NUMERAL.match(text, worked.start("right"))
-            assert result is not None  # the sum's pattern ends in a number
-            shown = passage.text[worked.start() : worked.end()]
-            written_sum, left = (" ".join(BRACE.sub("", part).split()) for part in (shown, worked["left"]))
-            terms = [m for m in _NUMERAL.finditer(text, worked.start(), worked.end("left")) if m["digits"]]
-            self.reading.sums.append(
-                Sum(
-                    written_sum,
-                    left,
-                    self.numeral(result),
-                    worked["relation"] == "≈",
-                    tuple(map(self.numeral, terms)),
-                )
-            )
-
-    def bind_math(self, start: int, end: int) -> None:
-        """The binding after a math span: its numbers in order, a worked sum's shape, or one."""
-        members = list(_NUMERAL.finditer(self.text, start, end))
-        if not members:
-            self.problem(end, f"{self.braces.pop(end).group(0)} follows math with no number in it")
-            return
-        worked = _SUM.search(self.text, start, end)
-        listed = _listed(self.braces[end]["expression"] or "")
-        if (
-            worked
-            and not listed
-            and worked.start() <= members[0].start()
-            and worked.end() >= members[-1].end()
-        ):
-            self.bind_sum(members[:-1], (worked.start(), worked.end("left")), members[-1], end)
-            return
-        numerals = tuple(map(self.numeral, members))
-        self.done.update(m.start() for m in members)
-        if found := self.expression(end, numerals[0], start):
-            self.bind(numerals, *found, group=len(numerals) > 1)
-
-    def labels(self) -> dict[int, str]:
-        """Where each integer that follows a label word starts, and the word."""
-        return {
-            run.start("run") + m.start(): run["word"].lower()
-            for run in _labelled(tuple(self.declared.labels)).finditer(self.text)
-            for m in re.finditer(r"\d+", run["run"])
-        }
+            else:
+                self.bind_all(members, group.end(), group.start(), group=True)
 
     def bind_runs(self) -> None:
         """A run of numbers written as a list, `1.5625, 0, 0.375 and 0{= s2}`, bound by the one
         binding after its last: the run's numbers, none bound or a label, in order."""
-        labels = self.labels()
-        free = [m for m in _NUMERAL.finditer(self.text) if m["digits"] and m.start() not in self.done]
+        for *head, last in self.runs():
+            if not head or _numeral_end(last) not in self.braces:
+                continue
+            if any(_numeral_end(m) in self.braces or m.start() in self.labels for m in head):
+                continue
+            self.bind_all([*head, last], _numeral_end(last), head[0].start(), group=True)
+
+    def runs(self) -> list[list[re.Match[str]]]:
+        """The numbers not yet bound, a date's or declared no result, in runs written as lists."""
         runs: list[list[re.Match[str]]] = []
-        for found in free:
-            joined = runs and _LISTED.fullmatch(self.text, _numeral_end(runs[-1][-1]), found.start())
-            if joined:
+        for found in self.digits():
+            if found.start() in self.done or self.in_date(found.start()) or self.set_aside(found):
+                continue
+            if runs and _LISTED.fullmatch(self.text, _numeral_end(runs[-1][-1]), found.start()):
                 runs[-1].append(found)
             else:
                 runs.append([found])
-        for run in runs:
-            *head, last = run
-            if not head or _numeral_end(last) not in self.braces:
-                continue
-            if any(_numeral_end(m) in self.braces or m.start() in labels for m in head):
-                continue
-            numerals = tuple(map(self.numeral, run))
-            if said := self.expression(_numeral_end(last), numerals[0], run[0].start()):
-                self.bind(numerals, *said, group=True)
-            self.done.update(m.start() for m in run)
+        return runs
 
     def read_numbers(self) -> None:
-        text, passage = self.text, self.passage
-        words = tuple(self.declared.labels)
-        labels = self.labels()
-        for found in _NUMERAL.finditer(text):
+        """Each number not yet bound: bound by the binding after it, a label, declared no
+        result, or one line saying what to do."""
+        for found in self.found:
             if found.start() in self.done:
                 continue
             written, end = self.numeral(found), _numeral_end(found)
-            if bold := _BOLD.match(text, end):  # `**0.58**{= x}`: bound where the bold closes
+            if bold := _BOLD.match(self.text, end):  # `**0.58**{= x}`: bound where the bold closes
                 end = bold.end()
             if end in self.braces:
                 if bound := self.expression(end, written, found.start()):
                     self.bind((written,), *bound)
                 continue
-            if (spaced := _SPACED.match(passage.text, end)) and spaced.end() in self.braces:
+            if (spaced := _SPACED.match(self.passage.text, end)) and spaced.end() in self.braces:
                 spaced_out = self.braces.pop(spaced.end()).group(0)
                 said = f"{written.text} {spaced_out} has a space before its binding: remove the space"
                 self.problem(found.start(), said)
-                continue
-            if found["word"] and written.text.lower() in ORDINARY:
-                continue
-            word = labels.get(found.start()) or _table_label(passage, text, found, words)
-            if passage.kind == "html":
-                message = "is in raw HTML, which the check cannot read: write it in Markdown"
-            elif word:
-                if written.value >= 1 and written.value == round(written.value):
-                    self.label(written, word, found.start())
-                    continue
-                message = "follows a label, but a label is a position counted from 1"
-            elif written.unit:
-                message = f"is not bound: bind it {{= …}} to {written.value:g}, the number as written before"
-                message += f" {written.unit} (a given by its name), or make it a label"
-            else:
-                message = "is not bound: bind it {= …} (a given by its name) or make it a label"
-            self.problem(found.start(), f"{written.text} {message}")
+            elif not (found["word"] and written.text.lower() in ORDINARY) and not self.set_aside(found):
+                self.unbound(found, written)
+
+    def unbound(self, found: re.Match[str], written: Numeral) -> None:
+        """A number with no binding: a label, or the one line saying how to bind it."""
+        passage, words = self.passage, tuple(self.declared.labels)
+        word = self.labels.get(found.start()) or _table_label(passage, self.text, found, words)
+        if passage.kind == "html":
+            message = "is in raw HTML, which the check cannot read: write it in Markdown"
+        elif word:
+            if written.value >= 1 and written.value == round(written.value):
+                self.label(written, word, found.start())
+                return
+            message = "follows a label, but a label is a position counted from 1"
+        elif date := self.in_date(found.start()):
+            message = (
+                f"is part of a date ({date}): bind it {{= …}}, or declare `not_results: {{dates: true}}`"
+            )
+        elif written.unit:
+            message = f"is not bound: bind it {{= …}} to {written.value:g}, the number as written before"
+            message += f" {written.unit} (a given by its name), or make it a label"
+        else:
+            message = "is not bound: bind it {= …} (a given by its name) or make it a label"
+        self.problem(found.start(), f"{written.text} {message}")
 
     def label(self, written: Numeral, word: str, start: int) -> None:
         limit = self.declared.labels.get(word)
@@ -460,6 +601,29 @@ class _Reader:
             self.problem(start, f"{word} {written.text}: {why}")
         else:
             self.reading.labels.append(Label(written, word, self.declared.resolve(limit)))
+
+    def report_strays(self) -> None:
+        """Each binding no number took, and each that never closes."""
+        for brace in self.braces.values():
+            why = "follows no number: a binding goes right after what it binds"
+            self.problem(brace.start(), f"{brace.group(0)} {why}")
+        for stray in re.finditer(r"\{(?:=|given:)", self.text):
+            self.problem(stray.start(), "a binding with no closing } in its paragraph (or a brace inside it)")
+
+    def note_sums(self) -> None:
+        """Each worked sum, whose written arithmetic the check works out (unless digits in it
+        cannot be read: said once, at them)."""
+        for worked in _SUM.finditer(self.text):
+            result = _NUMERAL.match(self.text, worked.start("right"))
+            terms = list(self.digits(worked.start(), worked.end("left")))
+            if result is None or any(m.start() in self.unreadable for m in [*terms, result]):
+                continue
+            shown = self.passage.text[worked.start() : worked.end()]
+            written_sum, left = (" ".join(BRACE.sub("", part).split()) for part in (shown, worked["left"]))
+            numbers = tuple(map(self.numeral, terms))
+            self.reading.sums.append(
+                Sum(written_sum, left, self.numeral(result), worked["relation"] == "≈", numbers)
+            )
 
 
 def _named(text: str, start: int) -> bool:
@@ -475,22 +639,41 @@ def _table_label(passage: _Passage, text: str, found: re.Match[str], words: tupl
     return head if head in words and text.split("|")[column].strip() == found.group(0) else ""
 
 
+def _mark(passages: list[_Passage], declared: Declared) -> str:
+    """How the page reads a form either decimal convention could write ("1,234"): as it
+    declares; else with a decimal point, unless it writes a decimal comma somewhere ("3,14159"),
+    and then not at all."""
+    if declared.decimal_mark:
+        return declared.decimal_mark
+    for passage in passages:
+        for found in _COMMA_BODY.finditer(passage.text):
+            try:
+                if numerals.form(found.group(0)).decimal == ",":
+                    return AMBIGUOUS
+            except ValueError:
+                continue
+    return "."
+
+
+# Digits with a comma between them, not inside a longer run: the only place a decimal comma is.
+_COMMA_BODY = re.compile(rf"(?<![\w.,])(?=\d+[.,\d{SPACES}]*,\d){NUMBER}")
+
+
 def read(markdown: str, book: Declared | None = None) -> Reading:
     """Every binding, label, worked sum and unbound number of a page, in reading order; `book`:
     what the book declares for every page (its front matter may declare more)."""
     reading = Reading()
-    declared = book or Declared()
-    try:
-        declared = declared_for_page(markdown, declared)
-    except DeclarationError as error:
-        reading.problems.append(Problem(1, str(error)))
+    declared = declared_for_page(markdown, book or Declared())
+    reading.problems += [Problem(1, error) for error in declared.errors]
     lines = markdown.split("\n")
     for fence in fences(markdown):  # one left open swallows the rest of the page, bindings and all
         last = _QUOTED.sub("", lines[fence.end - 1])  # a fence in a blockquote closes on "> ```"
         if not last.startswith(fence.mark) or fence.end == fence.line:
             reading.unclosed.append(Problem(fence.line, f"this {fence.mark} fence never closes", 0))
-    for passage in _passages(markdown):
-        _Reader(passage, reading, declared).read()
+    passages = list(_passages(markdown))
+    mark = _mark(passages, declared)
+    for passage in passages:
+        _Reader(passage, reading, declared, mark).read()
     reading.problems += reading.unclosed
     return reading
 
@@ -499,8 +682,9 @@ _CODE_OR_BRACE = re.compile(rf"(?P<code>{CODE})|{BRACE.pattern}", re.DOTALL)
 
 
 def strip(markdown: str) -> str:
-    """The page as a reader gets it: every binding taken out, fences and code spans untouched."""
-    code = {n for fence in fences(markdown) for n in range(fence.line - 1, fence.end)}
+    """The page as a reader gets it: every binding taken out, code blocks of every kind (fenced,
+    indented, in a list, a tab or an admonition) and code spans exactly as written."""
+    code = code_lines(markdown)
     lines = markdown.split("\n")
     parts = []
     for inside, run in groupby(range(len(lines)), key=code.__contains__):

@@ -6,12 +6,14 @@ code did not change may come from its cache), and each number whose value moved 
 at the precision it is written to, words as words (`sixteen` → `twenty-five`). Nothing else
 changes: not the binding, not another character of the line, not the file's line endings. A
 value the number's form cannot show exactly (a whole number that is now 3.125, a word past
-those `numerals` spells, a fraction, a power) is left for a person, with one line saying so.
-Each file is written whole beside itself and renamed into place; a page that is a link has the
-file it leads to rewritten, and stays a link. A page that cannot be read, run or written is one
-line and is left as it is; the other pages are still renumbered, since a value changed on
-purpose may fail a page that pins it (a test the page runs) until a person edits that test, and
-that must not hold back every later page.
+those `numerals` spells, a fraction, a power, a value that is not zero shown as 0) is left for
+a person, in the one line the build says it in (`check.moved_line`). Each file is written whole
+beside itself and renamed into place, and only if it still holds what renumber read: a page
+saved while its code ran keeps that edit, is named in one line and fails the run. A page that
+is a link has the file it leads to rewritten, and stays a link. A page that cannot be read, run
+or written is one line and is left as it is; the other pages are still renumbered, since a
+value changed on purpose may fail a page that pins it (a test the page runs) until a person
+edits that test, and that must not hold back every later page.
 
 The run ends with a summary: how many numbers were rewritten on how many pages, each number and
 page left for a person by page:line, and (with `--pins MARK`) each test with that mark that fails
@@ -36,7 +38,7 @@ from bound_numbers import check as binding
 from bound_numbers import numerals, reading
 from bound_numbers.declared import Declared
 from bound_numbers.reading import Problem
-from bound_numbers.text import TextError, read_text, write_atomic
+from bound_numbers.text import ChangedError, TextError, decoded, write_atomic
 from bound_numbers.values import Provider, Unavailable, Value
 
 
@@ -63,11 +65,10 @@ def renumber(
         if isinstance(moved, Problem):
             left.append(moved.render(page))
             continue
-        numeral, value, _ = moved
+        numeral, value, bound = moved
         new = numerals.restate(value, numeral)
-        if new is None:
-            why = f"{numeral.text} should now read {value:.6g}, but its form cannot show it: edit it"
-            left.append(f"{page}:{numeral.line}: {why}")
+        if new is None:  # left for a person, in the line the build says
+            left.append(binding.moved_line(numeral, value, bound).render(page))
         else:
             edits.append((numeral.line, numeral.column, numeral.text, new))
     lines = markdown.split("\n")
@@ -169,7 +170,8 @@ def renumber_pages(
     status = 0
     for page in pages:
         try:
-            text = read_text(page.path, page.shown)
+            raw = page.path.read_bytes()
+            text = decoded(raw, page.shown)
             found = reading.read(page.prose(text), book)
             values = provider.bound_values(page.shown, text, found.expressions)
             if check:
@@ -178,7 +180,7 @@ def renumber_pages(
             else:
                 new, changes, left = renumber(page.shown, text, values, page.prose, book)
                 if new != text:
-                    _write(page.path, new, changes)
+                    _write(page, new, changes, raw)
                     tally.rewritten[page.shown] = len(changes)
                 tally.by_hand += [_place(page.shown, line) for line in left]
                 lines, failed = changes + left, bool(left)
@@ -207,12 +209,18 @@ def _unreadable(page: Page, error: OSError) -> str:
     return f"{page.shown}: cannot be read{link} ({error.strerror or error})"
 
 
-def _write(path: Path, new: str, changes: list[str]) -> None:
-    """The page rewritten in place; a link is followed, so the file it leads to is rewritten and
-    the link stays a link. A file that cannot be written is a `RefusedError` naming the page's
-    first change and how many others, not the temporary file beside it."""
+def _write(page: Page, new: str, changes: list[str], raw: bytes) -> None:
+    """The page rewritten in place, if it still holds `raw`; a link is followed, so the file it
+    leads to is rewritten and the link stays a link. A file that changed since it was read, or
+    cannot be written, is a `RefusedError` naming the page's first change and how many others,
+    not the temporary file beside it."""
     try:
-        write_atomic(path.resolve(), new)
+        write_atomic(page.path.resolve(), new, was=raw)
+    except ChangedError:
+        raise RefusedError(
+            f"{page.shown}: changed while renumber ran, so nothing was written and the edit saved "
+            "meanwhile is kept: run renumber again"
+        ) from None
     except OSError as error:
         more = len(changes) - 1
         others = f", nor the page's {more} other change{'s' * (more != 1)}" if more else ""

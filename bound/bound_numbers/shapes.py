@@ -56,19 +56,6 @@ def paired(shape: ast.expr, expression: str) -> tuple[list[str], str]:
     return [ast.unparse(found[i]) for i in range(len(found))], ast.unparse(result)
 
 
-def composed(
-    shape: ast.expr, operands: Sequence[str], result: str, resolve: Callable[[str], str] = str
-) -> str:
-    """The one expression for a sum whose operands are bound to `operands` and its result to
-    `result`: `left` where the result is the left side's own value (once `resolve` has put each
-    given's value for its name), else `left == result`."""
-    trees = [ast.parse(o.strip(), mode="eval").body for o in operands]
-    said = ast.unparse(_Renamed(lambda i: trees[i]).visit(_copy(shape)))
-    result = ast.unparse(ast.parse(result.strip(), mode="eval").body)
-    same = {ast.dump(ast.parse(resolve(e), mode="eval").body) for e in (said, result)}
-    return said if len(same) == 1 else f"{said} == {result}"
-
-
 def _pair(shape: ast.expr, tree: ast.expr, found: dict[int, ast.expr]) -> bool:
     if isinstance(shape, ast.Name):
         found[int(shape.id[1:])] = tree

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bound_numbers.declared import DeclarationError, Declared, Given, of_config
-from bound_numbers.numerals import Numeral, evaluate, holds, restate, value_of
+from bound_numbers.numerals import Numeral, holds, restate, value_of, work_out
 from bound_numbers.reading import read, strip
 
 F = "```"
@@ -287,12 +287,12 @@ def test_stripping_leaves_fences_code_spans_and_everything_else_byte_for_byte() 
     [("3 x 32 x 4", 384), ("0.5×0.25", 0.125), ("√4 · 3", 6), ("1,024 ÷ 2", 512), ("4²", 16), ("2 − 3", -1)],
 )
 def test_worked_arithmetic_is_evaluated_as_written(expression: str, value: float) -> None:
-    assert evaluate(expression) == value
+    assert work_out(expression) == value
 
 
 def test_evaluation_refuses_anything_but_arithmetic() -> None:
     with pytest.raises(ValueError, match="not arithmetic"):
-        evaluate("__import__('os')")
+        work_out("__import__('os')")
 
 
 def test_a_written_number_holds_a_value_at_its_own_precision_only() -> None:

@@ -12,6 +12,7 @@ the build passes again.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -219,3 +220,123 @@ def test_a_moved_number_fails_the_build_until_renumber_rewrites_it(site: Path) -
     assert build(site) == Build(0, frozenset())
     again = run(site, command("bound-numbers"), "renumber", "-f", "mkdocs.yml")
     assert (again.returncode, _lines(site)) == (0, after)  # a second run has nothing to rewrite
+
+
+# A hook a site might load that silences the plugin's logger (as a logging configuration can).
+SILENCING = {
+    "raised": "logging.getLogger('properdocs.plugins.bound_numbers').setLevel(logging.CRITICAL)",
+    "disabled": "logging.getLogger('properdocs.plugins.bound_numbers.plugin').disabled = True",
+    "not propagated": "logging.getLogger('properdocs.plugins').propagate = False",
+}
+
+
+def quiet_build(folder: Path, *flags: str) -> subprocess.CompletedProcess[str]:
+    return run(folder, command("properdocs"), "build", *flags, "-f", "mkdocs.yml", "-d", "built")
+
+
+@pytest.mark.parametrize(
+    "how", ["-q", "strict: true and -q", "-v", *SILENCING], ids=lambda how: how.replace(" ", "-")
+)
+def test_a_wrong_number_fails_a_strict_build_whatever_the_log_level_and_is_said_in_its_one_line(
+    site: Path, how: str
+) -> None:
+    where = edit(site, "docs/index.md", "1,061.68{= grown[-1]}:", "1,061.69{= grown[-1]}:")
+    flags = ["--strict"]
+    if how == "strict: true and -q":
+        config = site / "mkdocs.yml"
+        config.write_text("strict: true\n" + config.read_text(encoding="utf-8"), encoding="utf-8")
+        flags = ["-q"]
+    elif how in SILENCING:
+        (site / "hook.py").write_text(f"import logging\n\n{SILENCING[how]}\n", encoding="utf-8")
+        config = site / "mkdocs.yml"
+        config.write_text(config.read_text(encoding="utf-8") + "hooks:\n  - hook.py\n", encoding="utf-8")
+    else:
+        flags.append(how)
+    done = quiet_build(site, *flags)
+    said = f"{PLUGIN}{where}: 1,061.69 is written, 1,061.68 is computed now, bound to {{= grown[-1]}}{HINT}"
+    assert done.returncode == 1, done.stderr
+    assert f"WARNING -  {said}" in done.stderr.splitlines()  # printed as the log prints it, even under -q
+
+
+def test_the_site_as_written_builds_strict_and_quiet_with_nothing_said(pristine: Path) -> None:
+    done = quiet_build(pristine, "--strict", "-q")
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_the_command_finds_a_properdocs_yml_or_a_mkdocs_yml_where_it_runs(site: Path) -> None:
+    checked = run(site, command("bound-numbers"), "check")
+    assert (checked.returncode, checked.stdout, checked.stderr) == (0, "", "")
+    (site / "mkdocs.yml").rename(site / "properdocs.yml")
+    where = edit(site, "docs/index.md", "1,061.68{= grown[-1]}:", "1,061.69{= grown[-1]}:")
+    checked = run(site, command("bound-numbers"), "check")
+    assert checked.returncode == 1 and checked.stdout.startswith(f"{where}: 1,061.69 is written")
+    (site / "properdocs.yml").unlink()
+    none = run(site, command("bound-numbers"), "renumber")
+    assert (none.returncode, none.stderr) == (
+        2,
+        "renumber: no properdocs.yml or mkdocs.yml here: name the site's with -f\n",
+    )
+
+
+def test_the_command_says_its_version() -> None:
+    from importlib import metadata
+
+    done = subprocess.run(
+        [command("bound-numbers"), "--version"], capture_output=True, text=True, check=False
+    )
+    assert (done.returncode, done.stdout) == (0, f"bound-numbers {metadata.version('bound-numbers')}\n")
+
+
+README = Path(__file__).parents[1] / "README.md"
+# A fence of README's quick start that names the file it is (`title="docs/savings.md"`).
+TITLED = re.compile(r'^(?P<fence>`{3,})\w+ title="(?P<path>[^"]+)"\n(?P<body>.*?)\n(?P=fence)$', re.M | re.S)
+
+
+def test_the_readme_quick_start_builds_a_new_properdocs_site(tmp_path: Path) -> None:
+    """README's quick start as a new user follows it: `properdocs new`, then each file its
+    fences name (properdocs.yml's lines added to what `properdocs new` wrote), then a strict
+    build; then a changed rate fails the build until `bound-numbers renumber` rewrites it."""
+    folder = tmp_path / "new"
+    folder.mkdir()
+    assert run(folder, command("properdocs"), "new", ".").returncode == 0
+    written = {m["path"]: m["body"] + "\n" for m in TITLED.finditer(README.read_text(encoding="utf-8"))}
+    assert set(written) == {"properdocs.yml", "docs/savings.md"}
+    config = folder / "properdocs.yml"
+    config.write_text(config.read_text(encoding="utf-8") + written["properdocs.yml"], encoding="utf-8")
+    (folder / "docs" / "savings.md").write_text(written["docs/savings.md"], encoding="utf-8")
+    built = run(folder, command("properdocs"), "build", "--strict")
+    assert built.returncode == 0, built.stderr
+    page = (folder / "site" / "savings" / "index.html").read_text(encoding="utf-8")
+    assert "At 5% a year, a deposit of 1,000 grows to 1,628.89 in\nten years" in page and "{=" not in page
+    savings = folder / "docs" / "savings.md"
+    savings.write_text(savings.read_text(encoding="utf-8").replace("rate = 0.05", "rate = 0.06"), "utf-8")
+    failed = run(folder, command("properdocs"), "build", "--strict")
+    said = [line for line in failed.stderr.splitlines() if "bound_numbers" in line]
+    assert failed.returncode == 1 and said[0] in README.read_text(encoding="utf-8")  # as README shows it
+    assert run(folder, command("bound-numbers"), "renumber").returncode == 0
+    assert "6%{= 100 * rate}" in savings.read_text(encoding="utf-8")
+    assert "about 791{= grown - deposit}" in savings.read_text(encoding="utf-8")
+    assert run(folder, command("properdocs"), "build", "--strict").returncode == 0
+
+
+def test_numbers_the_sites_configuration_declares_no_results_build_strict_without_a_binding(
+    site: Path,
+) -> None:
+    edit(
+        site,
+        "docs/doubling.md",
+        "# Doubling\n",
+        "# Doubling\n\nThe rule was in print by 1494, in chapter 3.\n",
+    )
+    where = place(site, "docs/doubling.md", "1494")
+    failed = build(site)
+    assert failed.status == 1 and f"{PLUGIN}{where}: 1494 is not bound" in " ".join(failed.said)
+    config = site / "mkdocs.yml"
+    declared = '      not_results: {after: [chapter], years: [1400, 2100]}\n      decimal_mark: "."\n'
+    config.write_text(
+        config.read_text(encoding="utf-8").replace(
+            "      time_limit: 20\n", f"      time_limit: 20\n{declared}"
+        ),
+        "utf-8",
+    )
+    assert build(site) == Build(0, frozenset())

@@ -67,13 +67,16 @@ def test_every_problem_of_every_page_is_one_line_and_the_first_names_renumber(
     with caplog.at_level(logging.WARNING), pytest.raises(Abort, match="6 warnings"):
         build_site(project / "mkdocs.yml", project / "site")
     lines = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
-    assert lines == [
-        "bound_numbers: docs/index.md:2:11: 4 is written, 3.125 is computed now, bound to {= x}"
+    whole = "a whole number quotes its value exactly: write ≈ or “about” before it to quote the value rounded"
+    assert lines == [  # a whole number renumber cannot rewrite says why; the first it can, how
+        f"bound_numbers: docs/index.md:2:11: 4 is written, 3.125 is computed now, bound to {{= x}}: {whole}"
+        ", or show its decimals",
+        "bound_numbers: docs/index.md:10:14: 3.126 is written, 3.125 is computed now, bound to {= x}"
         "  (`nox -s renumber` rewrites moved numbers)",
-        "bound_numbers: docs/index.md:10:14: 3.126 is written, 3.125 is computed now, bound to {= x}",
         "bound_numbers: docs/index.md:10:26: sixteen{= y} cannot be worked out: "
         "NameError: name 'y' is not defined",
-        "bound_numbers: docs/other.md:2:11: 4 is written, 3.125 is computed now, bound to {= x}",
+        f"bound_numbers: docs/other.md:2:11: 4 is written, 3.125 is computed now, bound to {{= x}}: {whole}"
+        ", or show its decimals",
         f"bound_numbers: docs/other.md:10:3: 7 is not bound: {UNBOUND}",
         "bound_numbers: docs/other.md:10:16: (1, 2){= x} gives 3.125, not a flat list of 2 numbers",
     ]

@@ -72,10 +72,13 @@ def test_a_value_the_written_form_cannot_show_is_left_with_one_line() -> None:
     page = "It is 3{= a}, half{= b} and ½{= b}.\n"
     new, changes, left = tool.renumber("docs/p.md", page, {"a": 3.125, "b": 0.6})
     assert new == page and changes == []
-    assert left == [
-        "docs/p.md:1: 3 should now read 3.125, but its form cannot show it: edit it",
-        "docs/p.md:1: half should now read 0.6, but its form cannot show it: edit it",
-        "docs/p.md:1: ½ should now read 0.6, but its form cannot show it: edit it",
+    assert left == [  # each as the build says it
+        "docs/p.md:1:7: 3 is written, 3.125 is computed now, bound to {= a}: a whole number quotes its "
+        "value exactly: write ≈ or “about” before it to quote the value rounded, or show its decimals",
+        "docs/p.md:1:15: half is written, 0.6 is computed now, bound to {= b}: renumber cannot write it "
+        "in this form: edit it",
+        "docs/p.md:1:29: ½ is written, 0.6 is computed now, bound to {= b}: renumber cannot write it in "
+        "this form: edit it",
     ]
 
 

@@ -1,0 +1,97 @@
+"""Every container a site's Markdown extensions render is prose the check reads; every code block,
+wherever it is and however it is written, is left exactly as written, bindings and all."""
+
+from __future__ import annotations
+
+import pytest
+
+from bound_numbers import check
+from bound_numbers.markdown import fences
+from bound_numbers.reading import read, strip
+
+F = "```"
+
+
+def bound(markdown: str) -> list[tuple[int, int, str, str]]:
+    found = read(markdown)
+    assert found.problems == [], found.problems
+    return [(n.line, n.column, n.text, b.expression) for b in found.bindings for n in b.numerals]
+
+
+@pytest.mark.parametrize(
+    ("page", "where"),
+    [
+        ('=== "First"\n\n    The first tab shows 7{= x}.\n\n=== "Second"\n\n    More.\n', (3, 24)),
+        ('===+ "Chosen"\n    Shows 7{= x} at once.\n', (2, 10)),
+        ("!!! note\n\n    A note of 7{= x}.\n", (3, 14)),
+        ('??? success "Answer"\n\n    Folded 7{= x}.\n', (3, 11)),
+        ('???+ tip "Open"\n    Open 7{= x}.\n', (2, 9)),
+        ("<div markdown>\nInside 7{= x} here.\n</div>\n", (2, 7)),
+        ('<div class="grid" markdown>\n\nInside 7{= x} here.\n\n</div>\n', (3, 7)),
+        ("1. First\n\n    Then 7{= x} more.\n", (3, 9)),
+        ('!!! note\n\n    === "Tab"\n\n        Nested 7{= x}.\n', (5, 15)),
+        ("A footnote.[^n]\n\n[^n]: Its text, 7{= x}.\n", (3, 16)),
+    ],
+    ids=[
+        "tab",
+        "selected tab",
+        "admonition",
+        "details",
+        "open details",
+        "md_in_html",
+        "md_in_html spaced",
+        "list",
+        "tab in admonition",
+        "footnote",
+    ],
+)
+def test_a_number_in_a_container_the_site_renders_is_read_bound_and_stripped(
+    page: str, where: tuple[int, int]
+) -> None:
+    assert bound(page) == [(*where, "7", "x")]
+    assert "{=" not in strip(page)
+    assert [p.message for p in check.check(read(page), {"x": 5})] == [
+        "7 is written, 5 is computed now, bound to {= x}"
+    ]
+
+
+def test_an_unbound_number_in_a_tab_is_reported_where_it_is() -> None:
+    page = '=== "First"\n\n    The first tab shows 7.\n'
+    assert [p.render("p.md") for p in read(page).problems] == [
+        "p.md:3:25: 7 is not bound: bind it {= …} (a given by its name) or make it a label"
+    ]
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "Code:\n\n    total = 7{= x}\n\nafter.\n",
+        "1. First\n\n        total = 7{= x}\n",
+        f"{F}text\ntotal = 7{{= x}}\n{F}\n",
+        "~~~\ntotal = 7{= x}\n~~~\n",
+        f'=== "Tab"\n\n    {F}python\n    total = 7{{= x}}\n    {F}\n',
+        f"!!! note\n\n    {F}\n    total = 7{{= x}}\n    {F}\n",
+        f"> {F}\n> total = 7{{= x}}\n> {F}\n",
+        "Some `7{= x}` code.\n",
+    ],
+    ids=[
+        "indented",
+        "indented in a list",
+        "fenced",
+        "tildes",
+        "in a tab",
+        "in an admonition",
+        "in a blockquote",
+        "span",
+    ],
+)
+def test_a_code_block_of_every_kind_is_left_exactly_as_written_and_not_read(page: str) -> None:
+    assert strip(page) == page
+    found = read(page)
+    assert (found.bindings, found.problems) == ([], [])
+
+
+def test_a_fence_inside_a_tab_is_a_fence_the_provider_runs() -> None:
+    page = f'=== "Tab"\n\n    {F}python exec="on"\n    total = 7\n    {F}\n'
+    [fence] = fences(page)
+    assert (fence.line, fence.body, fence.executed) == (3, "total = 7", True)
