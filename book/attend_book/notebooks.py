@@ -55,6 +55,14 @@ else:
     )
     print("Right:" if _right else "Not quite:", "the code gives", _expected.tolist())"""
 
+# An exercise that has the reader write a function: the cell to write it in, and the verdict
+# after the answer's checks ran on it.
+WRITE = "your code: replace the ... with the body, run this cell, then the cells after it"
+HELD = """if {expected}:
+    print("Right: your function gives what the package gives, on every case above.")
+else:
+    print("Not yet: your function and the package differ, or it has no body yet; the answer has one way.")"""
+
 
 @dataclass(frozen=True)
 class Cell:
@@ -140,11 +148,21 @@ def _exercise(answer: Answer, lines: list[str], path: str) -> list[Cell]:
     """An exercise's answer as a notebook asks it, the question being the prose before it: a
     cell for the reader's prediction, the code of each of its fences that runs, a
     cell after the checked fence that holds the prediction against its `answer=` expression,
-    and the answer's prose folded away at the end."""
-    cells, said, at = [Cell("code", PREDICTION)], [], answer.first + 1
+    and the answer's prose folded away at the end.
+
+    An exercise that has the reader write a function instead (a fence of its answer marked
+    `write="NAME"`, which defines NAME) opens on that function's signature and docstring with
+    `...` for its body, for the reader to fill; the answer's own NAME is shown only in the folded
+    prose, and the cell after the checked fence says whether its `answer=` (true when NAME
+    passed the fence's checks) holds."""
+    written = next((f for f in answer.inside if "write" in f.options), None)
+    cells, said, at = [Cell("code", _stub(written) if written else PREDICTION)], [], answer.first + 1
     for fence in answer.inside:
         said += lines[at : fence.line - 1]
         at = fence.end
+        if fence is written:
+            said += [f"    {fence.mark}python", *lines[fence.line : fence.end - 1], f"    {fence.mark}"]
+            continue
         if not executed(fence) or "book_only" in fence.words:
             said += lines[fence.line - 1 : fence.end]
             continue
@@ -156,10 +174,26 @@ def _exercise(answer: Answer, lines: list[str], path: str) -> list[Cell]:
             )
         cells.append(Cell("code", source))
         if fence == answer.checked:
-            cells.append(Cell("code", _check(fence)))
+            cells.append(
+                Cell("code", HELD.format(expected=fence.options["answer"]) if written else _check(fence))
+            )
     said += lines[at : answer.end]
     prose = re.sub(r"\n{3,}", "\n\n", strip("\n".join(line[4:] for line in said))).strip("\n")  # fences gone
     return [*cells, Cell("markdown", f"<details>\n<summary>Answer</summary>\n\n{prose}\n\n</details>")]
+
+
+def _stub(fence: Fence) -> str:
+    """The cell a reader writes `write="NAME"`'s function in: its signature and docstring as the
+    fence has them, and `...` for the body."""
+    name = fence.options["write"]
+    code = fence.body.replace("  # markdown-exec: hide", "")
+    found = [n for n in ast.parse(code).body if isinstance(n, ast.FunctionDef) and n.name == name]
+    if not found or not ast.get_docstring(found[0]):
+        raise PluginError(
+            f'line {fence.line}: write="{name}" names no function with a docstring in this fence'
+        )
+    head = code.splitlines()[found[0].lineno - 1 : found[0].body[0].end_lineno]
+    return "\n".join([*head, "    ...  # " + WRITE])
 
 
 def _check(fence: Fence) -> str:

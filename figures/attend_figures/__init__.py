@@ -21,26 +21,43 @@ from attend_figures.diagrams import (
     query_figure,
     rotation_figure,
 )
+from attend_figures.ideas import (
+    block_figure,
+    company_figure,
+    head_figure,
+    kinds_figure,
+    saturation_figure,
+    strip_figure,
+)
+from attend_figures.ideas_later import layer_figure, looking_back_figure, placed_figure
 from attend_figures.lacking import mask_figure, parting_figure
-from attend_figures.learning import curve_figure, idea_figure, learned_figure, window_figure
-from attend_figures.pictures import cost_figure, flow_figure, scale_figure, shares_figure, square_figure
+from attend_figures.learning import clue_figure, curve_figure, learned_figure, window_figure
+from attend_figures.pictures import cost_figure, scale_figure, shares_figure, square_figure
 
 __all__ = [
+    "block_figure",
+    "clue_figure",
+    "company_figure",
     "cost_figure",
     "curve_figure",
     "driven",
-    "flow_figure",
     "growth_figure",
+    "head_figure",
     "heads_figure",
-    "idea_figure",
+    "kinds_figure",
+    "layer_figure",
     "learned_figure",
+    "looking_back_figure",
     "mask_figure",
     "parting_figure",
+    "placed_figure",
     "projection_figure",
     "query_figure",
     "rotation_figure",
+    "saturation_figure",
     "scale_figure",
     "shares_figure",
     "square_figure",
+    "strip_figure",
     "window_figure",
 ]

@@ -26,6 +26,7 @@ from matplotlib.figure import Figure as MplFigure
 from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
 
 from attend import chapter_head, chapter_heads, chapter_row, chapter_tokens, rotary, tables
+from attend.experiments import chronicle_row
 from attend.positions import angles
 from attend_figures.pictures import _STYLE, PANEL_WIDTH, Figure, _panel, _svg, label
 
@@ -365,21 +366,34 @@ def rotation_figure(token: int = 2, positions: int = 4) -> Figure:
     return Figure("rotation", tuple(panels), alt, caption, data)
 
 
+def _pairs(tokens: int, kept: Sequence[int]) -> tuple[list[int], list[int]]:
+    """The multiply-adds of scoring and mixing at each step, each way, from the layer's own
+    counters: without a cache a step runs the layer on every token so far, t × t query–key pairs;
+    with it, a step's work less what projecting its one token and mixing its output by W_O take."""
+    layer, x = chapter_heads(1), chronicle_row(tokens)
+    again = [layer.attend(x[:t], causal=True).cost.heads.quadratic for t in range(1, tokens + 1)]
+    wo = layer.join(np.zeros((layer.h, 1, layer.dk)))[2]  # W_O on one token's joined output
+    one = [layer.project(x[t : t + 1])[3] + wo for t in range(tokens)]  # the new token alone
+    return again, [work - made for work, made in zip(kept, one, strict=True)]
+
+
 @cache
 def growth_figure(tokens: int = 8) -> Figure:
-    """Generation step by step: without a cache every token so far is projected again; with the
-    KV cache only the newest is, and the keys and values kept are read."""
+    """Generation step by step: without a cache every token so far is projected again and every
+    pair so far scored; with the KV cache only the newest is projected, and its one query scored
+    against the keys kept."""
     table = tables.kvcache(tokens, 1)
-    left, top, cell, height = 58, 34, 22, 22
+    pairs = dict(zip(("again", "kept"), _pairs(tokens, table.kept.work), strict=True))
+    left, top, cell, height = 52, 42, 20, 22
     panels = []
     with plt.rc_context(_STYLE):
         for name, generation, title in (
-            ("again", table.again, "no cache: all projected again"),
-            ("kept", table.kept, "KV cache: the newest projected"),
+            ("again", table.again, "no cache: every token projected again"),
+            ("kept", table.kept, "KV cache: the newest token projected"),
         ):
             fig, ax = _canvas(PANEL_WIDTH, top + height * tokens + 52)
             ax.text(8, 12, title, va="center")
-            ax.text(left + cell * tokens + 8, top - 10, "multiply-adds", va="center")
+            ax.text(left + cell * tokens + 6, top - 12, "projected + pairs", va="center")
             for step in range(1, tokens + 1):
                 y = top + height * (step - 1)
                 ax.text(left - 6, y + height / 2, f"step {step}", ha="right", va="center")
@@ -394,34 +408,43 @@ def growth_figure(tokens: int = 8) -> Figure:
                             edgecolor="white",
                         )
                     )
-                ax.text(
-                    left + cell * tokens + 8, y + height / 2, f"{generation.work[step - 1]:,}", va="center"
-                )
+                paired = pairs[name][step - 1]
+                made = generation.work[step - 1] - paired
+                ax.text(left + cell * tokens + 6, y + height / 2, f"{made:,} + {paired:,}", va="center")
             key_y = top + height * tokens + 14
             ax.add_patch(Rectangle((8, key_y), 14, 14, facecolor=MADE))
             ax.text(26, key_y + 7, "projected", va="center")
-            ax.add_patch(Rectangle((110, key_y), 14, 14, facecolor=READ))
-            ax.text(128, key_y + 7, "read from the cache", va="center")
+            if generation is table.kept:
+                ax.add_patch(Rectangle((110, key_y), 14, 14, facecolor=READ))
+                ax.text(128, key_y + 7, "read from the cache", va="center")
             panels.append(_svg(fig, f"growth-{name}"))
     again, kept = table.again, table.kept
+    scored = {name: sum(p) for name, p in pairs.items()}
     alt = (
-        f"{len(panels)} grids of {tokens} steps, a row per step and a square per token so far. "
-        "Without a cache "
-        f"every square of step t is projected, and the multiply-adds per step climb from "
-        f"{again.work[0]:,} to {again.work[-1]:,}. With the KV cache only the last square of each row "
-        f"is projected, the others read from the cache, and the work climbs from {kept.work[0]:,} "
-        f"to {kept.work[-1]:,}."
+        f"{len(panels)} grids of {tokens} steps, a row per step and a square per token so far, and "
+        "beside each row its multiply-adds, those that project tokens plus those that score and mix "
+        "query–key pairs. Without a cache every square of step t is projected and all t × t pairs "
+        f"scored: step {tokens} takes {again.work[-1] - pairs['again'][-1]:,} + {pairs['again'][-1]:,}. "
+        "With the KV cache only the last square of each row is projected, the others read from the "
+        f"cache, and a row of t pairs scored: step {tokens} takes "
+        f"{kept.work[-1] - pairs['kept'][-1]:,} + {pairs['kept'][-1]:,}."
     )
     caption = (
         f"Writing {tokens} tokens in turn, a row per step. Without a cache, step t projects all t "
-        f"tokens again ({again.total:,} multiply-adds in all); with it, each step projects the newest "
-        f"token and reads the keys and values kept so far ({kept.total:,})."
+        f"tokens again and scores all t × t query–key pairs: {again.total - scored['again']:,} "
+        f"+ {scored['again']:,} = {again.total:,} multiply-adds in all. With it, each step projects "
+        "the newest token and scores its query against the keys kept so far: "
+        f"{kept.total - scored['kept']:,} + {scored['kept']:,} = {kept.total:,}."
     )
     data = {
         "panels": len(panels),
         "tokens": tokens,
         "again": list(again.work),
         "kept": list(kept.work),
+        "pairs again": pairs["again"],
+        "pairs kept": pairs["kept"],
+        "projected": (again.total - scored["again"], kept.total - scored["kept"]),
+        "scored": (scored["again"], scored["kept"]),
         "totals": (again.total, kept.total),
     }
     return Figure("growth", tuple(panels), alt, caption, data)

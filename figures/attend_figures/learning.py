@@ -181,7 +181,7 @@ def _bars(name: str, labels: list[str], weights: list[float], window: int, title
 
 
 @cache
-def idea_figure(settings: Settings = DEFAULTS) -> Figure:
+def clue_figure(settings: Settings = DEFAULTS) -> Figure:
     """Where the trained heads look from the token that must predict: on the first held-out
     line, from " in" to the place's clue; on the pair it starts, from the second "year" to the
     first line's year. The window a table of counts needs for the place is shaded on both."""
@@ -196,8 +196,8 @@ def idea_figure(settings: Settings = DEFAULTS) -> Figure:
     in_row, place_top = square[-1], int(np.argmax(square[-1]))
     year_top = int(np.argmax(year_row))
     panels = (
-        _bars("idea-place", place_labels, in_row.tolist(), window, "the place: the clue is near"),
-        _bars("idea-year", year_labels, year_row.tolist(), window, "the year: the clue is a line back"),
+        _bars("clues-place", place_labels, in_row.tolist(), window, "the place: the clue is near"),
+        _bars("clues-year", year_labels, year_row.tolist(), window, "the year: the clue is a line back"),
     )
     back = len(year_labels) - 1 - year_top
     alt = (
@@ -229,7 +229,7 @@ def idea_figure(settings: Settings = DEFAULTS) -> Figure:
         },
         "year": {"labels": year_labels, "weights": year_row.tolist(), "top": year_top + 1, "back": back},
     }
-    return Figure("learning-idea", panels, alt, caption, data)
+    return Figure("learning-clues", panels, alt, caption, data)
 
 
 def _sweep(name: str, named: tuple[int, ...], held: int, head: int, baseline: int, title: str) -> str:

@@ -63,7 +63,6 @@ SCALE_DRAWS = 1000  # draws per width, as `attend scale` makes them
 COST_ROWS = tuple(2**p for p in range(2, 13))  # 4, 8, ..., 4,096 tokens
 
 TABLE_PLACES = 4  # the places the tables print, and the heat maps with them
-FLOW_PLACES = 2  # the flow's cells are small: two places fit a phone's width
 SHARE_RANGE = (0.0, 1.0)  # every attention weight lies here: one colour scale, scaled or not
 WEIGHTS_MAP = "viridis_r"  # the colours of every attention-weight map of the book
 
@@ -409,80 +408,10 @@ def cost_figure(rows: Sequence[int] = COST_ROWS, marked: Sequence[int] = ()) -> 
     return Figure("cost", (_svg(fig, "cost"),), alt, caption, data)
 
 
-@cache
-def flow_figure() -> Figure:
-    """One real run of the chapter's head, a panel per step: embeddings, q/k/v, scores, weights, out."""
-    run = chapter_head(divide=True).attend(chapter_row())
-    labels = [label(t, width=8) for t in chapter_tokens()]
-    n = len(labels)
-    steps = [
-        ("x", run.x, "embeddings x"),
-        ("q", run.q, "queries q = x·Wqᵀ"),
-        ("k", run.k, "keys k = x·Wkᵀ"),
-        ("v", run.v, "values v = x·Wvᵀ"),
-        ("scores", run.scaled, f"scores q·kᵀ ÷ {run.div:g}"),
-        ("attn", run.attn, "attention weights"),
-        ("out", run.out, "out = weights·v"),
-    ]
-    panels = tuple(
-        _cells_panel(f"flow-{name}", square, title, labels if name == "x" else None)
-        for name, square, title in steps
-    )
-    zero_slot = int(np.flatnonzero(run.x[1] == 0)[0])  # the first dimension the 0 arrives empty in
-    row, key = 2, int(np.argmax(run.attn[1])) + 1  # token 2, the bare digit, and its top key
-    alt = (
-        f"A run of the head in {len(steps)} grids, every cell printed to {FLOW_PLACES} places, "
-        f"each titled with what it holds. The {n} token embeddings make {n} queries, {n} keys "
-        f"and {n} values; queries and keys meet in the {n} by {n} score matrix, divided by "
-        f"{run.div:g}; softmax turns each of its rows into attention weights, and the weights mix "
-        f"the values. Row {row}, the bare digit, scores {run.scaled[row - 1, key - 1]:.4f} against token "
-        f"{key}, gives it an attention weight of {run.attn[row - 1, key - 1]:.4f}, and leaves with "
-        f"{run.out[row - 1, zero_slot]:.4f} in dimension {zero_slot + 1}, where it arrived with "
-        f"{run.x[row - 1, zero_slot]:g}."
-    )
-    caption = (
-        "The whole head on the chapter's tokens, drawn from the same run, a grid per step: each token's "
-        "embedding becomes a query, a key and a value; every query meets every key in the score matrix; "
-        "softmax makes each row of scores into attention weights; the weights mix the values. Cells are "
-        f"rounded to {FLOW_PLACES} places; the tables print {TABLE_PLACES}."
-    )
-    data = {
-        "labels": labels,
-        "size": n,
-        "steps": len(steps),
-        "places": (FLOW_PLACES, TABLE_PLACES),
-        "div": run.div,
-        "followed": (row, key, zero_slot + 1),
-        **{name: getattr(run, name).tolist() for name in ("x", "q", "k", "v", "scaled", "attn", "out")},
-    }
-    return Figure("flow", panels, alt, caption, data)
-
-
 def _panel(height: float, width: float = PANEL_WIDTH) -> tuple[MplFigure, Axes]:
     """One panel, `width` by `height` CSS px (call inside the style's rc_context)."""
     fig, ax = plt.subplots(figsize=(width / INCH, height / INCH), layout="constrained")
     return fig, ax
-
-
-def _cells_panel(name: str, square: npt.NDArray[np.float64], title: str, labels: Sequence[str] | None) -> str:
-    """A small matrix as a grid of plain cells, each value printed: colour carries nothing."""
-    rows, cols = square.shape
-    cell = SMALLEST_TEXT * 3.2  # room for "−0.50" at the smallest size
-    margin = SMALLEST_TEXT * (6.5 if labels is not None else 1.0)
-    with plt.rc_context(_STYLE):
-        fig, ax = _panel(height=cell * rows + 40, width=cell * cols + margin + 12)
-        ax.imshow(np.zeros_like(square), cmap="Greys", vmin=0.0, vmax=1.0)
-        _print_cells(ax, square, FLOW_PLACES)
-        ax.set_xticks(np.arange(cols + 1) - 0.5, minor=True)
-        ax.set_yticks(np.arange(rows + 1) - 0.5, minor=True)
-        ax.grid(which="minor", color="#c8c8c8", linewidth=0.8)
-        for spine in ax.spines.values():
-            spine.set_visible(False)
-        ax.tick_params(which="both", length=0)
-        ax.set_xticks([])
-        ax.set_yticks([] if labels is None else range(rows), [] if labels is None else _numbered(labels))
-        ax.set_title(title, fontsize=SMALLEST_TEXT)
-    return _svg(fig, name)
 
 
 def _heat_panel(

@@ -52,6 +52,43 @@ MEASURE = """() => {
 }"""
 
 
+# On a phone, with every folded section opened as a reader would: what is wider than its box (a
+# table, its scrolling wrapper, or a transcript, whose lines run to 80 characters) and each word
+# of prose in a table that the browser cut across two lines ("sch/em/e"). Code may break anywhere.
+PHONE_FIT = """() => {
+  document.querySelectorAll('article details').forEach((d) => { d.open = true; });
+  const wide = (el) => el.scrollWidth - el.clientWidth > 1;
+  const screen = document.documentElement.clientWidth;
+  const tables = [...document.querySelectorAll('article table')]
+    .filter((t) => !t.closest('.jupyter-wrapper'))
+    .filter((t) => t.getBoundingClientRect().right > screen + 1
+                   || wide(t.closest('.md-typeset__scrollwrap') || t)
+                   || wide(t.closest('.md-typeset__table') || t))
+    .map((t) => t.textContent.trim().slice(0, 40));
+  const transcripts = [...document.querySelectorAll(
+    'article .language-console pre, article .language-text pre')]
+    .filter((pre) => !pre.closest('.jupyter-wrapper'))
+    .filter((pre) => wide(pre) || wide(pre.querySelector('code') || pre))
+    .map((pre) => pre.textContent.split('\\n')[0].slice(0, 60));
+  const cut = [];
+  document.querySelectorAll('article table').forEach((table) => {
+    const walker = document.createTreeWalker(table, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement.closest('code, math, svg')) continue;
+      for (const word of node.textContent.matchAll(/[^\\s\u2013\u2014\\/-]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+          .map((r) => Math.round(r.top)));
+        if (lines.size > 1) cut.push(word[0]);
+      }
+    }
+  });
+  return {tables, transcripts, cut};
+}"""
+
+
 def measured_page(path: str) -> bool:
     """Every page but the whole-book one (its copies are the pages) and the 404 page."""
     return path != "print_page/" and not path.endswith("404.html")

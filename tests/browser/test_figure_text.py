@@ -4,8 +4,10 @@ Each page that holds a figure is opened at 390 px wide (a phone) and at 1280 px 
 its controls running; every piece of text inside a figure (SVG text scaled by its drawing's
 transform, HTML text at its computed size) is measured as the browser rendered it
 (figures.MEASURE). The same reading checks that no figure and no listing but a transcript
-is wider than the screen. The laptop's reading is taken by the session's visit of each page
-(conftest.py), which opens it at 1280 px; the phone's here. In artifacts/screenshots/widths/:
+is wider than the screen; on the phone, with every folded section opened (figures.PHONE_FIT),
+no table and no transcript either, and no word of prose in a table is cut across two lines.
+The laptop's reading is taken by the session's visit of each page (conftest.py), which opens
+it at 1280 px; the phone's here. In artifacts/screenshots/widths/:
 each page at 1280 px (the visit's full-page screenshot) and each figure at 390 px.
 """
 
@@ -17,7 +19,16 @@ from typing import Any
 
 import pytest
 
-from tests.browser.figures import LAPTOP, MEASURE, PHONE, SMALLEST, WIDTHS, measured_page, shoot_figures
+from tests.browser.figures import (
+    LAPTOP,
+    MEASURE,
+    PHONE,
+    PHONE_FIT,
+    SMALLEST,
+    WIDTHS,
+    measured_page,
+    shoot_figures,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -46,6 +57,7 @@ def measured(
             page.evaluate("document.fonts.ready")
             out[PHONE][path] = page.evaluate(MEASURE)
             shoot_figures(page, folder, f"{{}}-{PHONE}.png")
+            out[PHONE][path]["fit"] = page.evaluate(PHONE_FIT)  # last: it opens every folded section
     finally:
         context.close()
     return out
@@ -69,9 +81,18 @@ def test_every_figure_fits_the_column(width: int, measured: dict[int, dict[str, 
     assert not wide, f"at {width} px, figures wider than the column: {wide}"
 
 
-def test_on_a_phone_only_transcripts_scroll_sideways(measured: dict[int, dict[str, Any]]) -> None:
+def test_on_a_phone_nothing_scrolls_sideways(measured: dict[int, dict[str, Any]]) -> None:
     phone = measured[PHONE]
     listings = {path: page["listings"] for path, page in phone.items() if page["listings"]}
-    tables = {path: page["tables"] for path, page in phone.items() if page["tables"]}
+    fits = {path: page["fit"] for path, page in phone.items()}
+    tables = {path: fit["tables"] for path, fit in fits.items() if fit["tables"]}
+    transcripts = {path: fit["transcripts"] for path, fit in fits.items() if fit["transcripts"]}
     assert not listings, f"code that scrolls sideways on a phone: {listings}"
-    assert not tables, f"tables wider than a phone: {tables}"
+    assert not tables, f"tables wider than a phone, folded sections opened: {tables}"
+    assert not transcripts, f"transcripts that scroll sideways on a phone: {transcripts}"
+
+
+def test_on_a_phone_no_word_in_a_table_is_cut_across_two_lines(measured: dict[int, dict[str, Any]]) -> None:
+    phone = measured[PHONE]
+    cut = {path: page["fit"]["cut"] for path, page in phone.items() if page["fit"]["cut"]}
+    assert not cut, f"words of prose in a table cut across two lines on a phone: {cut}"

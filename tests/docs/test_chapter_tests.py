@@ -68,19 +68,31 @@ def test_each_of_the_chapters_tests_is_marked_for_a_page_to_include() -> None:
         assert body.startswith("def test_") and f"# --8<-- [end:{name}]" in body
 
 
-def test_the_chapters_tests_are_run_on_the_pages_each_where_its_story_is_reached() -> None:
-    def run_on(page: str) -> set[str]:
-        text = (ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8")
-        return {name for name in CHAPTER_TESTS if f'run_test("tests/test_chapter.py::{name}")' in text}
+def test_the_chapters_tests_run_once_as_one_transcript_at_the_end_of_the_cost_page() -> None:
+    """The chapter ran its eight tests at the end of its cost page: the book runs them there, all
+    in one transcript, and on no other page of the reading path (their code is on the
+    contributors' page)."""
+    path = [p for p in (ROOT / "docs").glob("*.md") if p.name != "contributing.md"]
+    running = [p.name for p in path if "run_test(" in p.read_text(encoding="utf-8")]
+    assert running == ["longer-rows.md"]
+    page = ROOT / "docs" / "longer-rows.md"
+    text = page.read_text(encoding="utf-8")
+    assert text.index("## The chapter's tests") > text.index("$ attend cost")
+    assert text.index("## The chapter's tests") < text.index("## Exercises")
+    printed = "".join(b.text for b in run_page("docs/longer-rows.md", text, folder=str(ROOT)).blocks)
+    lines = printed.splitlines()
+    at = lines.index("tests/test_chapter.py")
+    assert lines[at + 1 : at + 1 + len(CHAPTER_TESTS)] == [f"  PASSED {name}" for name in CHAPTER_TESTS]
+    assert f"{len(CHAPTER_TESTS)} passed" in printed
 
-    assert run_on("three-matrices") == {
-        "test_a_projection_is_a_weighted_sum_and_nothing_else",
-        "test_a_matrix_of_the_wrong_size_is_refused",
-        "test_a_token_of_the_wrong_width_is_refused",
-    }
-    assert run_on("score-square") == {
-        "test_every_score_is_a_query_times_a_key_divided_by_two",
-        "test_every_row_of_attention_weights_sums_to_one",
-        "test_two_tokens_with_the_same_numbers_get_the_same_row",
-    }
-    assert run_on("square-root-divide") == {"test_softmax_survives_a_score_nothing_can_raise_e_to"}
+
+def test_the_contributors_page_shows_the_code_of_every_one_of_the_chapters_tests() -> None:
+    text = (ROOT / "docs" / "contributing.md").read_text(encoding="utf-8")
+    sections = [
+        line.split("[start:")[1].rstrip("]")
+        for line in (ROOT / "tests" / "test_chapter.py").read_text(encoding="utf-8").splitlines()
+        if "--8<-- [start:" in line
+    ]
+    assert len(sections) == len(CHAPTER_TESTS)
+    for section in sections:
+        assert f'--8<-- "tests/test_chapter.py:{section}"' in text, section

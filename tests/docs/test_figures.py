@@ -19,12 +19,13 @@ import pytest
 
 import attend
 import attend_figures
-from attend import tables
+from attend import chapter_head, chapter_row, tables
+from attend.models import LLAMA31_8B, MODELS, square_share
 from attend.training import DEFAULTS, corpus, line_weights
 from attend.years import pairs, weights_to_year, windows, year_runs, year_settings
 from attend_book.page import Block
 from attend_book.run import run_page
-from attend_figures import diagrams, lacking, learning, pictures
+from attend_figures import diagrams, ideas, ideas_later, lacking, learning, pictures
 from attend_figures.controls import DRIVES, cost_drive, driven
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -101,13 +102,6 @@ def test_the_cost_slider_names_a_length_in_the_singular_and_its_steps_on_its_sca
     offered = [int(s.value) for s in cost_drive().states]
     assert set(cost_drive().scale) <= set(offered)
     assert cost_drive().scale[0] == offered[0] and cost_drive().scale[-1] == offered[-1]
-
-
-def test_the_flow_figure_draws_the_shares_and_the_mixed_values_attend_scores_prints() -> None:
-    run = tables.scores().run
-    data = pictures.flow_figure().data
-    assert data["attn"] == run.attn.tolist()
-    assert data["out"] == run.out.tolist()
 
 
 def test_the_mask_figure_plots_the_scores_and_shares_attend_mask_prints() -> None:
@@ -187,8 +181,49 @@ def test_the_growth_diagram_draws_the_work_attend_kvcache_prints() -> None:
     assert data["totals"] == (table.again.total, table.kept.total)
 
 
-def test_the_idea_figure_draws_the_weights_each_trained_head_gives_from_its_query() -> None:
-    data = learning.idea_figure().data
+def test_the_growth_diagram_splits_each_steps_work_into_projections_and_query_key_pairs() -> None:
+    data = diagrams.growth_figure().data
+    dk, steps = tables.kvcache(8, 1).dk, range(1, data["tokens"] + 1)
+    # a pass from scratch scores and mixes every pair of the t tokens so far; a kept step, one row
+    assert data["pairs again"] == [2 * t * t * dk for t in steps]
+    assert data["pairs kept"] == [2 * t * dk for t in steps]
+    for way, i in (("again", 0), ("kept", 1)):
+        assert data["projected"][i] + data["scored"][i] == data["totals"][i] == sum(data[way])
+    assert "1,632" in diagrams.growth_figure().caption, "the caption shows the scoring it counts"
+
+
+def test_the_placed_diagram_adds_each_digits_position_and_turns_its_query() -> None:
+    data = ideas_later.placed_figure().data
+    x, added = chapter_row(), tables.positions().table
+    assert data["tokens"] == (2, 4) and data["places"] == (1, 3) and data["digits"] == (0, 7)
+    assert x[1].tolist() == x[3].tolist() == data["embedding"], "the twins arrive alike"
+    assert data["entering"] == [(x[1] + added[1]).tolist(), (x[3] + added[3]).tolist()]
+    run = chapter_head().attend(x)
+    q, k = attend.rotary(run.q)[0], attend.rotary(run.k)[0]
+    assert data["turned scores"] == (float(q[1] @ k[0]), float(q[3] @ k[0]))
+    assert data["unturned score"] == run.raw[1, 0] == run.raw[3, 0]
+    assert data["turned scores"][1] < 0 < data["turned scores"][0] < data["unturned score"]
+
+
+def test_the_looking_back_diagram_draws_row_two_of_attend_mask_and_of_the_unmasked_head() -> None:
+    table = tables.mask()
+    data = ideas_later.looking_back_figure().data
+    assert data["masked"] == table.masked.shares[1].tolist()
+    assert data["every key"] == table.run.attn[1].tolist()
+    assert data["hidden"] == [3, 4] and data["top"] == 1
+    assert all(data["masked"][j - 1] == 0 for j in data["hidden"])
+
+
+def test_the_layer_diagram_draws_the_square_share_of_every_published_model_at_its_window() -> None:
+    data = ideas_later.layer_figure().data
+    assert data["square at window"] == [square_share(m, m.context) for m in MODELS]
+    assert data["lengths"][-1] == LLAMA31_8B.context
+    assert data["square growing"] == [square_share(LLAMA31_8B, n) for n in data["lengths"]]
+    assert data["square growing"] == sorted(data["square growing"]), "the square's part grows with n"
+
+
+def test_the_clue_figure_draws_the_weights_each_trained_head_gives_from_its_query() -> None:
+    data = learning.clue_figure().data
     names, square = line_weights(tables.learning(DEFAULTS).head.params, int(corpus().held[0]), " in")
     year_names, year_row = weights_to_year(
         year_runs(year_settings(DEFAULTS)).head.params, int(pairs().text.held[0])
@@ -216,7 +251,12 @@ ALL = [
     pictures.shares_figure,
     pictures.scale_figure,
     pictures.cost_figure,
-    pictures.flow_figure,
+    ideas.head_figure,
+    ideas.kinds_figure,
+    ideas.saturation_figure,
+    ideas.strip_figure,
+    ideas.company_figure,
+    ideas.block_figure,
     lacking.mask_figure,
     lacking.parting_figure,
     diagrams.projection_figure,
@@ -224,9 +264,12 @@ ALL = [
     diagrams.heads_figure,
     diagrams.rotation_figure,
     diagrams.growth_figure,
+    ideas_later.placed_figure,
+    ideas_later.looking_back_figure,
+    ideas_later.layer_figure,
     learning.curve_figure,
     learning.learned_figure,
-    learning.idea_figure,
+    learning.clue_figure,
     learning.window_figure,
 ]
 
@@ -317,9 +360,9 @@ def test_each_figure_sits_on_the_page_that_prints_its_table(name: str) -> None:
     assert homes, f"no page draws {name}"
     assert len(homes) == 1, f"{name} is drawn on more than one page: {homes}"
     text = _pages()[homes[0]]
+    # before or after its picture: a page shows the idea before its arithmetic, and may keep the
+    # command's whole table folded beside the path (issue 32)
     assert HOMES[name] in text, f"{homes[0]} draws {name} but never prints `{HOMES[name]}`"
-    found = drawn.search(text)
-    assert found and text.index(HOMES[name]) < found.start(), "the table comes before its picture"
 
 
 # The pictures of ideas picture no table: each belongs where its page first needs it.
@@ -329,7 +372,16 @@ DIAGRAM_HOMES = {
     "heads_figure": "several-heads.md",
     "rotation_figure": "positions.md",
     "growth_figure": "kv-cache.md",
-    "idea_figure": "learning.md",
+    "head_figure": "index.md",
+    "kinds_figure": "bare-digit.md",
+    "saturation_figure": "square-root-divide.md",
+    "strip_figure": "longer-rows.md",
+    "company_figure": "weights-are-data.md",
+    "block_figure": "weights-are-data.md",
+    "placed_figure": "positions.md",
+    "looking_back_figure": "causal-mask.md",
+    "layer_figure": "real-models.md",
+    "clue_figure": "learning.md",
 }
 
 
@@ -350,7 +402,9 @@ def test_no_image_file_is_committed_under_docs() -> None:
 
 # ---- Captions and alt text: every number formatted from a computed value ----
 
-WRITTEN = re.compile(r"(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])")
+# a number joined by a hyphen to a name (GPT-2, Llama-3.1-8B) is part of the name, as the number
+# check of the prose reads it; a number's minus sign may be a true one, −
+WRITTEN = re.compile(r"(?<![\w.-])(?<!\w-)[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])")
 NUMBER_WORDS = re.compile(
     r"\b(zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|"
     r"fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|"
@@ -373,7 +427,7 @@ def _plotted(value: object) -> list[float]:
 
 def _is_plotted(written: str, plotted: list[float]) -> bool:
     """Whether `written` is one of `plotted` at the places it is written to."""
-    digits = written.replace(",", "")
+    digits = written.replace(",", "").replace("−", "-")  # a true minus sign is a minus
     places = len(digits.partition(".")[2])
     return any(f"{v:.{places}f}" == digits for v in plotted)
 
@@ -422,7 +476,14 @@ def _templates(tree: ast.AST) -> list[ast.expr]:
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_no_caption_template_in_figures_types_a_number(source: Path) -> None:
     templates = _templates(ast.parse(source.read_text(encoding="utf-8")))
-    if source.name in ("pictures.py", "controls.py", "lacking.py", "learning.py"):
+    if source.name in (
+        "pictures.py",
+        "controls.py",
+        "lacking.py",
+        "learning.py",
+        "ideas.py",
+        "ideas_later.py",
+    ):
         assert len(templates) >= 4, f"{source.name}: the captions were not found"
     for template in templates:
         for text in _typed(template):

@@ -268,6 +268,51 @@ def test_an_exercise_becomes_its_question_a_prediction_the_answers_code_a_check_
     assert after.source == "After."
 
 
+WRITTEN = (
+    '!!! question "Write it"\n    Write `double(x)`.\n\n'
+    '??? success "Answer"\n    One way:\n\n'
+    f'    {F}python exec="1" source="above" write="double"\n'
+    '    def double(x):\n        """Twice x."""\n        return 2 * x\n'
+    f"    {F}\n\n"
+    "    Held against the sum:\n\n"
+    f'    {F}python exec="1" continuation answer="held"\n'
+    "    try:\n        held = all(double(x) == x + x for x in range(5))\n"
+    "    except Exception:\n        held = False\n"
+    f"    {F}\n"
+)
+
+
+def _written(body: str) -> str:
+    """What the notebook of WRITTEN prints last, the reader's function given `body`."""
+    namespace: dict[str, object] = {}
+    printed = io.StringIO()
+    for cell in cells_of(WRITTEN):
+        if cell.kind == "code":
+            source = cell.source.replace("    ...  # ", f"    {body}  # ")
+            with contextlib.redirect_stdout(printed):
+                exec(source, namespace)
+    return printed.getvalue().splitlines()[-1]
+
+
+def test_an_exercise_that_has_the_reader_write_a_function_opens_on_its_signature_and_holds_it() -> None:
+    cells = cells_of(WRITTEN)
+    assert [c.kind for c in cells] == ["markdown", "code", "code", "code", "markdown"]
+    stub = next(c for c in cells if c.kind == "code")
+    assert stub.source.startswith('def double(x):\n    """Twice x."""\n    ...  # your code')
+    assert "return 2 * x" not in "".join(c.source for c in cells if c.kind == "code"), (
+        "the answer's own is prose"
+    )
+    assert "return 2 * x" in cells[-1].source and cells[-1].source.startswith("<details>")
+    assert _written("return 2 * x").startswith("Right:")
+    assert _written("return x").startswith("Not yet:")
+    assert _written("...").startswith("Not yet:"), "the cell as the reader finds it"
+
+
+def test_a_write_exercise_naming_no_function_of_its_fence_stops_the_build() -> None:
+    with pytest.raises(PluginError, match='write="triple" names no function'):
+        cells_of(WRITTEN.replace('write="double"', 'write="triple"'))
+
+
 def _verdict(page: str, prediction: str) -> str:
     """What the check cell of the page's one exercise prints for `prediction`, cells run in order."""
     namespace: dict[str, object] = {}

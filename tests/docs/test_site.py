@@ -145,3 +145,22 @@ def test_the_theme_has_both_palettes_an_edit_link_and_a_footer(site: Path) -> No
     assert re.search(r'<a href="[^"]+/docs/score-square\.md"[^>]*class="md-content__button', text)
     assert "md-footer__link--next" in text and "md-footer__link--prev" in text
     assert "md-clipboard" in text or "content.code.copy" in text
+
+
+def test_the_reading_path_reads_in_under_an_hour_as_the_index_says(site: Path) -> None:
+    """The index promises the path's prose in under an hour at the reading rate it names: counted
+    on the built pages as scripts/reading_words.py counts them."""
+    import importlib.util
+
+    import yaml
+
+    spec = importlib.util.spec_from_file_location("reading_words", ROOT / "scripts" / "reading_words.py")
+    assert spec is not None and spec.loader is not None
+    counter = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(counter)
+    index = (DOCS / "index.md").read_text(encoding="utf-8")
+    rate = yaml.safe_load(index.split("---\n")[1])["givens"]["reading_rate"][0]
+    assert "under an hour of prose" in index
+    pages = counter.reading_path(ROOT / "mkdocs.yml")
+    words = sum(counter.words(html(site, page.removesuffix(".md"))) for page in pages)
+    assert words / rate < 60, f"{words:,} words of prose: {words / rate:.0f} minutes at {rate} a minute"
