@@ -35,19 +35,19 @@ import numpy as np
 
 from attend import (
     CHAPTER_ENTRY,
-    DK,
-    SLOTS,
+    D_K,
+    DIMENSIONS,
     WK,
     WQ,
     WV,
-    D,
+    D_MODEL,
     Head,
     chapter_head,
     chapter_tokens,
     cost_sweep,
     crossover,
     load_tokenizer,
-    typed_table,
+    embedding_table,
 )
 
 np.set_printoptions(precision=4, floatmode="fixed", suppress=True)
@@ -71,7 +71,7 @@ for n, (token, piece) in enumerate(zip(tokens, labels, strict=True), 1):
 
 # %% [markdown]
 # Each token arrives with an embedding of d_model = four{= x.shape[1]} numbers, its row of the
-# embedding table, whose dimensions a rule types by hand (`SLOTS` names them). The table is
+# embedding table, whose dimensions a rule types by hand (`DIMENSIONS` names them). The table is
 # read-only in the package; here it is a copy you can edit. Tokens 2 and 4 (`"0"` and `"7"`)
 # arrive with the same embedding, which is why the head cannot tell them apart. Give one of
 # them something the other lacks, in a dimension the query reads: uncomment the line
@@ -82,12 +82,12 @@ for n, (token, piece) in enumerate(zip(tokens, labels, strict=True), 1):
 # attention to its own count token, token 3?
 
 # %%
-table = typed_table().copy()  # a row of four for each token in the table
+table = embedding_table().copy()  # a row of four for each token in the table
 suggestion = [1.0, 0.0, 1.0, 0.0]  # a bare digit that carries a count
 # table[tokens[3]] = suggestion  # try it: token 4 is no longer token 2's twin
 
 x = table[tokens]
-print(" " * 12 + "".join(f"{slot:>16}" for slot in SLOTS))
+print(" " * 12 + "".join(f"{slot:>16}" for slot in DIMENSIONS))
 for piece, row in zip(labels, x, strict=True):
     print(f"{piece[:9]!r:<12}" + "".join(f"{v:16.2f}" for v in row))
 
@@ -99,9 +99,9 @@ for piece, row in zip(labels, x, strict=True):
 # scaling by √d_k on and off.
 
 # %%
-wq = np.array(WQ).reshape(DK, D)
-wk = np.array(WK).reshape(DK, D)
-wv = np.array(WV).reshape(DK, D)
+wq = np.array(WQ).reshape(D_K, D_MODEL)
+wk = np.array(WK).reshape(D_K, D_MODEL)
+wv = np.array(WV).reshape(D_K, D_MODEL)
 divide = True
 
 for name, m in (("Wq", wq), ("Wk", wk), ("Wv", wv)):
@@ -115,7 +115,7 @@ for name, m in (("Wq", wq), ("Wk", wk), ("Wv", wv)):
 # before and after scaling, the attention weights, and the head's output for each token.
 
 # %%
-head = Head(D, DK, wq, wk, wv, divide=divide)
+head = Head(D_MODEL, D_K, wq, wk, wv, divide=divide)
 run = head.attend(x)
 print("queries\n", run.q)
 print("keys\n", run.k)
@@ -157,15 +157,15 @@ plt.show()
 
 # %%
 fig, ax = plt.subplots(figsize=(6, 4), layout="constrained")
-heat(ax, run.attn, "attention weights, each row adding to one", "viridis_r", 0.0, 1.0)
+heat(ax, run.weights, "attention weights, each row adding to one", "viridis_r", 0.0, 1.0)
 plt.show()
 
-print("each row adds to", run.attn.sum(axis=1))
+print("each row adds to", run.weights.sum(axis=1))
 print("the head's output for each token")
 print(run.out)
 pairs = range(len(x))
 same = [(i + 1, j + 1) for i in pairs for j in pairs
-        if i < j and np.array_equal(run.attn[i], run.attn[j])]
+        if i < j and np.array_equal(run.weights[i], run.weights[j])]
 print("tokens with identical attention weights:", same or "none")
 
 # %% [markdown]
@@ -175,10 +175,10 @@ print("tokens with identical attention weights:", same or "none")
 
 # %%
 chapter = list(chapter_tokens())
-edited = typed_table().copy()
+edited = embedding_table().copy()
 edited[chapter[3]] = suggestion
-as_typed = chapter_head().attend(typed_table()[chapter]).attn
-with_edit = chapter_head().attend(edited[chapter]).attn
+as_typed = chapter_head().attend(embedding_table()[chapter]).weights
+with_edit = chapter_head().attend(edited[chapter]).weights
 assert np.array_equal(as_typed[1], as_typed[3]), "as typed, tokens 2 and 4 should match"
 assert not np.allclose(with_edit[1], with_edit[3]), "the suggested edit should part tokens 2 and 4"
 print("as typed, token 2 ", as_typed[1], "\n          token 4 ", as_typed[3])

@@ -52,9 +52,9 @@ HEAVY = [
 ONE_CORE = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 BOOK_TRAINING = (  # every run docs/learning.md trains: the page's pair and its two exercises'
     "import resource, time; start = time.perf_counter(); "
-    "from attend import tables; from attend.training import DEFAULTS, Settings, train; "
-    "tables.learning(DEFAULTS); train(Settings(steps=3 * DEFAULTS.steps), attends=False); "
-    "tables.learning(Settings(d_model=4)); "
+    "from attend import modes; from attend.core.training import DEFAULTS, Settings, train; "
+    "modes.learn.table(DEFAULTS); train(Settings(steps=3 * DEFAULTS.steps), attends=False); "
+    "modes.learn.table(Settings(d_model=4)); "
     "used = resource.getrusage(resource.RUSAGE_SELF); "
     "print(used.ru_utime + used.ru_stime, time.perf_counter() - start)"
 )

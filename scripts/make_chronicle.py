@@ -37,7 +37,7 @@ SEED = 1787
 YEARS = 80
 """The chronicle runs from year 1 to year 80."""
 
-DATA = Path(__file__).resolve().parent.parent / "src" / "attend" / "data"
+DATA = Path(__file__).resolve().parent.parent / "src" / "attend" / "core" / "data"
 
 
 class Place(NamedTuple):
@@ -107,8 +107,8 @@ def chronicle(seed: int = SEED) -> str:
 
 
 def main() -> None:
-    sys.path.insert(0, str(DATA.parent.parent))
-    from attend.tokenizer import Tokenizer
+    sys.path.insert(0, str(DATA.parents[2]))
+    from attend.core.tokenizer import Tokenizer
 
     text = chronicle()
     (DATA / "chronicle.txt").write_text(text, encoding="utf-8")

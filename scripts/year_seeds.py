@@ -1,8 +1,8 @@
 """How often the head finds the year a line back, by width and seed: why `YEAR_WIDTH` is what it is.
 
 Not a test (it trains dozens of models, minutes of work), and not on a page: the learning page
-trains one seed at `attend.years.YEAR_WIDTH`, and this says how far that one run speaks for
-others. For each width and seed it trains the head on the pairs (`attend.years`) at the page's
+trains one seed at `attend.core.years.YEAR_WIDTH`, and this says how far that one run speaks for
+others. For each width and seed it trains the head on the pairs (`attend.core.years`) at the page's
 600 steps and prints on how many held-out pairs it names the year's first digit and the whole
 year, beside the best any window of a table of counts does on the first digit.
 
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import argparse
 
-from attend.ngram import named_by_window
-from attend.training import Settings, answer_correct, train
-from attend.years import pairs
+from attend.core.ngram import named_by_window
+from attend.core.training import Settings, answer_correct, train
+from attend.core.years import pairs
 
 
 def main() -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from attend.arrays import Matrix
-from attend.learn import Ids, Params, Shape, forward, initial
-from attend.training import batch, corpus
+from attend.core.arrays import Matrix
+from attend.core.learn import Ids, Params, Shape, forward, initial
+from attend.core.training import batch, corpus
 
 LINES = np.array([0, 7, 300])  # three lines of different lengths, so the batch is padded
 

@@ -38,7 +38,7 @@ from attend import (
     sinusoidal,
     softmax,
 )
-from attend.cli import main
+from attend.book.cli import main
 
 LOOSE = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -158,8 +158,8 @@ def heads(draw: st.DrawFn) -> Head:
 def test_attend_returns_only_finite_numbers_or_refuses(head: Head, x: object) -> None:
     run = finite_or_refused(lambda: head.attend(x))  # type: ignore[arg-type]
     if run is not None:
-        assert all_finite(run.x, run.q, run.k, run.v, run.raw, run.scaled, run.attn, run.out)
-        assert np.allclose(run.attn.sum(axis=1), 1.0)
+        assert all_finite(run.x, run.q, run.k, run.v, run.raw, run.scaled, run.weights, run.out)
+        assert np.allclose(run.weights.sum(axis=1), 1.0)
 
 
 @LOOSE
@@ -201,7 +201,7 @@ def test_attention_returns_shares_of_one_and_finite_values_or_refuses(
     q, k, v = made
     done = finite_or_refused(lambda: attention(q, k, v, divide=divide))  # type: ignore[arg-type]
     if done is not None:
-        assert all_finite(done.shares, done.out) and np.allclose(done.shares.sum(axis=-1), 1.0)
+        assert all_finite(done.weights, done.out) and np.allclose(done.weights.sum(axis=-1), 1.0)
 
 
 @LOOSE

@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 from attend import chapter_head, scale_experiment
-from attend.checks import WORK_LIMIT, draw_work, row_work
-from attend.cli import main
-from attend.experiments import cost_sweep
-from attend.tables import cost, scale
+from attend.book.cli import main
+from attend.book.experiments import cost_sweep
+from attend.book.modes import cost, scale
+from attend.core.checks import WORK_LIMIT, draw_work, sequence_work
 
-LONGEST_ROW = max(n for n in range(1, 10_000) if row_work(n) <= WORK_LIMIT)
+LONGEST_ROW = max(n for n in range(1, 10_000) if sequence_work(n) <= WORK_LIMIT)
 MOST_DRAWS = WORK_LIMIT // draw_work(1, 64)  # at width 64 against the usual four keys
 
 
@@ -45,10 +45,10 @@ def refusal(call: Callable[[], object]) -> str:
         lambda: chapter_head().attend(np.broadcast_to(np.zeros(4), (LONGEST_ROW + 1, 4))),
         lambda: scale_experiment([64], count=10**12),
         lambda: scale_experiment([64, 128], count=MOST_DRAWS),
-        lambda: scale([64], count=10**12, seed=0),
+        lambda: scale.table([64], count=10**12, seed=0),
         lambda: cost_sweep([LONGEST_ROW + 1]),
         lambda: cost_sweep([4_000, 4_000, 4_000]),
-        lambda: cost([6_000]),
+        lambda: cost.table([6_000]),
     ],
     ids=[
         "30,000 tokens",
@@ -70,7 +70,7 @@ def test_a_call_over_the_bound_is_one_value_error_before_anything_is_allocated(
 
 
 def test_the_longest_row_the_bound_allows_is_about_five_thousand_tokens() -> None:
-    assert row_work(LONGEST_ROW) <= WORK_LIMIT < row_work(LONGEST_ROW + 1)
+    assert sequence_work(LONGEST_ROW) <= WORK_LIMIT < sequence_work(LONGEST_ROW + 1)
     assert 5_000 < LONGEST_ROW < 6_000
 
 

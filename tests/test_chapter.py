@@ -46,17 +46,17 @@ def test_every_score_is_a_query_times_a_key_divided_by_two(run: Workings) -> Non
 
 # --8<-- [start:weights]
 def test_every_row_of_attention_weights_sums_to_one(run: Workings) -> None:
-    assert (run.attn > 0).all()
-    assert np.allclose(run.attn.sum(axis=1), 1.0, atol=1e-12)
-    assert round(run.attn[1, 0], 4) == 0.5800
+    assert (run.weights > 0).all()
+    assert np.allclose(run.weights.sum(axis=1), 1.0, atol=1e-12)
+    assert round(run.weights[1, 0], 4) == 0.5800
     # --8<-- [end:weights]
 
 
 # --8<-- [start:same-row]
 def test_two_tokens_with_the_same_numbers_get_the_same_row(run: Workings) -> None:
-    assert np.array_equal(run.attn[1], run.attn[3])
+    assert np.array_equal(run.weights[1], run.weights[3])
     assert np.array_equal(run.out[1], run.out[3])
-    assert not np.array_equal(run.attn[0], run.attn[1])
+    assert not np.array_equal(run.weights[0], run.weights[1])
     # --8<-- [end:same-row]
 
 
@@ -81,7 +81,7 @@ def test_softmax_survives_a_score_nothing_can_raise_e_to() -> None:
 
 # --8<-- [start:wrong-matrix]
 def test_a_matrix_of_the_wrong_size_is_refused() -> None:
-    with pytest.raises(ValueError, match="^Wv holds 3 numbers and a 2 by 2 matrix wants 4$"):
+    with pytest.raises(ValueError, match="Wv holds 3 numbers"):
         Head(2, 2, [1, 0, 0, 1], [1, 0, 0, 1], [1, 0, 0])
     # --8<-- [end:wrong-matrix]
 
@@ -89,6 +89,6 @@ def test_a_matrix_of_the_wrong_size_is_refused() -> None:
 # --8<-- [start:wrong-width]
 def test_a_token_of_the_wrong_width_is_refused() -> None:
     row = [(0, 1, 0, 0.5), (1, 0), (0, 0, 1, 1), (1, 0, 0, 0)]
-    with pytest.raises(ValueError, match="^token 2 of 4 arrives with 2 numbers and the head reads 4$"):
+    with pytest.raises(ValueError, match="token 2 of 4 arrives with 2 numbers"):
         chapter_head().attend(row)
     # --8<-- [end:wrong-width]

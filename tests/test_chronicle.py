@@ -7,7 +7,8 @@ import re
 from pathlib import Path
 from types import ModuleType
 
-from attend.chronicle import CHAPTER_ENTRY, chronicle_text, entries
+from attend.book.chapter import CHAPTER_ENTRY
+from attend.core.chronicle import chronicle_text, entries
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "make_chronicle.py"
 ENTRY = re.compile(
@@ -72,7 +73,8 @@ def test_the_script_writes_the_shipped_chronicle_byte_for_byte() -> None:
 
 
 def test_importing_the_script_writes_nothing() -> None:
-    before = {p: p.stat().st_mtime_ns for p in (SCRIPT.parent.parent / "src" / "attend" / "data").iterdir()}
+    data = SCRIPT.parent.parent / "src" / "attend" / "core" / "data"
+    before = {p: p.stat().st_mtime_ns for p in data.iterdir()}
     _script()
     after = {p: p.stat().st_mtime_ns for p in before}
     assert before == after

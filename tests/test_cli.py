@@ -1,6 +1,6 @@
 """The command: each mode's table as data, its text laid out from that data, and refusals.
 
-The numbers are checked on the tables themselves (`attend.tables`); the printed text is
+The numbers are checked on the tables themselves (`attend.book.modes`); the printed text is
 checked only for holding what the renderer made of those numbers, never parsed back.
 """
 
@@ -16,9 +16,10 @@ from typing import NamedTuple
 import numpy as np
 import pytest
 
-from attend import DK, WK, WQ, WV, D, chapter_row, chronicle_ids, render, tables
-from attend.checks import WORK_LIMIT
-from attend.cli import DISTRIBUTION, main, parser, work
+from attend import D_K, D_MODEL, WK, WQ, WV, chapter_embeddings, chronicle_ids, modes
+from attend.book.cli import DISTRIBUTION, main, parser
+from attend.book.registry import modes as registered
+from attend.core.checks import WORK_LIMIT
 
 
 class ByNumpy(NamedTuple):
@@ -30,19 +31,21 @@ class ByNumpy(NamedTuple):
     k: np.ndarray
     v: np.ndarray
     raw: np.ndarray
-    attn: np.ndarray
+    weights: np.ndarray
     out: np.ndarray
 
 
 def by_numpy(*, divide: bool = True) -> ByNumpy:
-    x = chapter_row()
-    matrices = [np.reshape(w, (DK, D)) for w in (WQ, WK, WV)]  # row j: the D weights of output dimension j
+    x = chapter_embeddings()
+    matrices = [
+        np.reshape(w, (D_K, D_MODEL)) for w in (WQ, WK, WV)
+    ]  # row j: the d_model weights of output dimension j
     q, k, v = (x @ m.T for m in matrices)
     raw = q @ k.T
-    scores = raw / (np.sqrt(DK) if divide else 1.0)
+    scores = raw / (np.sqrt(D_K) if divide else 1.0)
     powers = np.exp(scores - scores.max(axis=1, keepdims=True))
-    attn = powers / powers.sum(axis=1, keepdims=True)
-    return ByNumpy(matrices, q, k, v, raw, attn, attn @ v)
+    weights = powers / powers.sum(axis=1, keepdims=True)
+    return ByNumpy(matrices, q, k, v, raw, weights, weights @ v)
 
 
 def printed(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -53,7 +56,7 @@ def printed(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 
 def test_the_row_table_holds_the_entry_its_seven_tokens_and_the_first_four() -> None:
-    entry = tables.entry()
+    entry = modes.row.table()
     assert entry.text == "year 40: 235 hobbs standing in The Hollow, 1773 born and 1567 gone"
     assert (entry.size, len(entry.ids), entry.round_trip, entry.vocabulary) == (66, 7, True, 512)
     assert [t.id for t in entry.tokens] == [309, 48, 422, 55]
@@ -65,58 +68,58 @@ def test_the_row_table_holds_the_entry_its_seven_tokens_and_the_first_four() -> 
 def test_attend_row_prints_token_3_whole_in_its_first_table(capsys: pytest.CaptureFixture[str]) -> None:
     out = printed(capsys, "row")
     assert '      3    422     38  ": 235 hobbs standing in The Hollow, 17"\n' in out
-    assert out == render.entry(tables.entry()) + "\n"
+    assert out == modes.row.text(modes.row.table()) + "\n"
 
 
 def test_the_weights_table_holds_the_three_chapter_matrices_a_row_per_output_dimension() -> None:
-    table = tables.weights()
+    table = modes.weights.table()
     assert [name for name, _ in table.matrices] == ["Wq", "Wk", "Wv"]
     assert [matrix.tolist() for _, matrix in table.matrices] == [m.tolist() for m in by_numpy().matrices]
-    assert "row j holds the 4 weights that make output dimension j" in render.weights(table)
+    assert "row j holds the 4 weights that make output dimension j" in modes.weights.text(table)
 
 
 def test_the_project_table_holds_each_projection_and_the_layer_agrees() -> None:
-    table = tables.project()
+    table = modes.project.table()
     run, expected = table.run, by_numpy()
     for projected, worked in ((run.q, expected.q), (run.k, expected.k), (run.v, expected.v)):
         np.testing.assert_allclose(projected, worked, rtol=1e-12)
     assert table.by_head.tolist() == table.by_layer.tolist() == run.q[1].tolist()
     assert table.same
-    assert render.project(table).rstrip().endswith("true")
+    assert modes.project.text(table).rstrip().endswith("true")
 
 
 @pytest.mark.parametrize("divide", [True, False])
 def test_the_square_table_is_the_raw_square_and_the_same_divided(divide: bool) -> None:
-    run = tables.square(divide=divide).run
+    run = modes.square.table(divide=divide).run
     np.testing.assert_allclose(run.raw, by_numpy().raw, rtol=1e-12)
     assert run.div == (2.0 if divide else 1.0)
     assert np.array_equal(run.scaled, run.raw / run.div)
 
 
 def test_the_scores_table_holds_the_shares_what_each_comes_to_and_the_count() -> None:
-    table, expected = tables.scores(), by_numpy()
-    np.testing.assert_allclose(table.run.attn, expected.attn, rtol=1e-12)
-    assert [s.top for s in table.shares] == [
-        tuple(np.flatnonzero(row == row.max()) + 1) for row in expected.attn
+    table, expected = modes.scores.table(), by_numpy()
+    np.testing.assert_allclose(table.run.weights, expected.weights, rtol=1e-12)
+    assert [s.top for s in table.rows] == [
+        tuple(np.flatnonzero(row == row.max()) + 1) for row in expected.weights
     ]
     np.testing.assert_allclose(
-        [(s.total, s.largest) for s in table.shares], [(1.0, row.max()) for row in expected.attn], rtol=1e-12
+        [(s.total, s.largest) for s in table.rows], [(1.0, row.max()) for row in expected.weights], rtol=1e-12
     )
     np.testing.assert_allclose(table.run.out, expected.out, rtol=1e-12)
     n = len(expected.q)
     cost = table.run.cost
-    assert (cost.project, cost.score, cost.mix) == (3 * n * D * DK, n * n * DK, n * n * DK)
+    assert (cost.project, cost.score, cost.mix) == (3 * n * D_MODEL * D_K, n * n * D_K, n * n * D_K)
     assert cost.total == cost.project + cost.score + cost.mix
 
 
 def test_the_scores_without_the_divide_are_more_peaked() -> None:
-    undivided = tables.scores(divide=False).run.attn
-    np.testing.assert_allclose(undivided, by_numpy(divide=False).attn, rtol=1e-12)
-    assert undivided.max() > tables.scores().run.attn.max()
+    undivided = modes.scores.table(divide=False).run.weights
+    np.testing.assert_allclose(undivided, by_numpy(divide=False).weights, rtol=1e-12)
+    assert undivided.max() > modes.scores.table().run.weights.max()
 
 
 def test_the_output_is_labelled_by_token_and_dimension_and_the_weights_by_query_and_key() -> None:
-    text = render.scores(tables.scores())
+    text = modes.scores.text(modes.scores.table())
     weights, output = text.split("the head's output: the values summed in each row's weights")
     assert "query \\ key" in weights and "token \\ dim" not in weights
     assert "token \\ dim" in output and "query \\ key" not in output
@@ -125,13 +128,13 @@ def test_the_output_is_labelled_by_token_and_dimension_and_the_weights_by_query_
 @pytest.mark.parametrize("mode", ["square", "scores"])
 def test_no_scale_prints_the_table_without_the_divide(capsys: pytest.CaptureFixture[str], mode: str) -> None:
     out = printed(capsys, mode, "--no-scale")
-    table = getattr(tables, mode)(divide=False)
-    assert out == getattr(render, mode)(table) + "\n"
+    module = getattr(modes, mode)
+    assert out == module.text(module.table(divide=False)) + "\n"
     assert "not scaled" in out
 
 
 def test_the_cost_table_holds_the_counts_the_growth_and_the_crossover() -> None:
-    table = tables.cost([4, 8, 16, 32])
+    table = modes.cost.table([4, 8, 16, 32])
     assert [(c.length, c.project, c.quadratic, c.total) for c in table.costs] == [
         (4, 192, 128, 320),
         (8, 384, 512, 896),
@@ -145,12 +148,12 @@ def test_the_cost_table_holds_the_counts_the_growth_and_the_crossover() -> None:
 
 
 def test_the_cost_table_at_long_rows_agrees_with_the_formula() -> None:
-    table = tables.cost([128, 256, 512, 1024])
+    table = modes.cost.table([128, 256, 512, 1024])
     assert table.costs[-1].total == table.projections + table.pairs == 8437760
 
 
 def test_the_scale_table_shows_the_law_of_the_divide() -> None:
-    table = tables.scale([4, 16, 64, 256], count=1000, seed=82)
+    table = modes.scale.table([4, 16, 64, 256], count=1000, seed=82)
     assert [m.width for m in table.measured] == [4, 16, 64, 256]
     for m in table.measured:
         assert m.undivided.spread == pytest.approx(m.divided.spread * m.width**0.5)
@@ -160,32 +163,35 @@ def test_the_scale_table_shows_the_law_of_the_divide() -> None:
 
 
 def test_a_width_gives_the_same_numbers_whatever_it_is_listed_with() -> None:
-    alone = tables.scale([64], count=1000, seed=82).measured
-    listed = tables.scale([4, 16, 64, 256], count=1000, seed=82).measured
+    alone = modes.scale.table([64], count=1000, seed=82).measured
+    listed = modes.scale.table([4, 16, 64, 256], count=1000, seed=82).measured
     assert alone[0] == listed[2]
 
 
 @pytest.mark.parametrize(
     ("argv", "made"),
     [
-        (["row"], lambda: render.entry(tables.entry())),
-        (["weights"], lambda: render.weights(tables.weights())),
-        (["project"], lambda: render.project(tables.project())),
-        (["square"], lambda: render.square(tables.square())),
-        (["scores"], lambda: render.scores(tables.scores())),
-        (["scale"], lambda: render.scale(tables.scale([4, 16, 64, 256], count=1000, seed=82))),
+        (["row"], lambda: modes.row.text(modes.row.table())),
+        (["weights"], lambda: modes.weights.text(modes.weights.table())),
+        (["project"], lambda: modes.project.text(modes.project.table())),
+        (["square"], lambda: modes.square.text(modes.square.table())),
+        (["scores"], lambda: modes.scores.text(modes.scores.table())),
+        (["scale"], lambda: modes.scale.text(modes.scale.table([4, 16, 64, 256], count=1000, seed=82))),
         (
             ["scale", "--widths", "64,96", "--count", "10", "--seed", "3"],
-            lambda: render.scale(tables.scale([64, 96], count=10, seed=3)),
+            lambda: modes.scale.text(modes.scale.table([64, 96], count=10, seed=3)),
         ),
-        (["cost"], lambda: render.cost(tables.cost([4, 8, 16, 32]))),
-        (["cost", "--rows", "1,2"], lambda: render.cost(tables.cost([1, 2]))),
-        (["positions"], lambda: render.positions(tables.positions())),
-        (["mask"], lambda: render.mask(tables.mask())),
-        (["heads"], lambda: render.heads(tables.heads(2))),
-        (["heads", "--heads", "4"], lambda: render.heads(tables.heads(4))),
-        (["kvcache"], lambda: render.kvcache(tables.kvcache(8, 1))),
-        (["kvcache", "--tokens", "40", "--heads", "2"], lambda: render.kvcache(tables.kvcache(40, 2))),
+        (["cost"], lambda: modes.cost.text(modes.cost.table([4, 8, 16, 32]))),
+        (["cost", "--rows", "1,2"], lambda: modes.cost.text(modes.cost.table([1, 2]))),
+        (["positions"], lambda: modes.positions.text(modes.positions.table())),
+        (["mask"], lambda: modes.mask.text(modes.mask.table())),
+        (["heads"], lambda: modes.heads.text(modes.heads.table(2))),
+        (["heads", "--heads", "4"], lambda: modes.heads.text(modes.heads.table(4))),
+        (["kvcache"], lambda: modes.kvcache.text(modes.kvcache.table(8, 1))),
+        (
+            ["kvcache", "--tokens", "40", "--heads", "2"],
+            lambda: modes.kvcache.text(modes.kvcache.table(40, 2)),
+        ),
     ],
 )
 def test_every_mode_prints_exactly_its_rendered_table(
@@ -260,7 +266,8 @@ def test_a_bad_flag_gets_one_line_naming_it_and_status_2(
 
 def test_the_longest_rows_the_book_prints_are_within_the_bound() -> None:
     ladder = ",".join(str(2**p) for p in range(2, 13))  # 4 .. 4096, as longer-rows.md asks
-    handled, *_ = work(parser().parse_args(["cost", "--rows", ladder]))
+    args = parser().parse_args(["cost", "--rows", ladder])
+    handled = registered()["cost"].handled({"lengths": args.lengths})
     assert 0 < handled <= WORK_LIMIT
 
 
@@ -318,10 +325,11 @@ def test_the_chronicle_is_long_enough_for_every_row_the_command_offers() -> None
 
 
 def test_a_kvcache_run_is_reckoned_as_its_uncached_steps_squares() -> None:
-    handled, *_ = work(parser().parse_args(["kvcache", "--tokens", "10", "--heads", "2"]))
+    args = parser().parse_args(["kvcache", "--tokens", "10", "--heads", "2"])
+    handled = registered()["kvcache"].handled({"tokens": args.tokens, "heads": args.heads})
     assert handled == sum(3 * 2 * t * t for t in range(1, 11))
 
 
 def test_the_kvcache_table_shows_every_step_to_16_then_the_doublings_and_the_last() -> None:
-    assert tables.kvcache(40, 1).shown == (*range(1, 17), 32, 40)
-    assert tables.kvcache(3, 1).shown == (1, 2, 3)
+    assert modes.kvcache.table(40, 1).shown == (*range(1, 17), 32, 40)
+    assert modes.kvcache.table(3, 1).shown == (1, 2, 3)

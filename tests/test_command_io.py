@@ -74,7 +74,7 @@ def test_a_terminal_without_utf_8_gets_every_table_and_help(encoding: str, argv:
     assert done.stderr == b""
     text = done.stdout.decode(encoding)
     if argv[-1] == "--help" and argv[0] in ("scores", "square"):
-        assert "leave the divide by sqrt dk off" in text
+        assert "leave the divide by sqrt d_k off" in text
 
 
 @pytest.mark.parametrize("encoding", ["latin-1", "ascii", "cp1252"])
@@ -93,14 +93,15 @@ def test_a_refusal_naming_a_character_the_terminal_lacks_is_still_one_line(encod
 # Holding the work, rather than racing a real heavy row, puts the interrupt inside `main`'s
 # work on every run, however busy the machine is.
 HELD = """
-import sys, time
-from attend import cli, tables
+import dataclasses, sys, time
+from attend.book import cli, registry
 
 def held(*args, **kwargs):
     print("working", flush=True)
     time.sleep(60)
 
-tables.cost = held
+modes = registry.modes()
+modes["cost"] = dataclasses.replace(modes["cost"], table=held)
 sys.exit(cli.main(["cost"]))
 """
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from attend.intensity import A100_80GB, matrix_bytes, sequence_traffic, step_traffic
-from attend.models import (
+from attend.book.intensity import A100_80GB, matrix_bytes, sequence_traffic, step_traffic
+from attend.book.models import (
     BYTES,
     GEMMA_2B,
     GPT2_SMALL,
@@ -24,7 +24,7 @@ EVERY = (*MODELS, GEMMA_2B)
 @pytest.mark.parametrize("model", EVERY, ids=lambda m: m.name)
 def test_the_matrices_read_are_every_layers_weights_and_the_output_table(model: Model) -> None:
     stored = weights(model)
-    numbers = model.layers * (stored.attention + stored.mlp) + model.vocab * model.d
+    numbers = model.layers * (stored.attention + stored.mlp) + model.vocab * model.d_model
     assert matrix_bytes(model) == numbers * BYTES[model.dtype]
 
 

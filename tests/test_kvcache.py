@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from attend import MultiHead, cache_bytes, chapter_heads, generate, tables
+from attend import MultiHead, cache_bytes, chapter_heads, generate, modes
 
 FAIR = st.floats(-3, 3)
 
@@ -50,7 +50,7 @@ def test_each_step_counts_what_the_formula_says_with_and_without_the_cache(
 
 
 def test_the_chapters_kvcache_table_holds_both_ways_and_the_bytes_kept() -> None:
-    table = tables.kvcache(8, 2)
+    table = modes.kvcache.table(8, 2)
     assert table.largest_difference < 1e-12
     assert table.kept.work == (72, 80, 88, 96, 104, 112, 120, 128)
     assert table.again.total == sum(64 * t + 8 * t * t for t in range(1, 9))
@@ -68,7 +68,7 @@ def test_the_cache_holds_a_key_and_a_value_per_token_per_kept_head_per_layer() -
     [
         ((0, 1, 4, 4, 8), ValueError, "layers must be at least 1"),
         ((1, 1, 4, -1, 8), ValueError, "tokens must be at least 0"),
-        ((1, 1, 4.0, 4, 8), TypeError, "dk must be a whole number"),
+        ((1, 1, 4.0, 4, 8), TypeError, "d_k must be a whole number"),
         ((1, True, 4, 4, 8), TypeError, "kv_heads must be a whole number"),
     ],
 )

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attend.learn import HEAD, backward, forward, jacobian
-from attend.softmax import softmax
-from attend.training import batch
+from attend.core.learn import HEAD, backward, forward, jacobian
+from attend.core.softmax import softmax
+from attend.core.training import batch
 from tests.learn_cases import LINES, finite_differences, small_case
 
 SEEDS = (0, 1, 2)

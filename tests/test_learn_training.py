@@ -7,11 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attend import render, tables, training
-from attend.chronicle import entries
-from attend.cli import main
-from attend.learn import HEAD, Params, Shape, initial
-from attend.training import (
+from attend import modes
+from attend.book.cli import main
+from attend.core import training
+from attend.core.chronicle import entries
+from attend.core.learn import HEAD, Params, Shape, initial
+from attend.core.training import (
     DEFAULTS,
     MOST_STEPS,
     MOST_WIDTH,
@@ -63,7 +64,7 @@ def test_a_rounding_difference_at_the_start_stays_far_below_the_places_the_book_
     """Another machine's BLAS or exp may round the last bit of a product differently; nudged by
     that much at every starting weight, the book's run must end where it did to the places the
     page prints (four), with the same places named."""
-    book = tables.learning(DEFAULTS).head
+    book = modes.learn.table(DEFAULTS).head
     start = initial
 
     def nudged(shape: Shape, seed: int, *, attends: bool = True) -> Params:
@@ -92,7 +93,7 @@ def test_the_baseline_trains_without_the_head_on_the_same_batches() -> None:
 
 
 def test_the_head_names_the_place_far_more_often_than_the_baseline_at_the_books_settings() -> None:
-    table = tables.learning(DEFAULTS)
+    table = modes.learn.table(DEFAULTS)
     head, baseline = table.head, table.baseline
     assert head.final_loss < baseline.final_loss - 0.1
     assert head.place_accuracy > baseline.place_accuracy + 0.5
@@ -100,7 +101,7 @@ def test_the_head_names_the_place_far_more_often_than_the_baseline_at_the_books_
 
 
 def test_the_attention_weights_from_in_add_to_one_over_the_parts_of_the_line() -> None:
-    run = tables.learning(DEFAULTS).head
+    run = modes.learn.table(DEFAULTS).head
     shares = weights_from(run.params, " in", corpus().held)
     assert tuple(shares) == PARTS
     assert sum(shares.values()) == pytest.approx(1)
@@ -108,7 +109,7 @@ def test_the_attention_weights_from_in_add_to_one_over_the_parts_of_the_line() -
 
 
 def test_a_lines_square_ends_at_the_word_asked_for_and_is_causal() -> None:
-    run = tables.learning(DEFAULTS).head
+    run = modes.learn.table(DEFAULTS).head
     names, square = line_weights(run.params, int(corpus().held[0]), " in")
     assert names[-1] == " in" and square.shape == (len(names), len(names))
     assert np.all(np.triu(square, k=1) == 0)
@@ -146,12 +147,12 @@ def test_settings_a_model_cannot_train_with_are_refused_in_one_line(
 def test_attend_learn_prints_the_rendered_table_of_its_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["learn", "--steps", "20", "--width", "8", "--seed", "3"]) == 0
     settings = Settings(seed=3, d_model=8, steps=20)
-    assert capsys.readouterr().out == render.learning(tables.learning(settings)) + "\n"
+    assert capsys.readouterr().out == modes.learn.text(modes.learn.table(settings)) + "\n"
 
 
 def test_the_learn_table_prints_a_row_per_measurement_with_both_losses() -> None:
-    table = tables.learning(QUICK)
-    rows = render.learning(table).splitlines()
+    table = modes.learn.table(QUICK)
+    rows = modes.learn.text(table).splitlines()
     head, baseline = table.head, table.baseline
     for step, ours, theirs in zip(head.steps, head.held_loss, baseline.held_loss, strict=True):
         assert f"    {step:6d}{ours:10.4f}{theirs:10.4f}" in rows

@@ -7,16 +7,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attend import DK, D, Head, chapter_head
-from attend.experiments import chronicle_row
-from attend.loops import looped
+from attend import D_K, D_MODEL, Head, chapter_head
+from attend.book.experiments import chronicle_embeddings
+from attend.core.loops import looped
 
 LOOPED_LENGTHS = range(1, 65)  # where plain loops are quick: 35,840 steps at 64 tokens
 
 
 @pytest.mark.parametrize("n", LOOPED_LENGTHS)
 def test_the_numpy_heads_count_is_the_count_made_one_at_a_time(n: int) -> None:
-    row = chronicle_row(n)
+    row = chronicle_embeddings(n)
     counted, run = looped(chapter_head(), row), chapter_head().attend(row)
     assert counted.cost == run.cost
     np.testing.assert_allclose(counted.out, run.out, rtol=1e-12, atol=1e-12)
@@ -24,8 +24,8 @@ def test_the_numpy_heads_count_is_the_count_made_one_at_a_time(n: int) -> None:
 
 def test_the_loops_count_what_the_formula_says_at_32_tokens() -> None:
     n = 32
-    cost = looped(chapter_head(), chronicle_row(n)).cost
-    assert (cost.project, cost.score, cost.mix) == (3 * n * D * DK, n * n * DK, n * n * DK)
+    cost = looped(chapter_head(), chronicle_embeddings(n)).cost
+    assert (cost.project, cost.score, cost.mix) == (3 * n * D_MODEL * D_K, n * n * D_K, n * n * D_K)
 
 
 sizes = st.integers(1, 5)
@@ -44,7 +44,14 @@ def test_any_heads_counts_and_numbers_match_its_loops(
     np.testing.assert_allclose(counted.out, run.out, rtol=1e-9, atol=1e-12)
 
 
-@pytest.mark.parametrize("row", [np.zeros((0, D)), np.zeros((2, D + 1)), np.zeros(D)])
-def test_the_loops_refuse_a_row_the_head_cannot_read(row: np.ndarray) -> None:
-    with pytest.raises(ValueError, match=f"tokens of {D} numbers each"):
-        looped(chapter_head(), row)
+@pytest.mark.parametrize(
+    ("x", "refused"),
+    [
+        (np.zeros((0, D_MODEL)), ValueError),
+        (np.zeros((2, D_MODEL + 1)), ValueError),
+        (np.zeros(D_MODEL), TypeError),
+    ],
+)
+def test_the_loops_refuse_a_sequence_the_head_cannot_read(x: np.ndarray, refused: type[Exception]) -> None:
+    with pytest.raises(refused, match=r"sequence x|d_model is"):
+        looped(chapter_head(), x)

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attend.ngram import START, count_table, named_by_window
-from attend.training import Corpus
+from attend.core.ngram import START, count_table, named_by_window
+from attend.core.training import Corpus
 
 
 def test_a_table_names_what_most_often_followed_the_window() -> None:

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from attend import chapter_head, chapter_row, parting, rotary, sinusoidal, tables
-from attend.parting import SCHEMES
+from attend import chapter_embeddings, chapter_head, modes, parting, rotary, sinusoidal
+from attend.book.parting import SCHEMES
 
-SLOTS = st.integers(1, 6).map(lambda half: 2 * half)
+DIMENSIONS = st.integers(1, 6).map(lambda half: 2 * half)
 FAIR = st.floats(-10, 10)
 
 
@@ -29,14 +29,14 @@ def test_the_first_pair_turns_one_radian_a_position_and_the_last_pair_slowest() 
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.integers(1, 20), SLOTS)
+@given(st.integers(1, 20), DIMENSIONS)
 def test_every_position_is_pairs_on_the_unit_circle(n: int, d: int) -> None:
     table = sinusoidal(n, d)
     assert np.allclose(table[:, 0::2] ** 2 + table[:, 1::2] ** 2, 1.0)
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.data(), st.integers(1, 8), SLOTS)
+@given(st.data(), st.integers(1, 8), DIMENSIONS)
 def test_a_rotary_score_depends_only_on_how_far_apart_the_two_tokens_stand(
     data: st.DataObject, n: int, d: int
 ) -> None:
@@ -49,7 +49,7 @@ def test_a_rotary_score_depends_only_on_how_far_apart_the_two_tokens_stand(
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.data(), st.integers(1, 8), SLOTS)
+@given(st.data(), st.integers(1, 8), DIMENSIONS)
 def test_a_rotary_turn_keeps_each_pairs_length_and_leaves_position_0_alone(
     data: st.DataObject, n: int, d: int
 ) -> None:
@@ -66,7 +66,7 @@ def test_a_rotary_turn_keeps_each_pairs_length_and_leaves_position_0_alone(
     [
         (lambda: sinusoidal(4, 3), "d must be even, not 3"),
         (lambda: rotary(np.ones((2, 3))), "d must be even, not 3"),
-        (lambda: rotary(np.ones(4)), "\\(..., tokens, slots\\)"),
+        (lambda: rotary(np.ones(4)), "tokens, dimensions"),
     ],
 )
 def test_an_odd_width_or_a_lone_token_has_no_pairs_to_turn(call: object, problem: str) -> None:
@@ -75,32 +75,32 @@ def test_an_odd_width_or_a_lone_token_has_no_pairs_to_turn(call: object, problem
 
 
 def test_without_positions_rows_2_and_4_are_the_same_to_the_last_bit() -> None:
-    part = parting(chapter_head(), chapter_row(), "none")
-    run = chapter_head().attend(chapter_row())
-    assert part.share_gap == part.out_gap == 0.0
+    part = parting(chapter_head(), chapter_embeddings(), "none")
+    run = chapter_head().attend(chapter_embeddings())
+    assert part.weight_gap == part.out_gap == 0.0
     assert np.allclose(part.attended.out, run.out, rtol=0, atol=1e-15)
     assert part.cost == run.cost
 
 
 @pytest.mark.parametrize("scheme", ["sinusoidal", "rotary"])
 def test_either_scheme_parts_rows_2_and_4_and_leaves_the_heads_own_work_as_it_was(scheme: str) -> None:
-    part = parting(chapter_head(), chapter_row(), scheme)
-    assert part.share_gap > 0.01 and part.out_gap > 0.01
-    assert part.cost == chapter_head().attend(chapter_row()).cost
+    part = parting(chapter_head(), chapter_embeddings(), scheme)
+    assert part.weight_gap > 0.01 and part.out_gap > 0.01
+    assert part.cost == chapter_head().attend(chapter_embeddings()).cost
 
 
 def test_sinusoidal_adds_one_number_per_slot_and_rotary_turns_queries_and_keys() -> None:
-    n, d = chapter_row().shape
-    dk = chapter_head().dk
-    none, sines, turns = (parting(chapter_head(), chapter_row(), s) for s in SCHEMES)
+    n, d = chapter_embeddings().shape
+    dk = chapter_head().d_k
+    none, sines, turns = (parting(chapter_head(), chapter_embeddings(), s) for s in SCHEMES)
     assert (none.added, none.turned, none.waves) == (0, 0, 0)
     assert (sines.added, sines.turned, sines.waves) == (n * d, 0, n * d)
     assert (turns.added, turns.turned, turns.waves) == (0, 2 * 2 * n * dk, n * dk)
 
 
 def test_the_positions_table_holds_the_table_it_added_and_one_run_per_scheme() -> None:
-    table = tables.positions()
-    assert np.array_equal(table.table, sinusoidal(*chapter_row().shape))
+    table = modes.positions.table()
+    assert np.array_equal(table.table, sinusoidal(*chapter_embeddings().shape))
     assert tuple(part.scheme for part in table.partings) == SCHEMES
     assert not table.table.flags.writeable
 
@@ -109,7 +109,7 @@ def test_the_positions_table_holds_the_table_it_added_and_one_run_per_scheme() -
     ("args", "problem"),
     [
         (("backwards",), "scheme is one of none, sinusoidal, rotary"),
-        (("none", (2, 9)), "rows 2 and 9 asked of a row of 4 tokens"),
+        (("none", (2, 9)), "tokens 2 and 9 asked of a sequence of 4"),
         (("none", (2, 0)), "at least 1"),
     ],
 )
@@ -117,4 +117,4 @@ def test_parting_refuses_an_unknown_scheme_or_a_row_that_is_not_there(
     args: tuple[object, ...], problem: str
 ) -> None:
     with pytest.raises(ValueError, match=problem):
-        parting(chapter_head(), chapter_row(), *args)  # type: ignore[arg-type]
+        parting(chapter_head(), chapter_embeddings(), *args)  # type: ignore[arg-type]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from attend import Head
-from attend.render import divide_line
+from attend.book.layout import divide_line
 
 
 @pytest.mark.parametrize("divide", [True, False])

@@ -21,14 +21,15 @@ def refuse(event, args):
 before = set(sys.modules)
 sys.addaudithook(refuse)
 import io, contextlib
-import attend.cli
-runs = [["row"], ["weights"], ["project"], ["square"], ["square", "--no-scale"], ["scores"],
-        ["scores", "--no-scale"], ["scale"], ["cost"], ["positions"], ["mask"], ["heads"],
-        ["kvcache"], ["learn", "--steps", "5"]]
+import attend.book.cli
+from attend.book.registry import modes
+quick = {"learn": ["--steps", "5"]}  # every mode at its defaults, learn briefly
+runs = [[name, *quick.get(name, [])] for name in modes()]
+runs += [["square", "--no-scale"], ["scores", "--no-scale"]]
 codes = []
 for argv in runs:
     with contextlib.redirect_stdout(io.StringIO()):
-        codes.append(attend.cli.main(argv))
+        codes.append(attend.book.cli.main(argv))
 pulled = {name.partition(".")[0] for name in set(sys.modules) - before}
 print(json.dumps({"codes": codes, "pulled": sorted(pulled)}))
 """
@@ -40,7 +41,7 @@ def test_every_mode_runs_sealed_on_numpy_and_the_standard_library() -> None:
     )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.splitlines()[-1])
-    assert result["codes"] == [0] * 14
+    assert result["codes"] and set(result["codes"]) == {0}
     # numpy's compiled extensions register these two Cython runtime modules; no file is imported
     cython = {name for name in result["pulled"] if name.startswith("_cython_") or name == "cython_runtime"}
     outside = set(result["pulled"]) - set(sys.stdlib_module_names) - {"attend", "numpy"} - cython
@@ -49,7 +50,7 @@ def test_every_mode_runs_sealed_on_numpy_and_the_standard_library() -> None:
 
 
 def test_the_seal_does_catch_a_socket() -> None:
-    reach_out = SEALED.replace("import attend.cli", "import attend.cli, socket; socket.socket()")
+    reach_out = SEALED.replace("import attend.book.cli", "import attend.book.cli, socket; socket.socket()")
     done = subprocess.run(
         [sys.executable, "-c", reach_out], capture_output=True, text=True, check=False, timeout=120
     )

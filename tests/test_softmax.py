@@ -35,12 +35,12 @@ def test_a_square_is_taken_row_by_row() -> None:
 @pytest.mark.parametrize(
     ("bad", "message"),
     [
-        ([], "^softmax needs at least one score in a row$"),
-        ([1.0, float("nan")], "^softmax's score 2 is nan, and a score must be a finite number or -inf$"),
-        ([float("inf")], "^softmax's score 1 is inf, and a score must be"),
-        ([[0.0, 1.0], [2.0, float("inf")]], "^softmax's score 2 of row 2 is inf"),
-        ([-np.inf, -np.inf], "^softmax's row 1 is -inf throughout, so no score in it can take a share$"),
-        ([[0.0, 1.0], [-np.inf, -np.inf]], "^softmax's row 2 is -inf throughout"),
+        ([], "at least one score"),
+        ([1.0, float("nan")], r"score 2\b.*nan"),
+        ([float("inf")], r"score 1\b.*inf"),
+        ([[0.0, 1.0], [2.0, float("inf")]], r"score 2 of row 2\b.*inf"),
+        ([-np.inf, -np.inf], "row 1 is -inf throughout"),
+        ([[0.0, 1.0], [-np.inf, -np.inf]], "row 2 is -inf throughout"),
     ],
 )
 def test_a_row_with_no_score_to_share_or_a_score_that_is_not_a_number_is_refused(
@@ -53,14 +53,14 @@ def test_a_row_with_no_score_to_share_or_a_score_that_is_not_a_number_is_refused
 @pytest.mark.parametrize(
     ("bad", "message"),
     [
-        (None, "^softmax takes a row of scores, not None$"),
-        ("1.5", "^softmax takes a row of scores, not str '1.5'$"),
-        (3.0, "^softmax takes a row of scores, not the single number 3.0$"),
-        (np.float64(3.0), "^softmax takes a row of scores, not the single number"),
-        ([1j], "^softmax's score 1 is 1j, a complex, not a real number$"),
-        (np.array([1j]), "^softmax's scores holds complex numbers, not real numbers$"),
-        (["1.5"], "^softmax's score 1 is str '1.5', not a real number$"),
-        ([True, False], "^softmax's score 1 is the bool True, not a real number$"),
+        (None, "row of scores, not None"),
+        ("1.5", "row of scores, not str"),
+        (3.0, "row of scores, not the single number"),
+        (np.float64(3.0), "row of scores, not the single number"),
+        ([1j], r"score 1\b.*complex"),
+        (np.array([1j]), "scores holds complex numbers"),
+        (["1.5"], r"score 1\b.*str"),
+        ([True, False], r"score 1\b.*bool"),
         (np.ma.masked_array([1.0, 2.0], mask=[False, True]), "masked array"),
     ],
 )

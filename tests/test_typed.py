@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attend import Layer, chapter_tokens, embed, load_tokenizer, typed_numbers, typed_table
+from attend import Layer, chapter_tokens, embed, embedding_table, load_tokenizer, typed_embedding
 
 
 @pytest.mark.parametrize(
@@ -20,11 +20,11 @@ from attend import Layer, chapter_tokens, embed, load_tokenizer, typed_numbers, 
     ],
 )
 def test_the_rule_types_a_piece_by_what_it_carries(piece: bytes, row: tuple[float, ...]) -> None:
-    assert typed_numbers(piece) == row
+    assert typed_embedding(piece) == row
 
 
 def test_every_token_of_the_table_has_four_numbers_between_zero_and_one() -> None:
-    table = typed_table()
+    table = embedding_table()
     assert table.shape == (len(load_tokenizer()), 4) == (512, 4)
     assert ((table >= 0) & (table <= 1)).all()
     assert not table.flags.writeable
@@ -33,12 +33,12 @@ def test_every_token_of_the_table_has_four_numbers_between_zero_and_one() -> Non
 @pytest.mark.parametrize(
     ("ids", "error", "message"),
     [
-        ([-1], ValueError, "^token -1 is not in the table, whose ids run 0..511$"),
-        ([512], ValueError, "^token 512 is not in the table"),
-        ([1.0], TypeError, "^a token id is a whole number, and the single number 1.0 is not one$"),
-        ([True], TypeError, "^a token id is a whole number, and the bool True is not one$"),
-        ("abc", TypeError, "^token ids come as a list of whole numbers, not str 'abc'$"),
-        (None, TypeError, "^token ids come as a list of whole numbers, not None$"),
+        ([-1], ValueError, r"token -1 is not in the table\b.*0..511"),
+        ([512], ValueError, "token 512 is not in the table"),
+        ([1.0], TypeError, "a token id is a whole number.*1.0"),
+        ([True], TypeError, "a token id is a whole number.*bool"),
+        ("abc", TypeError, "list of whole numbers, not str"),
+        (None, TypeError, "list of whole numbers, not None"),
         (np.array([1.5]), TypeError, "this array holds float64 values"),
     ],
 )
@@ -57,7 +57,7 @@ def test_the_chapter_tokens_are_year_4_then_0_then_the_long_piece_then_7() -> No
     pieces = [load_tokenizer().piece(t) for t in chapter_tokens()]
     assert pieces == [b"year 4", b"0", b": 235 hobbs standing in The Hollow, 17", b"7"]
     assert chapter_tokens()[1] == 48 and chapter_tokens()[3] == 55
-    assert np.array_equal(typed_table()[48], typed_table()[55])
+    assert np.array_equal(embedding_table()[48], embedding_table()[55])
 
 
 def test_a_layer_of_the_wrong_shape_is_refused() -> None:
@@ -65,17 +65,17 @@ def test_a_layer_of_the_wrong_shape_is_refused() -> None:
         Layer(4, (0.0,) * 7, (0.0, 0.0))
     with pytest.raises(ValueError, match="reads 4 inputs and got 3"):
         Layer(4, (0.0,) * 4, (0.0,)).forward([1.0, 2.0, 3.0])
-    with pytest.raises(ValueError, match="^inputs must be at least 1, not 0$"):
+    with pytest.raises(ValueError, match="inputs must be at least 1"):
         Layer(0, (), ())
 
 
 @pytest.mark.parametrize(
     ("weights", "error", "message"),
     [
-        ((1.0, "2"), TypeError, "^weight 2 is str '2', not a real number$"),
-        ((1.0, True), TypeError, "^weight 2 is the bool True, not a real number$"),
-        ((1.0, float("inf")), ValueError, "^weight 2 is inf, which is not a finite number$"),
-        (None, TypeError, "^weights is a run of numbers, not None$"),
+        ((1.0, "2"), TypeError, r"weight 2\b.*str"),
+        ((1.0, True), TypeError, r"weight 2\b.*bool"),
+        ((1.0, float("inf")), ValueError, r"weight 2\b.*not a finite number"),
+        (None, TypeError, "weights is a run of numbers, not None"),
     ],
 )
 def test_a_layer_refuses_weights_that_are_not_finite_real_numbers(
@@ -86,7 +86,7 @@ def test_a_layer_refuses_weights_that_are_not_finite_real_numbers(
 
 
 def test_a_layer_refuses_inputs_whose_sum_overflows() -> None:
-    with pytest.raises(ValueError, match="^neuron 1's weighted sum is beyond the largest finite number$"):
+    with pytest.raises(ValueError, match="neuron 1's weighted sum is beyond the largest"):
         Layer(2, (1e308, 1e308), (0.0,)).forward([10.0, 10.0])
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from attend.chronicle import entries
-from attend.ngram import count_table, named_by_window
-from attend.training import Settings, corpus, train
-from attend.years import YEAR_WIDTH, pairs, year_runs
+from attend.core.chronicle import entries
+from attend.core.ngram import count_table, named_by_window
+from attend.core.training import Settings, corpus, train
+from attend.core.years import YEAR_WIDTH, pairs, year_runs
 
 
 def test_each_pair_is_a_line_and_the_next_line_of_its_year_up_to_the_colon() -> None:

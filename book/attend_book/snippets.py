@@ -1,6 +1,6 @@
 """The include lines of a page checked against the marked sections they name.
 
-pymdownx.snippets includes `--8<-- "src/attend/head.py:attend"` as the lines between
+pymdownx.snippets includes `--8<-- "src/attend/core/head.py:attend"` as the lines between
 `# --8<-- [start:attend]` and `# --8<-- [end:attend]`; with the end marker gone it includes the
 rest of the file, and of a marker written twice it picks one, neither an error there. `check`
 reports both, naming the file and the section. An escaped line, `;--8<-- …`, is shown as text.
@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bound_numbers.markdown import INCLUDE
-from bound_numbers.reading import Problem
+from bound_numbers import INCLUDE, Problem
 
 
 def check(markdown: str, root: Path) -> list[Problem]:

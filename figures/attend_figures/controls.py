@@ -26,8 +26,8 @@ from functools import cache
 from itertools import pairwise
 from typing import Literal
 
-from attend import chapter_head, chapter_row, chapter_tokens, cost_sweep, crossover, scale_experiment
-from attend.experiments import CONFIDENT
+from attend import chapter_embeddings, chapter_head, chapter_tokens, cost_sweep, crossover, scale_experiment
+from attend.book.experiments import CONFIDENT
 from attend_figures.pictures import COST_ROWS, Figure, cost_figure, label, marker_ids
 
 CONTROL_WIDTHS = tuple(2**p for p in range(2, 10))  # 4, 8, ..., 512: key widths to pick from
@@ -143,7 +143,7 @@ def shares_drive() -> Drive:
     keys = [str(j + 1) for j in range(len(labels))]
     states = []
     for divide in (True, False):
-        run = chapter_head(divide=divide).attend(chapter_row())
+        run = chapter_head(divide=divide).attend(chapter_embeddings())
         value, words = ("on", f"divided by {run.div:g}") if divide else ("off", "scaling left off")
         rows = [
             (f"{i + 1} {name}", *(f"{s:.4f}" for s in row))

@@ -25,9 +25,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure as MplFigure
 from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
 
-from attend import chapter_head, chapter_heads, chapter_row, chapter_tokens, rotary, tables
-from attend.experiments import chronicle_row
-from attend.positions import angles
+from attend import chapter_embeddings, chapter_head, chapter_heads, chapter_tokens, modes, rotary
+from attend.book.experiments import chronicle_embeddings
+from attend.core.positions import angles
 from attend_figures.pictures import _STYLE, PANEL_WIDTH, Figure, _panel, _svg, label
 
 PLACES = 2  # numbers in boxes: two places fit a box a phone can show four of
@@ -100,7 +100,7 @@ def _tint(colour: str, amount: float = 0.22) -> tuple[float, float, float]:
 @cache
 def projection_figure(token: int = 2) -> Figure:
     """One token's embedding multiplied by W_Q, W_K and W_V: its query, key and value."""
-    run = chapter_head().attend(chapter_row())
+    run = chapter_head().attend(chapter_embeddings())
     t = token - 1
     made = (
         ("query", "W_Q", run.q[t], QUERY),
@@ -165,9 +165,9 @@ def projection_figure(token: int = 2) -> Figure:
 @cache
 def query_figure(token: int = 2) -> Figure:
     """One query against every key (scores, then attention weights), and the weighted values added."""
-    run = chapter_head().attend(chapter_row())
+    run = chapter_head().attend(chapter_embeddings())
     t, n, dk = token - 1, len(run.x), run.q.shape[1]
-    scores, weights, outcome = run.scaled[t], run.attn[t], run.out[t]
+    scores, weights, outcome = run.scaled[t], run.weights[t], run.out[t]
     left, top, step, bar = 58, 44, 34, 50
     cells = dk * CELL
     with plt.rc_context(_STYLE):
@@ -233,8 +233,8 @@ def query_figure(token: int = 2) -> Figure:
 def heads_figure(h: int = 2) -> Figure:
     """W_Q's rows cut into h heads, and the heads' outputs joined side by side for W_O."""
     layer = chapter_heads(h)
-    run = layer.attend(chapter_row())
-    d, dk, n = layer.d, layer.dk, len(run.joined)
+    run = layer.attend(chapter_embeddings())
+    d, dk, n = layer.d_model, layer.d_k, len(run.joined)
     wq = layer.wq.reshape(d, d)  # output dimension by input dimension, head after head
     head_of = [i // dk for i in range(d)]
     left, top = 40, 30
@@ -307,7 +307,7 @@ def heads_figure(h: int = 2) -> Figure:
 def rotation_figure(token: int = 2, positions: int = 4) -> Figure:
     """Token `token`'s query placed at positions 0 to positions − 1, each pair of its dimensions
     turned by RoPE: the first pair fast, the last slow."""
-    q = chapter_head().attend(chapter_row()).q[token - 1]
+    q = chapter_head().attend(chapter_embeddings()).q[token - 1]
     placed, _ = rotary(np.tile(q, (positions, 1)))  # the same query at every position
     rates = angles(2, len(q))[1]  # radians a position, one per pair
     pairs = len(rates)
@@ -370,9 +370,9 @@ def _pairs(tokens: int, kept: Sequence[int]) -> tuple[list[int], list[int]]:
     """The multiply-adds of scoring and mixing at each step, each way, from the layer's own
     counters: without a cache a step runs the layer on every token so far, t × t query–key pairs;
     with it, a step's work less what projecting its one token and mixing its output by W_O take."""
-    layer, x = chapter_heads(1), chronicle_row(tokens)
+    layer, x = chapter_heads(1), chronicle_embeddings(tokens)
     again = [layer.attend(x[:t], causal=True).cost.heads.quadratic for t in range(1, tokens + 1)]
-    wo = layer.join(np.zeros((layer.h, 1, layer.dk)))[2]  # W_O on one token's joined output
+    wo = layer.join(np.zeros((layer.h, 1, layer.d_k)))[2]  # W_O on one token's joined output
     one = [layer.project(x[t : t + 1])[3] + wo for t in range(tokens)]  # the new token alone
     return again, [work - made for work, made in zip(kept, one, strict=True)]
 
@@ -382,7 +382,7 @@ def growth_figure(tokens: int = 8) -> Figure:
     """Generation step by step: without a cache every token so far is projected again and every
     pair so far scored; with the KV cache only the newest is projected, and its one query scored
     against the keys kept."""
-    table = tables.kvcache(tokens, 1)
+    table = modes.kvcache.table(tokens, 1)
     pairs = dict(zip(("again", "kept"), _pairs(tokens, table.kept.work), strict=True))
     left, top, cell, height = 52, 42, 20, 22
     panels = []

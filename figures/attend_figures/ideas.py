@@ -5,7 +5,7 @@ read a number of it: the whole head as data flowing from tokens to outputs, a st
 against an attention weight, the divide keeping softmax from picking one key, the strip and
 the square of the work, one token's attention weights in other company, and where a head sits
 in a transformer block. Each is drawn from the package's own calls (the book's head, its
-tokens, the counted cost, the published shapes in `attend.models`), so every number in a box or
+tokens, the counted cost, the published shapes in `attend.book.models`), so every number in a box or
 a caption is one the package computed, and each keeps the rules of `attend_figures.pictures`:
 panels drawn at their size on screen, none wider than `PANEL_WIDTH`, no text under 11 px.
 """
@@ -26,17 +26,17 @@ from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Rectangl
 from attend import (
     WQ,
     Layer,
+    chapter_embeddings,
     chapter_head,
-    chapter_row,
     chapter_tokens,
     chronicle_ids,
     cost_sweep,
     embed,
     softmax,
-    typed_numbers,
+    typed_embedding,
 )
-from attend.models import GPT2_SMALL, Model
-from attend.tokenizer import load_tokenizer
+from attend.book.models import GPT2_SMALL, Model
+from attend.core.tokenizer import load_tokenizer
 from attend_figures.diagrams import INK, KEY, QUERY, VALUE, _arrow, _canvas, _listed, _number, _tint
 from attend_figures.pictures import _STYLE, PANEL_WIDTH, Figure, _svg, label
 
@@ -93,11 +93,11 @@ def _down(ax: Axes, x: float, top: float, bottom: float, words: str = "", colour
 def head_figure(followed: int = 2) -> Figure:
     """The whole head as data flowing: tokens, embeddings, queries, keys and values, then
     scores, attention weights and the outputs, every number the chapter's run made."""
-    run = chapter_head().attend(chapter_row())
+    run = chapter_head().attend(chapter_embeddings())
     tokens = chapter_tokens()
     n, d, dk = len(tokens), run.x.shape[1], run.q.shape[1]
     t = followed - 1
-    top_key = int(np.argmax(run.attn[t])) + 1
+    top_key = int(np.argmax(run.weights[t])) + 1
     words = [label(token, width=9) for token in tokens]
     with plt.rc_context(_STYLE):
         # Panel 1: the tokens alone, their embeddings, and what W_Q, W_K and W_V make of them.
@@ -137,7 +137,7 @@ def head_figure(followed: int = 2) -> Figure:
         x0 = (PANEL_WIDTH - width) / 2 - 30
         steps = (
             (f"scores Q·Kᵀ ÷ {run.div:g}", run.scaled, None),
-            ("attention weights", run.attn, BAR),
+            ("attention weights", run.weights, BAR),
             ("outputs, weights × V", run.out, None),
         )
         arrows = ("softmax, row by row", "× V: mix the values")
@@ -168,9 +168,10 @@ def head_figure(followed: int = 2) -> Figure:
         "the "
         f"queries Q, the keys K and the values V, {n} rows of {dk} each. Second: the scores Q·Kᵀ divided by "
         f"{run.div:g}, a {n} by {n} grid; an arrow marked softmax leads to the attention weights, each row "
-        f"adding to {run.attn[t].sum():g}; an arrow marked × V leads to the outputs, {n} rows of {dk}. Row "
+        f"adding to {run.weights[t].sum():g}; an arrow marked × V leads to the outputs, {n} rows of {dk}. "
+        "Row "
         f"{followed}, the token {words[t]}, is outlined in every grid: embedding {_listed(run.x[t])}, query "
-        f"{_listed(run.q[t])}, scores {_listed(run.scaled[t])}, weights {_listed(run.attn[t])}, "
+        f"{_listed(run.q[t])}, scores {_listed(run.scaled[t])}, weights {_listed(run.weights[t])}, "
         f"output {_listed(run.out[t])}."
     )
     caption = (
@@ -178,7 +179,8 @@ def head_figure(followed: int = 2) -> Figure:
         "is projected to its query, key and value "
         f"(first panel); every query meets every key in the scores, divided by {run.div:g}; softmax "
         f"turns each row into attention weights; each output is the values added up in its weights. Row "
-        f"{followed}, the {words[t]}, is outlined: it gives {run.attn[t, top_key - 1]:.2f} of its weight to "
+        f"{followed}, the {words[t]}, is outlined: it gives {run.weights[t, top_key - 1]:.2f} of its weight "
+        "to "
         f"token {top_key}."
     )
     data = {
@@ -187,8 +189,8 @@ def head_figure(followed: int = 2) -> Figure:
         "followed": followed,
         "top key": top_key,
         "div": run.div,
-        "row sum": float(run.attn[t].sum()),
-        **{name: getattr(run, name).tolist() for name in ("x", "q", "k", "v", "scaled", "attn", "out")},
+        "row sum": float(run.weights[t].sum()),
+        **{name: getattr(run, name).tolist() for name in ("x", "q", "k", "v", "scaled", "weights", "out")},
     }
     return Figure("head", panels, alt, caption, data)
 
@@ -197,13 +199,13 @@ def head_figure(followed: int = 2) -> Figure:
 def kinds_figure(digit: int = 2, twin: int = 4) -> Figure:
     """Two kinds of weight: a layer's stored weights give the `0` and the `7` one output, seeing
     nothing else; the head's attention weights for the `0` are worked out from the sequence."""
-    run = chapter_head().attend(chapter_row())
+    run = chapter_head().attend(chapter_embeddings())
     tokens = chapter_tokens()
     n = len(tokens)
     words = [label(token, width=9) for token in tokens]
     layer = Layer(run.x.shape[1], WQ, (0.0,) * run.q.shape[1])  # W_Q as a layer of neurons, biases at zero
     outputs = [layer.forward(run.x[i - 1].tolist()) for i in (digit, twin)]
-    weights = run.attn[digit - 1]
+    weights = run.weights[digit - 1]
     top = int(np.argmax(weights)) + 1
     with plt.rc_context(_STYLE):
         fig_fixed, fixed = _canvas(PANEL_WIDTH, 180)
@@ -438,7 +440,7 @@ def _windows(token: int) -> tuple[tuple[int, ...], ...]:
     ids = chronicle_ids()
     tokenizer = load_tokenizer()
     n = len(chapter_tokens())
-    carries = [typed_numbers(tokenizer.piece(int(i)))[1:3] for i in ids]  # (a year, a count)
+    carries = [typed_embedding(tokenizer.piece(int(i)))[1:3] for i in ids]  # (a year, a count)
 
     def first(count: bool) -> tuple[int, ...]:
         for end in range(n - 1, len(ids)):
@@ -462,7 +464,7 @@ def company_figure(digit: int = 4) -> Figure:
     head = chapter_head()
     runs = [head.attend(embed(list(ids))) for ids in sequences]
     n = len(sequences[0])
-    weights = [run.attn[digit - 1] for run in runs]
+    weights = [run.weights[digit - 1] for run in runs]
     names = ("a year among them", "a count, no year", "neither")
     panels = []
     with plt.rc_context(_STYLE):
@@ -534,7 +536,7 @@ def block_figure(model: Model = GPT2_SMALL) -> Figure:
             ax.add_patch(Circle((stream_x, y), 9, facecolor="white", edgecolor=INK, lw=1.2))
             ax.text(stream_x, y, "+", ha="center", va="center")
 
-        box(8, 26, f"tokens → embeddings, {model.d:,} wide", told, dashed=True, x=8)
+        box(8, 26, f"tokens → embeddings, {model.d_model:,} wide", told, dashed=True, x=8)
         ax.text(stream_x + 8, 50, "+ positions", va="center", color=built)
         # the block, repeated
         ax.add_patch(
@@ -569,7 +571,7 @@ def block_figure(model: Model = GPT2_SMALL) -> Figure:
             colour = FOLLOWED if h == 0 else _tint(built, 0.4)
             ax.add_patch(Rectangle((branch_x + 8 + h * width, y_heads + 26), width - 3, 24, facecolor=colour))
         ax.text(
-            branch_x + 8, y_heads + 62, f"each dk = {model.dk}; this book: one", va="center", color=FOLLOWED
+            branch_x + 8, y_heads + 62, f"each dk = {model.d_k}; this book: one", va="center", color=FOLLOWED
         )
         ax.text(branch_x + 8, y_heads + 78, "joined by WO", va="center")
         _arrow(ax, (branch_x, y_heads + 50), (stream_x + 10, 262))
@@ -579,7 +581,7 @@ def block_figure(model: Model = GPT2_SMALL) -> Figure:
         ax.plot([stream_x, branch_x], [y_norm2 + 11, y_norm2 + 11], color=INK, lw=1.2)
         box(y_norm2, 22, "norm", told, dashed=True)
         _arrow(ax, (branch_x + 60, y_norm2 + 24), (branch_x + 60, y_mlp - 4))
-        box(y_mlp, 40, f"MLP: {model.d:,} → {model.mlp:,} → {model.d:,}", told, dashed=True)
+        box(y_mlp, 40, f"MLP: {model.d_model:,} → {model.mlp:,} → {model.d_model:,}", told, dashed=True)
         _arrow(ax, (branch_x, y_mlp + 20), (stream_x + 10, 374))
         add(378)
         # after the stack
@@ -592,20 +594,22 @@ def block_figure(model: Model = GPT2_SMALL) -> Figure:
         )
         ax.text(196, 495, "described only", va="center")
     alt = (
-        f"A diagram of {model.name}, top to bottom. Tokens become embeddings {model.d:,} wide, positions are "
+        f"A diagram of {model.name}, top to bottom. Tokens become embeddings {model.d_model:,} wide, "
+        "positions are "
         f"added, and a thick line, the residual stream, runs down through a block repeated {model.layers} "
         "times. "
-        f"In the block, a norm feeds {model.heads} attention heads of dk = {model.dk}, the first "
+        f"In the block, a norm feeds {model.heads} attention heads of dk = {model.d_k}, the first "
         "marked as this book's head, joined by WO, and their result is added back into the stream; then a "
         "norm feeds an MLP "
-        f"from {model.d:,} to {model.mlp:,} and back, added into the stream again. After the last block a "
+        f"from {model.d_model:,} to {model.mlp:,} and back, added into the stream again. After the last "
+        "block a "
         "norm "
         f"and an output table give scores for {model.vocab:,} tokens. The heads, the mask, WO and the "
         "positions "
         "are drawn as built on these pages; the norms, the MLP and the rest as described only."
     )
     caption = (
-        f"Where a head sits, at {model.name}'s shapes: {model.heads} heads of dk = {model.dk} side by side, "
+        f"Where a head sits, at {model.name}'s shapes: {model.heads} heads of dk = {model.d_k} side by side, "
         "joined "
         f"by WO and added into the residual stream, then an MLP {model.mlp:,} wide, in each of "
         f"{model.layers} "
@@ -613,9 +617,9 @@ def block_figure(model: Model = GPT2_SMALL) -> Figure:
     )
     data = {
         "model": model.name,
-        "d": model.d,
+        "d": model.d_model,
         "heads": model.heads,
-        "dk": model.dk,
+        "dk": model.d_k,
         "mlp": model.mlp,
         "layers": model.layers,
         "vocab": model.vocab,

@@ -23,14 +23,14 @@ from matplotlib.patches import Circle, Rectangle
 from attend import (
     attention,
     causal_mask,
+    chapter_embeddings,
     chapter_head,
-    chapter_row,
     chapter_tokens,
     load_tokenizer,
+    modes,
     rotary,
-    tables,
 )
-from attend.models import LLAMA31_8B, MODELS, square_share
+from attend.book.models import LLAMA31_8B, MODELS, square_share
 from attend_figures.diagrams import CELL, CELL_HEIGHT, INK, KEY, QUERY, _boxes, _canvas, _listed, _sub, _tint
 from attend_figures.pictures import _STYLE, LINEAR, PANEL_WIDTH, QUADRATIC, Figure, _panel, _svg, label
 
@@ -61,8 +61,8 @@ def _plane(ax: Axes, radius: float, reach: float) -> None:
 def placed_figure() -> Figure:
     """Tokens 2 and 4, the same four numbers, put in their places: a sinusoidal position's vector
     added to each, and the first pair of each one's query turned by its position (rotary)."""
-    added = tables.positions().table
-    run = chapter_head().attend(chapter_row())
+    added = modes.positions.table().table
+    run = chapter_head().attend(chapter_embeddings())
     x = run.x
     first, second = TWINS
     places = tuple(t - 1 for t in TWINS)  # positions count from 0
@@ -200,11 +200,11 @@ def _reach(ax: Axes, weights: npt.NDArray[np.float64], seen: npt.NDArray[np.bool
 def looking_back_figure(token: int = 2) -> Figure:
     """Token `token`'s query against every key, then under the causal mask: only the keys at or
     before it, with the attention weights each gets."""
-    run = chapter_head().attend(chapter_row())
+    run = chapter_head().attend(chapter_embeddings())
     n = len(run.x)
     seen = causal_mask(n, n)
     masked = attention(run.q, run.k, run.v, seen=seen)
-    before, after = run.attn[token - 1], masked.shares[token - 1]
+    before, after = run.weights[token - 1], masked.weights[token - 1]
     hidden = [j + 1 for j in range(n) if not seen[token - 1, j]]
     top = int(np.argmax(after)) + 1
     height = 112 + CELL_HEIGHT + 22

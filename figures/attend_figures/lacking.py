@@ -1,6 +1,6 @@
 """Pictures for the pages on what the chapter's head lacked: positions and the causal mask.
 
-Each is drawn from the same `attend.tables` call whose table the page prints (`attend mask`,
+Each is drawn from the same `attend.book.modes` call whose table the page prints (`attend mask`,
 `attend positions`), with the panels and the `Figure` record of `attend_figures.pictures`, so
 these keep the same rules: panels drawn at their size on screen with no text under 11 px, a
 colour bar wherever colour carries a value, and a caption and alt text whose every number is
@@ -17,7 +17,7 @@ import numpy.typing as npt
 from matplotlib import colormaps
 from matplotlib import pyplot as plt
 
-from attend import tables
+from attend import modes
 from attend_figures.pictures import (
     _STYLE,
     DIVIDED,
@@ -45,13 +45,13 @@ SCHEME_NAMES = {"none": "no positions", "sinusoidal": "sinusoidal", "rotary": "r
 def mask_figure() -> Figure:
     """The score matrix under the causal mask as `attend mask` prints it: the scores with the
     later keys hidden, and the attention weights they leave, each under its colour bar."""
-    table = tables.mask()
-    scores, shares, div = table.masked.scores, table.masked.shares, table.run.div
+    table = modes.mask.table()
+    scores, shares, div = table.masked.scores, table.masked.weights, table.run.div
     labels = [label(t.id) for t in table.tokens]
     n = len(labels)
     seen = np.isfinite(scores)
     scale = (float(scores[seen].min()), float(scores[seen].max()))
-    row, last = twins(table.run.attn)  # alike without the mask: the rows it tells apart
+    row, last = twins(table.run.weights)  # alike without the mask: the rows it tells apart
     key = int(np.argmax(shares[row - 1])) + 1
     sums = shares.sum(axis=1)
     hidden, hidden_share = int((~seen).sum()), float(shares[~seen].max())
@@ -108,15 +108,15 @@ def mask_figure() -> Figure:
 @cache
 def parting_figure() -> Figure:
     """Tokens 2 and 4's attention weights under each scheme of `attend positions`, a panel each."""
-    table = tables.positions()
+    table = modes.positions.table()
     rows = table.partings[0].rows
-    keys = table.partings[0].attended.shares.shape[1]
+    keys = table.partings[0].attended.weights.shape[1]
     panels = tuple(
         _pair_panel(
             f"parting-{part.scheme}",
-            part.attended.shares,
+            part.attended.weights,
             part.rows,
-            f"{SCHEME_NAMES[part.scheme]}: {part.share_gap:.4f} apart",
+            f"{SCHEME_NAMES[part.scheme]}: {part.weight_gap:.4f} apart",
         )
         for part in table.partings
     )
@@ -126,13 +126,13 @@ def parting_figure() -> Figure:
         f"{len(panels)} bar charts, a chart per scheme of positions, each giving tokens {first} and "
         f"{second}'s attention weights on each of the {keys} keys as bars side by side. With no "
         f"positions both tokens' bars are the same height everywhere, "
-        f"{none.share_gap:.4f} apart at most. Sinusoidal positions part them by at most "
-        f"{sines.share_gap:.4f}, rotary positions by {turns.share_gap:.4f}."
+        f"{none.weight_gap:.4f} apart at most. Sinusoidal positions part them by at most "
+        f"{sines.weight_gap:.4f}, rotary positions by {turns.weight_gap:.4f}."
     )
     caption = (
         f"How far tokens {first} and {second} part under each scheme: the largest difference between "
-        f"their attention weights is {none.share_gap:.4f} with no positions, {sines.share_gap:.4f} "
-        f"with sinusoidal ones and {turns.share_gap:.4f} with rotary ones, on the book's tokens "
+        f"their attention weights is {none.weight_gap:.4f} with no positions, {sines.weight_gap:.4f} "
+        f"with sinusoidal ones and {turns.weight_gap:.4f} with rotary ones, on the book's tokens "
         "and hand-typed matrices."
     )
     data = {
@@ -140,8 +140,8 @@ def parting_figure() -> Figure:
         "charts": len(panels),
         "rows": rows,
         "keys": keys,
-        "shares": [[p.attended.shares[r - 1].tolist() for r in p.rows] for p in table.partings],
-        "largest share apart": [p.share_gap for p in table.partings],
+        "shares": [[p.attended.weights[r - 1].tolist() for r in p.rows] for p in table.partings],
+        "largest share apart": [p.weight_gap for p in table.partings],
     }
     return Figure("parting", panels, alt, caption, data)
 

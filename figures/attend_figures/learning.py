@@ -2,9 +2,9 @@
 window a table of counts reads; the training curve; the learned head's attention weights beside
 the typed head's; and the table of counts at every window beside the head.
 
-The runs are `attend.tables.learning` (the call whose table `attend learn` prints) and
-`attend.years.year_runs`, and the table of counts `attend.ngram.named_by_window`, drawn with
-the panels and the `Figure` record of `attend_figures.pictures`: panels at their size on
+The runs are `attend.book.modes.learn.table` (the call whose table `attend learn` prints)
+and `attend.core.years.year_runs`, and the table of counts `attend.core.ngram.named_by_window`,
+drawn with the panels and the `Figure` record of `attend_figures.pictures`: panels at their size on
 screen, no text under 11 px, and every number of a caption or alt text formatted from the
 data the figure carries.
 """
@@ -16,9 +16,9 @@ from functools import cache
 import numpy as np
 from matplotlib import pyplot as plt
 
-from attend import tables
-from attend.training import DEFAULTS, Settings, corpus, line_weights
-from attend.years import pairs, weights_to_year, windows, year_runs, year_settings
+from attend import modes
+from attend.core.training import DEFAULTS, Settings, corpus, line_weights
+from attend.core.years import pairs, weights_to_year, windows, year_runs, year_settings
 from attend_figures.pictures import (
     _STYLE,
     DIVIDED,
@@ -37,7 +37,7 @@ from attend_figures.pictures import (
 @cache
 def curve_figure(settings: Settings = DEFAULTS) -> Figure:
     """The held-out loss by step, the head's and the baseline's, as `attend learn` prints it."""
-    table = tables.learning(settings)
+    table = modes.learn.table(settings)
     head, baseline = table.head, table.baseline
     with plt.rc_context(_STYLE):
         fig, ax = _panel(height=300)
@@ -83,9 +83,9 @@ def curve_figure(settings: Settings = DEFAULTS) -> Figure:
 def learned_figure(settings: Settings = DEFAULTS) -> Figure:
     """The typed head's attention weights under the causal mask, beside the learned head's on
     the first held-out line, from its first token to " in"."""
-    typed = tables.mask()
+    typed = modes.mask.table()
     typed_labels = [label(t.id) for t in typed.tokens]
-    run = tables.learning(settings).head
+    run = modes.learn.table(settings).head
     line = int(corpus().held[0])
     names, weights = line_weights(run.params, line, " in")
     n = len(names)
@@ -93,7 +93,7 @@ def learned_figure(settings: Settings = DEFAULTS) -> Figure:
     panels = (
         _heat_panel(
             "learned-typed",
-            typed.masked.shares,
+            typed.masked.weights,
             typed_labels,
             "typed: the chapter's tokens",
             WEIGHTS_MAP,
@@ -136,7 +136,7 @@ def learned_figure(settings: Settings = DEFAULTS) -> Figure:
         "line": line + 1,
         "labels": learned_labels,
         "learned": weights.tolist(),
-        "typed": typed.masked.shares.tolist(),
+        "typed": typed.masked.weights.tolist(),
         "top": (top_standing + 1, top_in + 1),
     }
     return Figure("learned", panels, alt, caption, data)
@@ -185,7 +185,7 @@ def clue_figure(settings: Settings = DEFAULTS) -> Figure:
     """Where the trained heads look from the token that must predict: on the first held-out
     line, from " in" to the place's clue; on the pair it starts, from the second "year" to the
     first line's year. The window a table of counts needs for the place is shaded on both."""
-    place_run, years = tables.learning(settings).head, year_runs(year_settings(settings))
+    place_run, years = modes.learn.table(settings).head, year_runs(year_settings(settings))
     line = int(corpus().held[0])
     names, square = line_weights(place_run.params, line, " in")
     row = int(pairs().text.held[0])
@@ -255,7 +255,7 @@ def _sweep(name: str, named: tuple[int, ...], held: int, head: int, baseline: in
 def window_figure(settings: Settings = DEFAULTS) -> Figure:
     """The table of counts at every window up to the longest sequence, on the place and on the
     year, beside the head and the baseline trained on each."""
-    lines, years = tables.learning(settings), year_runs(year_settings(settings))
+    lines, years = modes.learn.table(settings), year_runs(year_settings(settings))
     place, year = windows().place, windows().year
     held, year_held = lines.held, years.held
     head, baseline = (

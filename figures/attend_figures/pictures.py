@@ -49,8 +49,8 @@ from matplotlib.figure import Figure as MplFigure
 from matplotlib.patches import Rectangle
 
 from attend import (
+    chapter_embeddings,
     chapter_head,
-    chapter_row,
     chapter_tokens,
     cost_sweep,
     crossover,
@@ -149,7 +149,7 @@ def _rows_words(rows: Sequence[int]) -> str:
 @cache
 def square_figure() -> Figure:
     """The score matrix as `attend square` prints it, before and after scaling."""
-    run = chapter_head(divide=True).attend(chapter_row())
+    run = chapter_head(divide=True).attend(chapter_embeddings())
     labels = [label(t) for t in chapter_tokens()]
     same = twins(run.raw)
     n = len(labels)
@@ -190,18 +190,18 @@ def square_figure() -> Figure:
 @cache
 def shares_figure() -> Figure:
     """The attention weights as `attend scores` and `attend scores --no-scale` print them."""
-    divided = chapter_head(divide=True).attend(chapter_row())
-    undivided = chapter_head(divide=False).attend(chapter_row())
+    divided = chapter_head(divide=True).attend(chapter_embeddings())
+    undivided = chapter_head(divide=False).attend(chapter_embeddings())
     labels = [label(t) for t in chapter_tokens()]
-    same = twins(divided.attn)
+    same = twins(divided.weights)
     n = len(labels)
     lo, hi = SHARE_RANGE
     row = same[0]  # the first of the rows that arrived alike
-    key = int(np.argmax(divided.attn[row - 1])) + 1
+    key = int(np.argmax(divided.weights[row - 1])) + 1
     panels = (
         _heat_panel(
             "shares-divided",
-            divided.attn,
+            divided.weights,
             labels,
             f"weights, scores divided by {divided.div:g}",
             WEIGHTS_MAP,
@@ -210,7 +210,7 @@ def shares_figure() -> Figure:
         ),
         _heat_panel(
             "shares-undivided",
-            undivided.attn,
+            undivided.weights,
             labels,
             "weights, scores not scaled",
             WEIGHTS_MAP,
@@ -218,12 +218,12 @@ def shares_figure() -> Figure:
             SHARE_RANGE,
         ),
     )
-    sums = divided.attn.sum(axis=1)
+    sums = divided.weights.sum(axis=1)
     alt = (
         f"{len(panels)} heat maps of the {n} by {n} attention weights, token labels on both axes, each row "
         f"adding to {sums.min():g}, under a colour bar from {lo:g} to {hi:g}. With scaling, row "
-        f"{row}'s largest weight is {divided.attn[row - 1, key - 1]:.4f} on token {key}; without it "
-        f"the same cell is {undivided.attn[row - 1, key - 1]:.4f}. In both maps rows "
+        f"{row}'s largest weight is {divided.weights[row - 1, key - 1]:.4f} on token {key}; without it "
+        f"the same cell is {undivided.weights[row - 1, key - 1]:.4f}. In both maps rows "
         f"{_rows_words(same)} are identical, because those tokens arrive with the same embedding."
     )
     caption = (
@@ -239,8 +239,8 @@ def shares_figure() -> Figure:
         "row sums": sums.tolist(),
         "twins": same,
         "top": (row, key),
-        "divided": divided.attn.tolist(),
-        "undivided": undivided.attn.tolist(),
+        "divided": divided.weights.tolist(),
+        "undivided": undivided.weights.tolist(),
     }
     return Figure("shares", panels, alt, caption, data)
 

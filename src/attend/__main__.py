@@ -1,5 +1,5 @@
 """`python -m attend` is the `attend` command."""
 
-from attend.cli import main
+from attend.book.cli import main
 
 raise SystemExit(main())

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from attend import chapter_head, chapter_row, cost_sweep, scale_experiment
+from attend import chapter_embeddings, chapter_head, cost_sweep, scale_experiment
 
 pytestmark = pytest.mark.browser
 
@@ -47,7 +47,7 @@ def _shown(live: Any) -> list[str]:
 
 def _shares(divide: bool) -> list[str]:
     """What the switch shows: the scores softmax is handed (the shares are the figure above)."""
-    return [f"{v:.4f}" for v in chapter_head(divide=divide).attend(chapter_row()).scaled.ravel()]
+    return [f"{v:.4f}" for v in chapter_head(divide=divide).attend(chapter_embeddings()).scaled.ravel()]
 
 
 def test_the_divide_switch_shows_the_scores_softmax_is_handed_with_and_without_it(

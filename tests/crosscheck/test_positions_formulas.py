@@ -16,9 +16,9 @@ import numpy.typing as npt
 import pytest
 import torch
 
-from attend import chapter_head, chapter_row
-from attend.parting import parting
-from attend.positions import rotary, sinusoidal
+from attend import chapter_embeddings, chapter_head
+from attend.book.parting import parting
+from attend.core.positions import rotary, sinusoidal
 from tests.crosscheck.torch_side import Agree, as_numpy, as_torch
 
 SHAPES = [(1, 2), (4, 4), (7, 6), (16, 8), (50, 64), (128, 512)]
@@ -62,7 +62,7 @@ def test_rotary_positions_are_roformers_block_diagonal_matrix(
 
 
 def test_rotary_turns_the_chapters_queries_as_roformer_does(agree: Agree) -> None:
-    q = chapter_head().attend(chapter_row()).q
+    q = chapter_head().attend(chapter_embeddings()).q
     agree(rotary(q)[0], by_roformer(q))
 
 
@@ -70,7 +70,7 @@ def test_rotary_turns_the_chapters_queries_as_roformer_does(agree: Agree) -> Non
 def test_the_chapters_head_with_positions_agrees_with_torch_sdpa_on_the_papers_formulas(
     scheme: str, agree: Agree
 ) -> None:
-    head, x = chapter_head(), chapter_row()
+    head, x = chapter_head(), chapter_embeddings()
     n, d = x.shape
     if scheme == "sinusoidal":
         x = x + np.array([[vaswani(pos, slot, d) for slot in range(d)] for pos in range(n)])
@@ -78,5 +78,5 @@ def test_the_chapters_head_with_positions_agrees_with_torch_sdpa_on_the_papers_f
     if scheme == "rotary":
         q, k = by_roformer(q), by_roformer(k)
     theirs = torch.nn.functional.scaled_dot_product_attention(as_torch(q), as_torch(k), as_torch(v))
-    ours = parting(head, chapter_row(), scheme).attended.out
+    ours = parting(head, chapter_embeddings(), scheme).attended.out
     agree(ours, as_numpy(theirs))

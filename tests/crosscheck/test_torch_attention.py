@@ -9,12 +9,12 @@ import numpy.typing as npt
 import pytest
 import torch
 
-from attend import chapter_head, chapter_row
-from attend.attention import attention
-from attend.causal import causal_mask
-from attend.chapter import WK, WQ, WV, D
-from attend.heads import MultiHead
-from attend.kvcache import generate
+from attend import chapter_embeddings, chapter_head
+from attend.book.chapter import D_MODEL, WK, WQ, WV
+from attend.core.attention import attention
+from attend.core.causal import causal_mask
+from attend.core.heads import MultiHead
+from attend.core.kvcache import generate
 from tests.crosscheck.torch_side import Agree, as_numpy, as_torch
 
 Matrix = npt.NDArray[np.float64]
@@ -28,7 +28,7 @@ def projections(case: str) -> tuple[Matrix, Matrix, Matrix]:
     """The chapter head's queries, keys and values, or random ones of a random shape: 1 to 4
     heads, 1 to 12 tokens, 1 to 9 slots wide."""
     if case == "chapter":
-        run = chapter_head().attend(chapter_row())
+        run = chapter_head().attend(chapter_embeddings())
         return run.q, run.k, run.v
     rng = np.random.default_rng(int(case.split()[1]))
     h, n, dk = (int(rng.integers(1, top)) for top in (5, 13, 10))
@@ -40,7 +40,7 @@ def layer_and_row(case: str) -> tuple[MultiHead, Matrix]:
     """The chapter's matrices cut into h heads with Wo the identity, on the chapter's row; or
     random weights for 1 to 4 heads of 1 to 5 slots, on a random row of 1 to 12 tokens."""
     if case.startswith("chapter"):
-        return MultiHead(D, int(case[-1]), WQ, WK, WV, np.eye(D).ravel()), chapter_row()
+        return MultiHead(D_MODEL, int(case[-1]), WQ, WK, WV, np.eye(D_MODEL).ravel()), chapter_embeddings()
     rng = np.random.default_rng(1000 + int(case.split()[1]))
     h, dk, n = (int(rng.integers(1, top)) for top in (5, 6, 13))
     d = h * dk
@@ -51,7 +51,7 @@ def layer_and_row(case: str) -> tuple[MultiHead, Matrix]:
 def torch_layer(layer: MultiHead) -> torch.nn.MultiheadAttention:
     """torch's layer holding our weights: its in_proj stacks Wq, Wk and Wv as we store them,
     each head's slots in order."""
-    d = layer.d
+    d = layer.d_model
     mha = torch.nn.MultiheadAttention(d, layer.h, bias=False, dtype=torch.float64)
     with torch.no_grad():
         mha.in_proj_weight.copy_(
@@ -93,7 +93,7 @@ def test_several_heads_agree_with_torch_multihead_attention(case: str, causal: b
         row, row, row, attn_mask=mask, is_causal=causal, average_attn_weights=False
     )
     agree(ours.out, as_numpy(out))
-    agree(ours.attended.shares, as_numpy(shares))
+    agree(ours.attended.weights, as_numpy(shares))
 
 
 @pytest.mark.parametrize("case", LAYERS)

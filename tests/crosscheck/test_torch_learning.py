@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 import torch
 
-from attend.learn import backward, forward
-from attend.positions import sinusoidal
+from attend.core.learn import backward, forward
+from attend.core.positions import sinusoidal
 from tests.crosscheck.torch_side import Agree, as_numpy, as_torch
 from tests.learn_cases import small_case
 
@@ -22,7 +22,7 @@ SEEDS = range(6)
 def torch_loss(
     params: dict[str, torch.Tensor], ids: np.ndarray, targets: np.ndarray, weight: np.ndarray
 ) -> torch.Tensor:
-    """The model of attend.learn written with torch's own operations."""
+    """The model of attend.core.learn written with torch's own operations."""
     n = ids.shape[1]
     x = params["E"][torch.as_tensor(ids)] + as_torch(sinusoidal(n, params["E"].shape[1]))
     y = x

@@ -2,7 +2,7 @@
 
 Each figure in `figures/attend_figures` (the chapter's own in `pictures.py`, those of what its
 head lacked in `lacking.py`) returns the data it drew. These tests take the table that
-`attend MODE` prints as data (`attend.tables`, the very function the command renders) and
+`attend MODE` prints as data (`attend.book.modes`, the very function the command renders) and
 hold the figure's data against it, with no printed text read back. They also check
 what a reader without sight gets (alt text, a title, a caption), that a build draws the same
 bytes twice, and that each figure sits on the page whose table it pictures.
@@ -19,10 +19,10 @@ import pytest
 
 import attend
 import attend_figures
-from attend import chapter_head, chapter_row, tables
-from attend.models import LLAMA31_8B, MODELS, square_share
-from attend.training import DEFAULTS, corpus, line_weights
-from attend.years import pairs, weights_to_year, windows, year_runs, year_settings
+from attend import chapter_embeddings, chapter_head, modes
+from attend.book.models import LLAMA31_8B, MODELS, square_share
+from attend.core.training import DEFAULTS, corpus, line_weights
+from attend.core.years import pairs, weights_to_year, windows, year_runs, year_settings
 from attend_book.page import Block
 from attend_book.run import run_page
 from attend_figures import diagrams, ideas, ideas_later, lacking, learning, pictures
@@ -32,7 +32,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def test_the_square_figure_plots_the_numbers_attend_square_prints() -> None:
-    run = tables.square().run
+    run = modes.square.table().run
     data = pictures.square_figure().data
     assert data["raw"] == run.raw.tolist()
     assert data["scaled"] == run.scaled.tolist()
@@ -40,8 +40,8 @@ def test_the_square_figure_plots_the_numbers_attend_square_prints() -> None:
 
 def test_the_shares_figure_plots_the_numbers_attend_scores_prints_with_and_without_the_divide() -> None:
     data = pictures.shares_figure().data
-    assert data["divided"] == tables.scores().run.attn.tolist()
-    assert data["undivided"] == tables.scores(divide=False).run.attn.tolist()
+    assert data["divided"] == modes.scores.table().run.weights.tolist()
+    assert data["undivided"] == modes.scores.table(divide=False).run.weights.tolist()
 
 
 def test_the_shares_figure_shows_rows_two_and_four_identical() -> None:
@@ -51,7 +51,7 @@ def test_the_shares_figure_shows_rows_two_and_four_identical() -> None:
 
 
 def test_the_scale_figure_plots_the_numbers_the_scale_table_prints() -> None:
-    table = tables.scale(pictures.SCALE_WIDTHS, count=1000, seed=82)
+    table = modes.scale.table(pictures.SCALE_WIDTHS, count=1000, seed=82)
     data = pictures.scale_figure().data
     assert [m.width for m in table.measured] == data["widths"] == list(pictures.SCALE_WIDTHS)
     for m, divided, undivided in zip(table.measured, data["divided"], data["undivided"], strict=True):
@@ -60,7 +60,7 @@ def test_the_scale_figure_plots_the_numbers_the_scale_table_prints() -> None:
 
 
 def test_the_cost_figure_plots_the_numbers_the_cost_table_prints() -> None:
-    table = tables.cost(pictures.COST_ROWS)
+    table = modes.cost.table(pictures.COST_ROWS)
     data = pictures.cost_figure().data
     assert [(c.length, c.project, c.quadratic, c.total) for c in table.costs] == data["rows"]
     assert [row[0] for row in data["rows"]] == list(pictures.COST_ROWS)
@@ -68,7 +68,7 @@ def test_the_cost_figure_plots_the_numbers_the_cost_table_prints() -> None:
 
 
 def test_the_cost_figure_marks_the_crossover_the_cost_table_names() -> None:
-    named = tables.cost([4, 8, 16, 32]).crossover
+    named = modes.cost.table([4, 8, 16, 32]).crossover
     data = pictures.cost_figure().data
     assert data["crossover"] == named == 7
     length, project, pairs = data["at_crossover"]
@@ -78,7 +78,7 @@ def test_the_cost_figure_marks_the_crossover_the_cost_table_names() -> None:
 
 def test_the_cost_caption_names_the_tie_one_token_before_the_pairs_lead() -> None:
     figure = pictures.cost_figure()
-    tie = tables.cost([6]).costs[0]
+    tie = modes.cost.table([6]).costs[0]
     assert tie.project == tie.quadratic == 288  # 3·6·4·4 = 2·6·6·4
     assert figure.data["level"] == (6, 288)
     assert "they are level at n = 6 and the pairs lead from n = 7" in figure.caption
@@ -105,10 +105,10 @@ def test_the_cost_slider_names_a_length_in_the_singular_and_its_steps_on_its_sca
 
 
 def test_the_mask_figure_plots_the_scores_and_shares_attend_mask_prints() -> None:
-    masked = tables.mask().masked
+    masked = modes.mask.table().masked
     data = lacking.mask_figure().data
     assert data["scores"] == masked.scores.tolist()
-    assert data["shares"] == masked.shares.tolist()
+    assert data["shares"] == masked.weights.tolist()
 
 
 def test_the_mask_figure_outlines_the_twins_it_parts_and_the_last_keeps_its_unmasked_shares() -> None:
@@ -117,22 +117,22 @@ def test_the_mask_figure_outlines_the_twins_it_parts_and_the_last_keeps_its_unma
     row, last = data["twins"]
     assert data["shares"][row - 1] != data["shares"][last - 1]
     assert last == data["size"], "the alt text says the last twin sees every key"
-    assert data["shares"][last - 1] == pytest.approx(tables.mask().run.attn[last - 1].tolist())
+    assert data["shares"][last - 1] == pytest.approx(modes.mask.table().run.weights[last - 1].tolist())
 
 
 def test_the_parting_figure_plots_rows_two_and_four_under_every_scheme_attend_positions_runs() -> None:
-    partings = tables.positions().partings
+    partings = modes.positions.table().partings
     data = lacking.parting_figure().data
     assert data["schemes"] == [p.scheme for p in partings]
     assert data["rows"] == (2, 4)
     assert data["shares"] == [
-        [p.attended.shares[1].tolist(), p.attended.shares[3].tolist()] for p in partings
+        [p.attended.weights[1].tolist(), p.attended.weights[3].tolist()] for p in partings
     ]
-    assert data["largest share apart"] == [p.share_gap for p in partings]
+    assert data["largest share apart"] == [p.weight_gap for p in partings]
 
 
 def test_the_projection_diagram_draws_token_twos_embedding_query_key_and_value() -> None:
-    run = tables.scores().run
+    run = modes.scores.table().run
     data = diagrams.projection_figure().data
     assert data["embedding"] == run.x[1].tolist()
     assert (data["query"], data["key"], data["value"]) == (
@@ -143,17 +143,17 @@ def test_the_projection_diagram_draws_token_twos_embedding_query_key_and_value()
 
 
 def test_the_query_diagram_draws_row_two_of_the_scores_the_weights_and_the_output() -> None:
-    run = tables.scores().run
+    run = modes.scores.table().run
     data = diagrams.query_figure().data
     assert data["keys"] == run.k.tolist() and data["values"] == run.v.tolist()
     assert data["scores"] == run.scaled[1].tolist()
-    assert data["weights"] == run.attn[1].tolist()
+    assert data["weights"] == run.weights[1].tolist()
     assert data["output"] == run.out[1].tolist()
     assert data["top key"] == 1
 
 
 def test_the_heads_diagram_cuts_wq_by_rows_and_joins_what_attend_heads_prints() -> None:
-    run = tables.heads(2).run
+    run = modes.heads.table(2).run
     data = diagrams.heads_figure().data
     assert data["joined"] == run.joined.tolist() and data["out"] == run.out.tolist()
     assert [w for row in data["wq"] for w in row] == list(attend.WQ)
@@ -175,7 +175,7 @@ def test_the_rotation_diagram_turns_each_pair_by_its_position_and_keeps_its_leng
 
 
 def test_the_growth_diagram_draws_the_work_attend_kvcache_prints() -> None:
-    table = tables.kvcache(8, 1)
+    table = modes.kvcache.table(8, 1)
     data = diagrams.growth_figure().data
     assert data["again"] == list(table.again.work) and data["kept"] == list(table.kept.work)
     assert data["totals"] == (table.again.total, table.kept.total)
@@ -183,7 +183,7 @@ def test_the_growth_diagram_draws_the_work_attend_kvcache_prints() -> None:
 
 def test_the_growth_diagram_splits_each_steps_work_into_projections_and_query_key_pairs() -> None:
     data = diagrams.growth_figure().data
-    dk, steps = tables.kvcache(8, 1).dk, range(1, data["tokens"] + 1)
+    dk, steps = modes.kvcache.table(8, 1).d_k, range(1, data["tokens"] + 1)
     # a pass from scratch scores and mixes every pair of the t tokens so far; a kept step, one row
     assert data["pairs again"] == [2 * t * t * dk for t in steps]
     assert data["pairs kept"] == [2 * t * dk for t in steps]
@@ -194,7 +194,7 @@ def test_the_growth_diagram_splits_each_steps_work_into_projections_and_query_ke
 
 def test_the_placed_diagram_adds_each_digits_position_and_turns_its_query() -> None:
     data = ideas_later.placed_figure().data
-    x, added = chapter_row(), tables.positions().table
+    x, added = chapter_embeddings(), modes.positions.table().table
     assert data["tokens"] == (2, 4) and data["places"] == (1, 3) and data["digits"] == (0, 7)
     assert x[1].tolist() == x[3].tolist() == data["embedding"], "the twins arrive alike"
     assert data["entering"] == [(x[1] + added[1]).tolist(), (x[3] + added[3]).tolist()]
@@ -206,10 +206,10 @@ def test_the_placed_diagram_adds_each_digits_position_and_turns_its_query() -> N
 
 
 def test_the_looking_back_diagram_draws_row_two_of_attend_mask_and_of_the_unmasked_head() -> None:
-    table = tables.mask()
+    table = modes.mask.table()
     data = ideas_later.looking_back_figure().data
-    assert data["masked"] == table.masked.shares[1].tolist()
-    assert data["every key"] == table.run.attn[1].tolist()
+    assert data["masked"] == table.masked.weights[1].tolist()
+    assert data["every key"] == table.run.weights[1].tolist()
     assert data["hidden"] == [3, 4] and data["top"] == 1
     assert all(data["masked"][j - 1] == 0 for j in data["hidden"])
 
@@ -224,7 +224,7 @@ def test_the_layer_diagram_draws_the_square_share_of_every_published_model_at_it
 
 def test_the_clue_figure_draws_the_weights_each_trained_head_gives_from_its_query() -> None:
     data = learning.clue_figure().data
-    names, square = line_weights(tables.learning(DEFAULTS).head.params, int(corpus().held[0]), " in")
+    names, square = line_weights(modes.learn.table(DEFAULTS).head.params, int(corpus().held[0]), " in")
     year_names, year_row = weights_to_year(
         year_runs(year_settings(DEFAULTS)).head.params, int(pairs().text.held[0])
     )
@@ -237,7 +237,7 @@ def test_the_clue_figure_draws_the_weights_each_trained_head_gives_from_its_quer
 def test_the_window_figure_plots_the_table_of_counts_and_both_runs() -> None:
     data, lines, years = (
         learning.window_figure().data,
-        tables.learning(DEFAULTS),
+        modes.learn.table(DEFAULTS),
         year_runs(year_settings(DEFAULTS)),
     )
     assert (data["place"], data["year"]) == (windows().place, windows().year)
@@ -476,14 +476,8 @@ def _templates(tree: ast.AST) -> list[ast.expr]:
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_no_caption_template_in_figures_types_a_number(source: Path) -> None:
     templates = _templates(ast.parse(source.read_text(encoding="utf-8")))
-    if source.name in (
-        "pictures.py",
-        "controls.py",
-        "lacking.py",
-        "learning.py",
-        "ideas.py",
-        "ideas_later.py",
-    ):
+    captioned = ("pictures.py", "controls.py", "lacking.py", "learning.py", "ideas.py", "ideas_later.py")
+    if source.name in captioned:
         assert len(templates) >= 4, f"{source.name}: the captions were not found"
     for template in templates:
         for text in _typed(template):

@@ -14,23 +14,23 @@ import numpy as np
 from attend import (
     WQ,
     Layer,
+    chapter_embeddings,
     chapter_head,
-    chapter_row,
     chapter_tokens,
     cost_sweep,
     embed,
     load_tokenizer,
-    tables,
-    typed_numbers,
+    modes,
+    typed_embedding,
 )
-from attend.models import GPT2_SMALL
+from attend.book.models import GPT2_SMALL
 from attend_figures import ideas
 
 
 def test_the_head_figure_draws_every_step_of_the_run_attend_scores_prints() -> None:
-    run = tables.scores().run
+    run = modes.scores.table().run
     data = ideas.head_figure().data
-    for name in ("x", "q", "k", "v", "scaled", "attn", "out"):
+    for name in ("x", "q", "k", "v", "scaled", "weights", "out"):
         assert data[name] == getattr(run, name).tolist(), name
     assert data["followed"] == 2 and data["top key"] == 1
     assert len(ideas.head_figure().panels) == 2
@@ -44,13 +44,13 @@ def test_the_head_figure_draws_arrows_between_its_steps() -> None:
 
 
 def test_the_kinds_figure_gives_the_two_digits_one_output_and_the_zero_its_attention_weights() -> None:
-    run = chapter_head().attend(chapter_row())
+    run = chapter_head().attend(chapter_embeddings())
     data = ideas.kinds_figure().data
     layer = Layer(4, WQ, (0.0,) * 4)
     zero, seven = data["outputs"]
     assert zero == seven == layer.forward(run.x[1].tolist()) == run.q[1].tolist()
     assert data["embeddings"][0] == data["embeddings"][1]
-    assert data["weights"] == run.attn[1].tolist() and data["top"] == 1
+    assert data["weights"] == run.weights[1].tolist() and data["top"] == 1
 
 
 def test_the_saturation_figure_piles_the_weight_on_one_key_only_without_the_divide() -> None:
@@ -82,8 +82,8 @@ def test_the_company_figure_runs_the_same_head_on_three_sequences_ending_in_the_
     seven = chapter_tokens()[3]
     for ids, weights in zip(data["sequences"], data["weights"], strict=True):
         assert ids[-1] == seven
-        assert weights == head.attend(embed(ids)).attn[3].tolist()
-    carries = [[typed_numbers(tokenizer.piece(i))[1:3] for i in ids] for ids in (counted, neither)]
+        assert weights == head.attend(embed(ids)).weights[3].tolist()
+    carries = [[typed_embedding(tokenizer.piece(i))[1:3] for i in ids] for ids in (counted, neither)]
     assert not any(year for year, _ in carries[0]) and any(count for _, count in carries[0])
     assert not any(year or count for year, count in carries[1])
     assert data["tops"][:2] == [1, 2]  # the year in the first, the count token in the second
@@ -91,7 +91,7 @@ def test_the_company_figure_runs_the_same_head_on_three_sequences_ending_in_the_
 
 def test_the_block_figure_draws_gpt2_smalls_published_shapes() -> None:
     data = ideas.block_figure().data
-    shapes = (GPT2_SMALL.d, GPT2_SMALL.heads, GPT2_SMALL.dk, GPT2_SMALL.mlp, GPT2_SMALL.layers)
+    shapes = (GPT2_SMALL.d_model, GPT2_SMALL.heads, GPT2_SMALL.d_k, GPT2_SMALL.mlp, GPT2_SMALL.layers)
     assert (
         (data["d"], data["heads"], data["dk"], data["mlp"], data["layers"])
         == shapes

@@ -18,7 +18,7 @@ from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from tree import DOCS
 
-from attend import chapter_head, chapter_row
+from attend import chapter_embeddings, chapter_head
 
 ROOT = DOCS.parent
 PAGES = [
@@ -132,8 +132,8 @@ def text_of(page_html: str) -> str:
 
 def test_transcripts_and_blocks_show_their_real_output(site: Path) -> None:
     square = text_of(html(site, "score-square"))
-    run = chapter_head().attend(chapter_row())  # worked out here: a weight change moves both
-    assert "$ attend scores" in square and f"{run.attn[1, 0]:.4f}" in square
+    run = chapter_head().attend(chapter_embeddings())  # worked out here: a weight change moves both
+    assert "$ attend scores" in square and f"{run.weights[1, 0]:.4f}" in square
     assert f"token 2's scores: ({', '.join(f'{v:.4f}' for v in run.raw[1])})" in square
     assert "9728" in text_of(html(site, "longer-rows"))
 

@@ -57,7 +57,7 @@ def test_the_contributors_page_shows_its_example_include_line_as_written() -> No
         extension_configs={"pymdownx.snippets": {"base_path": [str(ROOT)], "check_paths": True}},
     )
     text = html_lib.unescape(re.sub(r"<[^>]+>", "", html))
-    assert '--8<-- "src/attend/head.py:attend"' in text
+    assert '--8<-- "src/attend/core/head.py:attend"' in text
     assert "def attend(" not in text
     # the sentence naming the section's markers, which the extension drops unless escaped
     assert "# --8<-- [start:attend] and # --8<-- [end:attend]" in text
