@@ -63,9 +63,14 @@ class BookConfig(Config):
     first_import = c.Type(str, default="")  # what a page's first python fence imports from; "": anything
 
 
+# Where the book's reader and SuperFences read a page's fences differently: said at the fence.
 UNREAD = (
     "SuperFences shows a fence here with code the book's reader does not run there (a fence"
     " indented past its block, or inside an HTML block?): write it as both read it"
+)
+UNSHOWN = (
+    "the book ran this fence, which SuperFences never shows (a closing line longer or more"
+    " indented than its opening?): write it as both read it"
 )
 
 
@@ -280,7 +285,7 @@ class BookPlugin(BasePlugin[BookConfig]):
     @event_priority(100)
     def on_page_content(self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
         if self._unshown:
-            log.warning(f"{self._page}:{self._unshown[0].fence.line}: markdown-exec never ran this fence")
+            log.warning(f"{self._page}:{self._unshown[0].fence.line}: {UNSHOWN}")
         if self._offered:
             html = notebooks.download_button(self._offered) + html
         return mathml.converted(workbench.without_remote_scripts(html))  # the workbench's MathJax goes
