@@ -69,6 +69,17 @@ class BookConfig(Config):
     first_import = c.Type(str, default="")  # what a page's first python fence imports from; "": anything
 
 
+# Where the book's reader and SuperFences read a page's fences differently: said at the fence.
+UNREAD = (
+    "SuperFences shows a fence here with code the book's reader does not run there (a fence"
+    " indented past its block, or inside an HTML block?): write it as both read it"
+)
+UNSHOWN = (
+    "the book ran this fence, which SuperFences never shows (a closing line longer or more"
+    " indented than its opening?): write it as both read it"
+)
+
+
 class UnreadFenceError(SuperFencesException, PluginError):  # type: ignore[misc]
     """A fence SuperFences met that the book's reader did not. A `PluginError`, so mkdocs stops
     with this message and no traceback; a `SuperFencesException`, because SuperFences renders
@@ -84,9 +95,10 @@ class BookPlugin(BasePlugin[BookConfig]):
     def __init__(self) -> None:
         self.workbench = workbench.Workbench()
         self._page = ""  # the page being rendered, as errors name it
+        self._shown: Page | None = None  # its source, parsed
         self._unshown: list[Block] | None = []  # its blocks not shown yet; None: its code failed
         self._offered = ""  # the name of the notebook it offers, beside it in the site; "": none
-        self._shown = self._printed = ""  # its HTML as its reader gets it, and as print-site does
+        self._html = self._printed = ""  # its HTML as its reader gets it, and as print-site does
         self._printing = False  # whether print-site makes the whole-book page in this build
         # What every page's process starts with: the environment as the build found it.
         self.environment = dict(os.environ)
@@ -277,6 +289,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         # One build reports every problem of every page: a page whose code fails is drawn
         # without outputs and still checked; the build goes on to the next.
         self._unshown = None if isinstance(ran, Unavailable) else list(ran.blocks)
+        self._shown = shown
         for problem in self.check_page(shown):
             self.problems.say(problem.render(self._page))
         if self._unshown is not None:  # else its notebook would fail as its page did
@@ -300,8 +313,8 @@ class BookPlugin(BasePlugin[BookConfig]):
         if self._unshown is None:
             text = "(not shown: this page's code failed)"
         elif shown is None:
-            unread = f"{self._page}: SuperFences met a fence the book's reader did not:\n{source}"
-            raise UnreadFenceError(unread)
+            line = self._shown.line_of(source) if self._shown else 1
+            raise UnreadFenceError(f"{self._page}:{line}: {UNREAD}")
         else:
             self._unshown.remove(shown)
             text = shown.text
@@ -318,13 +331,11 @@ class BookPlugin(BasePlugin[BookConfig]):
         self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files
     ) -> str:
         if self._unshown:
-            self.problems.say(
-                f"{self._page}:{self._unshown[0].fence.line}: markdown-exec never ran this fence"
-            )
+            self.problems.say(f"{self._page}:{self._unshown[0].fence.line}: {UNSHOWN}")
         if self._offered:
             html = notebooks.download_button(self._offered) + html
-        self._shown = mathml.converted(workbench.without_remote_scripts(html))  # the workbench's MathJax goes
-        self._printed = printed.lines(self._shown) if self._printing else self._shown
+        self._html = mathml.converted(workbench.without_remote_scripts(html))  # the workbench's MathJax goes
+        self._printed = printed.lines(self._html) if self._printing else self._html
         return self._printed
 
     # After every other: the reader's page is the one shown, unless a plugin between changed it.
@@ -332,7 +343,7 @@ class BookPlugin(BasePlugin[BookConfig]):
     def _on_page_content_last(
         self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files
     ) -> str:
-        return self._shown if html == self._printed else html
+        return self._html if html == self._printed else html
 
     on_page_content = CombinedEvent(_on_page_content_first, _on_page_content_last)
 
