@@ -137,7 +137,7 @@ def placed(page: Page, said: str) -> str:
     if found is None:
         return said
     label, line = page.place(int(found[1]))
-    return f"{label}:{line}{said[found.end():]}"
+    return f"{label}:{line}{said[found.end() :]}"
 
 
 def line_named(page: Page, line: int) -> str:

@@ -199,8 +199,8 @@ def renumber_pages(
                 tally.failed.append(f"{_place(page.shown, said)}{unvalued}")
                 found, status = given, 1
             if check:
-                said_once = binding.one_per_cause(problems(found, values), functools.partial(line_named, source))
-                lines = [rendered(source, p) for p in said_once]
+                named = functools.partial(line_named, source)
+                lines = [rendered(source, p) for p in binding.one_per_cause(problems(found, values), named)]
                 failed = bool(lines)
             else:
                 new, changes, left = _renumbered(source, values, book)

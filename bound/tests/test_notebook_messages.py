@@ -22,7 +22,7 @@ from bound_numbers.reading import read
 
 def notebook(*cells: tuple[str, str]) -> str:
     """A notebook of `cells` (kind, source), as Jupyter writes one."""
-    made = [
+    made: list[dict[str, object]] = [
         {"cell_type": kind, "metadata": {}, "source": source.splitlines(keepends=True)}
         | ({"execution_count": None, "outputs": []} if kind == "code" else {})
         for kind, source in cells
@@ -81,8 +81,8 @@ def test_bindings_that_share_a_cause_in_a_notebook_are_named_by_cell(tmp_path: P
 
 
 def test_bindings_that_share_a_cause_on_a_markdown_page_are_named_by_line() -> None:
-    text = "Drop it for 3.4{= t} seconds.\n\nThen for 3.4{= t}.\n\n```python exec=\"on\"\nt = 3.4\n```\n\n"
-    text += "```python exec=\"on\"\nt = 4.0\n```\n"
+    text = 'Drop it for 3.4{= t} seconds.\n\nThen for 3.4{= t}.\n\n```python exec="on"\nt = 3.4\n```\n\n'
+    text += '```python exec="on"\nt = 4.0\n```\n'
     [problem] = plugin(Path.cwd()).check(Page("docs/p.md", text))
     assert problem.message.endswith("nor, for that reason, can 1 more: {= t} (line 3)")
 
