@@ -226,8 +226,8 @@ def looking_back_figure(token: int = 2) -> Figure:
         f"{after[hidden[0] - 1]:g}; the weights are {_listed(after)}."
     )
     caption = (
-        f"Token {token}'s query reaches every key (top), then only the keys at or before it, under the "
-        f"causal mask (bottom). The hidden keys get an attention weight of exactly {after[hidden[0] - 1]:g}, "
+        f"Token {token}'s query reaches every key, then, under the causal mask, only the keys at or "
+        f"before it. The hidden keys get an attention weight of exactly {after[hidden[0] - 1]:g}, "
         f"and token {top} takes {after[top - 1]:.4f} where it took {before[top - 1]:.4f}."
     )
     data = {
