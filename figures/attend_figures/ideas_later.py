@@ -284,7 +284,7 @@ def layer_figure() -> Figure:
         "that grows in step with the tokens read, and the part that grows with their square, "
         "labelled with its percentage. At each model's full window the square is "
         + ", ".join(f"{share:.0%} for {name}" for name, share in windows)
-        + f". Below, {LLAMA31_8B.name}'s layer at "
+        + f". The second chart: {LLAMA31_8B.name}'s layer at "
         + ", ".join(f"{n} tokens, {share:.0%}" for n, share in growing)
         + "."
     )
@@ -293,8 +293,8 @@ def layer_figure() -> Figure:
         f"{high:.0%} of it for {', '.join(under[:-1])} and {under[-1]}, the MLP and the "
         "projections the rest; "
         f"only {', '.join(over)}, whose window is {LLAMA31_8B.context:,} tokens, reads far enough for the "
-        f"square to lead. Below, the same layer as the tokens read grow from {lengths[0]:,} to "
-        f"{lengths[-1]:,}."
+        f"square to lead. The second chart: {LLAMA31_8B.name}'s layer as the tokens read grow from "
+        f"{lengths[0]:,} to {lengths[-1]:,}."
     )
     data = {
         "panels": len(panels),
