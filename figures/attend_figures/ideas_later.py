@@ -108,8 +108,8 @@ def placed_figure() -> Figure:
                 color=INK,
             )
         turn.set_title("rotary: each query turned by its place")
-        turn.set_xlabel("query dimension 1")
-        turn.set_ylabel("query dimension 2")
+        turn.set_xlabel("dimension 1")
+        turn.set_ylabel("dimension 2")
     unturned = float(run.raw[first - 1, year])
     scores = tuple(float(q_turned[t - 1] @ k_turned[year]) for t in TWINS)
     digits = tuple(_digit(t) for t in TWINS)
