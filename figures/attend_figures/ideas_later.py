@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from matplotlib import pyplot as plt
 from matplotlib.axes import Axes
-from matplotlib.patches import Circle, Rectangle
+from matplotlib.patches import Circle
 
 from attend import (
     attention,
@@ -31,11 +31,22 @@ from attend import (
     rotary,
 )
 from attend.book.models import LLAMA31_8B, MODELS, square_share
-from attend_figures.diagrams import CELL, CELL_HEIGHT, INK, KEY, QUERY, _boxes, _canvas, _listed, _sub, _tint
-from attend_figures.pictures import _STYLE, LINEAR, PANEL_WIDTH, QUADRATIC, Figure, _panel, _svg, label
+from attend_figures.diagrams import (
+    CELL,
+    CELL_HEIGHT,
+    INK,
+    KEY,
+    QUERY,
+    _boxes,
+    _canvas,
+    _listed,
+    _reach,
+    _sub,
+    _tint,
+)
+from attend_figures.pictures import _STYLE, LINEAR, PANEL_WIDTH, QUADRATIC, Figure, _panel, _svg
 
 PLACE = "#c06a00"  # a position's vector, added: neither a query's, a key's nor a value's colour
-HIDDEN = "#8c8c8c"  # a key the mask hides: its line dashed, in a grey that still reads on white
 Colour = str | tuple[float, float, float]  # a name, or red, green and blue from 0 to 1
 TWINS = (2, 4)  # the bare digits, tokens that arrive with the same embedding (counted from 1)
 YEAR = 1  # the dimension, from 0, that says a token carries a year
@@ -148,52 +159,6 @@ def placed_figure() -> Figure:
         "turned scores": scores,
     }
     return Figure("placed", panels, alt, caption, data)
-
-
-def _reach(ax: Axes, weights: npt.NDArray[np.float64], seen: npt.NDArray[np.bool_], token: int) -> None:
-    """Token `token`'s query above the sequence, a line to every key: solid and labelled with its
-    attention weight where the query may see it, dashed and grey where it is hidden."""
-    n = len(weights)
-    labels = [label(t, width=9) for t in chapter_tokens()]
-    box, gap, left = 72, 6, 8
-    centre = [left + j * (box + gap) + box / 2 for j in range(n)]
-    query = (centre[token - 1], 34)
-    ax.add_patch(Rectangle((query[0] - 18, 8), 36, 24, facecolor=_tint(QUERY), edgecolor=QUERY, lw=1.2))
-    ax.text(query[0], 20, f"q{_sub(token)}", ha="center", va="center", color=QUERY)
-    keys_y = 112
-    for j in range(n):
-        shown = bool(seen[j])
-        ax.plot(
-            [query[0], centre[j]],
-            [query[1], keys_y],
-            color=QUERY if shown else HIDDEN,
-            lw=1 + 5 * float(weights[j]),
-            ls="-" if shown else "--",
-            solid_capstyle="round",
-        )
-        mid = (0.45 * query[0] + 0.55 * centre[j], 0.45 * query[1] + 0.55 * keys_y)
-        ax.text(
-            mid[0],
-            mid[1],
-            f"{weights[j]:.2f}",
-            ha="center",
-            va="center",
-            color=INK,
-            bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none"},
-        )
-        ax.add_patch(
-            Rectangle(
-                (centre[j] - box / 2, keys_y),
-                box,
-                CELL_HEIGHT,
-                facecolor=_tint(KEY) if shown else "white",
-                edgecolor=KEY if shown else HIDDEN,
-                lw=1.2,
-                ls="-" if shown else "--",
-            )
-        )
-        ax.text(centre[j], keys_y + CELL_HEIGHT / 2, labels[j], ha="center", va="center", color=INK)
-        ax.text(centre[j], keys_y + CELL_HEIGHT + 12, f"k{_sub(j + 1)}", ha="center", va="center", color=INK)
 
 
 @cache
