@@ -72,10 +72,11 @@ def tests(session: nox.Session) -> None:
 @nox.session(python=BOOK_PYTHON)
 def bound(session: nox.Session) -> None:
     """bound-numbers on its own (bound/): its tests, among them its second site (bound/tests/site)
-    built by ProperDocs with markdown-exec, README's quick start and its release workflow
-    (check-jsonschema). Nothing of the book is installed, so nothing of it can make them pass;
-    numpy only for the provider's test of numpy's values."""
-    site = ("properdocs", "mkdocs-material", "markdown-exec", "pymdown-extensions")
+    built by ProperDocs with markdown-exec, a site of notebooks (bound/tests/notebook_site) shown
+    by mkdocs-jupyter, README's quick start and its release workflow (check-jsonschema). Nothing
+    of the book is installed, so nothing of it can make them pass; numpy only for the provider's
+    test of numpy's values."""
+    site = ("properdocs", "mkdocs-material", "markdown-exec", "mkdocs-jupyter", "pymdown-extensions")
     session.install(*LOCK, "-e", "./bound", *site, "numpy", "pytest", "check-jsonschema")
     session.run(
         "pytest", "bound/tests", "-p", "no:cacheprovider", "-o", "addopts=-ra", *session.posargs, env=QUIET

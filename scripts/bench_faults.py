@@ -18,8 +18,9 @@ import time
 from pathlib import Path
 
 from attend_book import workbench
-from attend_book.page import OUTPUT_LIMIT, TIME_LIMIT, FenceError
+from attend_book.page import OUTPUT_LIMIT, TIME_LIMIT
 from attend_book.run import run_page
+from bound_numbers import Unavailable
 
 FENCE = "```"
 
@@ -34,7 +35,7 @@ def timed_page(body: str, most: int = OUTPUT_LIMIT) -> tuple[float, str]:
     try:
         ran = run_page("docs/p.md", page(body), most=most)
         said = f"shown: {len(ran.blocks[0].text) / 1e6:.0f} MB"
-    except FenceError as error:
+    except Unavailable as error:
         said = str(error).splitlines()[0]
     return time.perf_counter() - start, said
 
@@ -56,7 +57,7 @@ def main() -> None:
         start = time.perf_counter()
         try:
             workbench.execute(script, Path(folder, "bench.ipynb"), limit=TIME_LIMIT, shown="docs/bench.py")
-        except FenceError as error:
+        except Unavailable as error:
             said = str(error)
         print(f"a workbench cell that hangs: {time.perf_counter() - start:.2f} s  ({said})")
 

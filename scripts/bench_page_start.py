@@ -17,6 +17,7 @@ import time
 
 import attend_book
 from attend_book.run import run_page
+from bound_numbers import Asked
 
 F = "```"
 PAGE = f'{F}python exec="1"\nimport sys\nprint(len(sys.modules))\n{F}\n\nIt is 1{{= 1}}.\n'
@@ -29,7 +30,7 @@ def main() -> None:
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        ran = run_page("docs/p.md", PAGE, ["1"])
+        ran = run_page("docs/p.md", PAGE, [Asked("1", 6)])
         times.append(time.perf_counter() - start)
     print(f"plugin: {attend_book.__file__}")
     print(f"a page's run: median {statistics.median(times) * 1000:.0f} ms over {runs} runs")

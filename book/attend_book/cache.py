@@ -30,10 +30,9 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 from attend_book import inputs
-from attend_book.page import PageRun, blocks_of, executed
-from attend_book.run import run_page
-from bound_numbers.markdown import fences
-from bound_numbers.text import beside
+from attend_book.page import PageRun, blocks_of
+from attend_book.run import run_plan
+from bound_numbers import Plan, beside
 
 log = get_plugin_logger(__name__)
 Loaded = TypeVar("Loaded")
@@ -101,7 +100,7 @@ def fingerprint(roots: Iterable[Path], versions: Mapping[str, str]) -> str:
 
 
 FOLDER = ".cache/attend-book"  # beside mkdocs.yml, unless the plugin is told otherwise
-Runner = Callable[[str, str, tuple[str, ...]], PageRun]  # what runs a page: `run_page`, or a stand-in
+Runner = Callable[[Plan], PageRun]  # what runs a page: `run.run_plan`, or a stand-in
 
 
 def _key(*parts: str) -> str:
@@ -143,32 +142,28 @@ class Cache:
         self.runs = 0  # how many pages and notebooks really ran: what the tests watch
         self._instead: tempfile.TemporaryDirectory[str] | None = None  # when `root` cannot be written
 
-    def page(
-        self, path: str, markdown: str, expressions: Iterable[str] = (), run: Runner = run_page
-    ) -> PageRun:
-        """The page's blocks and the values of `expressions`: from the cache while its code, those
-        expressions, the environment and every file it read stand, else run."""
-        wanted = tuple(sorted(set(expressions)))
+    def page(self, plan: Plan, run: Runner = run_plan) -> PageRun:
+        """The page's blocks and the values it asks for: from the cache while its code, the
+        bindings at each stage of it, the environment and every file it read stand, else run."""
         # All a fence says, not only its code: an exercise's `answer=` runs too, and `html` is shown.
-        code = (
-            repr((f.language, sorted(f.words), sorted(f.options.items()), f.body))
-            for f in fences(markdown)
-            if executed(f)
-        )
-        key = _key(self.environment, *code, "\0bindings", *wanted)
+        code = (repr((f.language, sorted(f.words), sorted(f.options.items()), f.body)) for f in plan.fences)
+        points = (f"{point.stage}\0{point.expression}" for point in plan.points)
+        key = _key(self.environment, *code, "\0bindings", *points)
         entry = self.folder / "pages" / f"{key}.json"
         self.used.add(entry)
 
         def stored(entry: Path) -> tuple[dict[str, str], PageRun]:
             kept = json.loads(entry.read_text(encoding="utf-8"))
-            blocks = blocks_of(markdown, kept["blocks"])
-            return kept["read"], PageRun(blocks, dict(kept["values"]), tuple(kept["read"]))
+            blocks = blocks_of(plan.fences, kept["blocks"])
+            values = plan.values_of(dict(enumerate(kept["values"])))
+            return kept["read"], PageRun(blocks, values, tuple(kept["read"]))
 
-        if (found := self._stored(path, entry, stored)) is not None:
+        if (found := self._stored(plan.page, entry, stored)) is not None:
             return found
         self.runs += 1
-        done = run(path, markdown, wanted)
-        kept = {**done.kept(), "read": digests(done.read)}
+        done = run(plan)
+        blocks, values = [b.text for b in done.blocks], list(plan.point_values(done.values).values())
+        kept = {"blocks": blocks, "values": values, "read": digests(done.read)}
         self._write(entry, lambda target: target.write_text(json.dumps(kept), encoding="utf-8"))
         return done
 

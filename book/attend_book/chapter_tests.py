@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+from pathlib import Path
 
 import pytest
 
@@ -45,7 +46,13 @@ class ChapterTestError(AssertionError):
 
 def run_test(node: str) -> str:
     """Run the test `node` (`file::name`, from the working directory) and say how it ended, as
-    `pytest -v` does, by the test's name (the listing above it names the file): `name PASSED`."""
+    `pytest -v` does, by the test's name (the listing above it names the file): `name PASSED`.
+    Anything but one test of a file that is there is refused before pytest collects anything."""
+    path, _, name = str(node).partition("::")
+    if not (name and path.endswith(".py") and Path(path).is_file()):
+        raise ChapterTestError(
+            f"{node!r} names no test: write `file.py::test_name`, the file from {Path.cwd()}"
+        )
     outcomes = _Outcomes()
     with contextlib.redirect_stdout(io.StringIO()) as said:
         status = pytest.main([*_QUIET, node], plugins=[outcomes])

@@ -22,13 +22,12 @@ import nbformat
 from markdown import Markdown
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.structure.pages import Page
+from mkdocs.structure.pages import Page as MkDocsPage
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from attend.book.cli import DISTRIBUTION
-from attend_book.page import FenceError, commands, executed, words
-from bound_numbers.markdown import FRONT, Fence, fences, parse
-from bound_numbers.reading import strip
+from attend_book.page import commands, executed, words
+from bound_numbers import Fence, Page, Unavailable, strip
 
 RELEASE = f"https://pypi.org/project/{DISTRIBUTION}/"
 DRAWS = re.compile(r"^\s*(?:from|import)\s+(?:matplotlib|attend_figures)\b", re.MULTILINE)
@@ -70,26 +69,21 @@ class Cell:
     source: str
 
 
-def cells_of(
-    markdown: str,
-    root: Path | None = None,
-    snippets: Mapping[str, Any] | None = None,
-    path: str = "a page",
-) -> list[Cell]:
+def cells_of(page: Page, root: Path | None = None, snippets: Mapping[str, Any] | None = None) -> list[Cell]:
     """A page cut into cells. A listing's include lines are resolved by pymdownx.snippets itself,
     with the page's options for it (`snippets`), from `root` (default: here), as the page shows them.
     A fence marked `book_only` (it needs the repository, as the chapter's tests do) is left out;
     an exercise's answer becomes the cells `_exercise` makes. A transcript line that cannot be
-    made a call is said at its line of `path`, as the build says it."""
+    made a call is said at its line of the page, as the build says it."""
     options = {**(snippets or {}), "base_path": [str(root or Path.cwd())]}
     include = Markdown(extensions=["pymdownx.snippets"], extension_configs={"pymdownx.snippets": options})
-    answers = _answers(markdown)
-    lines = _admonitions(markdown, skip=[(a.first, a.end) for a in answers])
-    front = FRONT.match(markdown)
-    after = front.group(0).count("\n") if front else 0  # the first line not yet in a cell
+    path = page.path
+    answers = _answers(page)
+    lines = _admonitions(page, skip=[(a.first, a.end) for a in answers])
+    after = page.front  # the first line not yet in a cell
     cells: list[Cell] = []
     prose: list[str] = []
-    for fence in fences(markdown):
+    for fence in page.fences:
         if fence.line <= after:  # in an answer already made into cells
             continue
         if answer := next((a for a in answers if a.first < fence.line <= a.end), None):
@@ -130,12 +124,12 @@ class Answer:
     checked: Fence
 
 
-def _answers(markdown: str) -> list[Answer]:
+def _answers(page: Page) -> list[Answer]:
     """Each collapsible answer that holds a fence with `answer=`: one such fence, which runs."""
     found = []
-    blocks = [t.map for t in parse(markdown) if t.type == "admonition_open" and t.markup == "???" and t.map]
+    blocks = [t.map for t in page.tokens if t.type == "admonition_open" and t.markup == "???" and t.map]
     for first, end in blocks:
-        inside = tuple(f for f in fences(markdown) if first < f.line <= end)
+        inside = tuple(f for f in page.fences if first < f.line <= end)
         marked = [f for f in inside if "answer" in f.options]
         if len(marked) > 1 or (marked and not executed(marked[0])):
             raise PluginError(f"line {first + 1}: an answer holds one fence with `answer=`, and it runs")
@@ -217,7 +211,7 @@ def _calls(transcript: str, path: str, first: int) -> str:
     line being line `first` of `path`)."""
     try:
         argvs = [words(command, path) for command in commands(transcript, first)]
-    except FenceError as error:  # mkdocs' own error: one line, no traceback
+    except Unavailable as error:  # mkdocs' own error: one line, no traceback
         raise PluginError(str(error)) from None
     calls = [f"_ = main({argv[1:]!r})  # $ {shlex.join(argv)}" for argv in argvs]
     return "\n".join(["from attend.book.cli import main", "", *calls])
@@ -249,12 +243,12 @@ def install_cell(cells: Iterable[Cell]) -> dict[str, Any]:
     return new_code_cell(source, id="install", metadata={"tags": ["skip-execution"]})  # type: ignore[no-any-return]
 
 
-def _admonitions(markdown: str, skip: Iterable[tuple[int, int]] = ()) -> list[str]:
+def _admonitions(page: Page, skip: Iterable[tuple[int, int]] = ()) -> list[str]:
     """The page's lines, each admonition (`!!! kind "Title"` and its indented body) turned into
     a block quote, which a notebook renders; one line stays one item, so line numbers hold.
     Those `skip` lists (first line, line after) stay as they are."""
-    lines = markdown.splitlines()
-    tokens = parse(markdown)
+    lines = page.text.splitlines()
+    tokens = page.tokens
     kept = {first for first, _ in skip}
     for opening, title in zip(tokens, tokens[2:], strict=False):  # the title's inline token
         if opening.type == "admonition_open" and opening.level == 0 and opening.map:
@@ -266,16 +260,16 @@ def _admonitions(markdown: str, skip: Iterable[tuple[int, int]] = ()) -> list[st
     return lines
 
 
-def written(page: Page, source: str, path: str, root: Path, config: MkDocsConfig) -> str:
-    """The notebook of `page` (its `source`, front matter and all; `path` as errors name it)
-    written beside it in the site, if it offers one (`offered`): its name, else ""."""
-    cells = cells_of(source, root, config.mdx_configs.get("pymdownx.snippets"), path)
-    if not offered(page.meta, cells):
+def written(shown: MkDocsPage, page: Page, root: Path, config: MkDocsConfig) -> str:
+    """The notebook of the page mkdocs `shown` (its source `page`) written beside it in the site,
+    if it offers one (`offered`): its name, else ""."""
+    cells = cells_of(page, root, config.mdx_configs.get("pymdownx.snippets"))
+    if not offered(shown.meta, cells):
         return ""
-    stem = PurePosixPath(page.file.src_uri).stem
-    where = Path(config.site_dir, page.file.dest_uri).parent / f"{stem}.ipynb"
+    stem = PurePosixPath(shown.file.src_uri).stem
+    where = Path(config.site_dir, shown.file.dest_uri).parent / f"{stem}.ipynb"
     where.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(notebook_of(cells, str(page.title or stem), f"docs/{page.file.src_uri}"), where)
+    nbformat.write(notebook_of(cells, str(shown.title or stem), f"docs/{shown.file.src_uri}"), where)
     return where.name
 
 

@@ -1,20 +1,19 @@
-"""What both halves of a page's process agree on: which fences run, what a run gives back, how
-a failure is said, and the limits a page is held to.
+"""What the book's side of a page's run agrees on: which fences the book runs, what a run gives
+back, and the limits a page is held to.
 
-The build's side (`run`) and the page's own process (`runner`) both import this module, so it
-imports nothing of mkdocs or its extensions: the page's process starts without them. The error a
-page's code raises here is a plain exception carrying its one line; the plugin, which knows
-mkdocs, logs it or raises mkdocs' own error where it must stop the build.
+The page's process (bound-numbers' runner, with the book's `execution.BookExecutor`) imports the
+book's part of it too, so this module imports nothing of mkdocs or its extensions. The error a
+page's code raises is a plain exception carrying its one line (bound-numbers' `Unavailable`); the
+plugin, which knows mkdocs, logs it or raises mkdocs' own error where it must stop the build.
 """
 
 from __future__ import annotations
 
 import shlex
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from bound_numbers.markdown import Fence, fences
-from bound_numbers.values import Value
+from bound_numbers import Asked, Fence, Unavailable, Value
 
 LANGUAGES = {"python": "python", "py": "python", "console": "console"}
 # How long one fence may run, in seconds, unless mkdocs.yml says otherwise (`time_limit` under
@@ -23,14 +22,6 @@ TIME_LIMIT = 30.0
 # How many characters one page may print, all its fences together. The book's largest page
 # prints 71 thousand (its figures' HTML): this is over a hundred times that.
 OUTPUT_LIMIT = 8 << 20
-LOST = 113  # how the runner exits when its report pipe is gone: closed by a fence, or the build ended
-# Where the prose first binds a number to an expression: its line and column, both from 1.
-Place = tuple[int, int]
-
-
-class FenceError(Exception):
-    """A page's code failed, said in one line that names the page and the line: what the build
-    logs for the page before going on to the next."""
 
 
 class Block(NamedTuple):
@@ -41,17 +32,12 @@ class Block(NamedTuple):
 
 
 class PageRun(NamedTuple):
-    """A page's executed fences, the value of each expression its prose binds a number to, and
-    the files its process read (`inputs`), when it ran in a process of its own."""
+    """A page's executed fences, the value of each binding asked, and the files its process
+    read (`inputs`), when it ran in a process of its own."""
 
     blocks: list[Block]
-    values: dict[str, Value]
+    values: dict[Asked, Value]
     read: tuple[str, ...] = ()
-
-    def kept(self) -> dict[str, Any]:
-        """What a page's process reports and the cache keeps: what each fence printed and the
-        values; the fences are the page's own (`blocks_of`)."""
-        return {"blocks": [{"text": b.text} for b in self.blocks], "values": self.values}
 
 
 def executed(fence: Fence) -> bool:
@@ -59,9 +45,9 @@ def executed(fence: Fence) -> bool:
     return fence.executed and fence.language in LANGUAGES
 
 
-def blocks_of(markdown: str, made: Iterable[dict[str, Any]]) -> list[Block]:
-    """The page's blocks from what each executed fence printed (`text`), in page order."""
-    return [Block(f, **m) for f, m in zip(filter(executed, fences(markdown)), made, strict=True)]
+def blocks_of(fences: Iterable[Fence], printed: Iterable[str]) -> list[Block]:
+    """The page's blocks: each executed fence with what it printed, in page order."""
+    return [Block(fence, text) for fence, text in zip(fences, printed, strict=True)]
 
 
 class Command(NamedTuple):
@@ -79,11 +65,11 @@ def commands(transcript: str, first: int = 1) -> list[Command]:
 
 
 def words(command: Command, path: str) -> list[str]:
-    """A transcript's command split as a shell splits it, or a `FenceError` at its line of `path`
+    """A transcript's command split as a shell splits it, or an `Unavailable` at its line of `path`
     saying why not."""
     try:
         return shlex.split(command.text)
     except ValueError as error:  # an unclosed quote
-        raise FenceError(
+        raise Unavailable(
             f"{path}:{command.line}: the transcript line `$ {command.text}` cannot be split: {error}"
         ) from None

@@ -2,7 +2,7 @@
 
 Before a page is rendered, its blocks and the values of the expressions its numbers are bound to
 come from the execution cache or, when its code or anything that code runs on changed, from
-running it in a process of its own (`run.run_page`). It is the number check's provider
+running it in a process of its own (`run.run_plan`). It is the number check's provider
 (`values: attend-book` under bound-numbers, listed before it): the check hands it each page and
 the expressions its numbers are bound to (`bound_values`), and the run that gives their values
 is kept for the page's rendering, so a page runs once. The plugin owns the executed fences: it
@@ -41,16 +41,14 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import Files
-from mkdocs.structure.pages import Page
+from mkdocs.structure.pages import Page as MkDocsPage
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
 from attend_book import mathml, notebooks, rules, run, snippets, workbench
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged
-from attend_book.page import LANGUAGES, TIME_LIMIT, Block, FenceError, PageRun, commands
-from bound_numbers.markdown import fences
-from bound_numbers.reading import Problem
-from bound_numbers.values import Unavailable, Value
+from attend_book.page import LANGUAGES, TIME_LIMIT, Block, PageRun, commands
+from bound_numbers import Asked, Page, Problem, Sources, Unavailable, Value
 
 log = get_plugin_logger(__name__)
 # mkdocs-jupyter says at INFO level where it converts, caches and copies the workbench: three
@@ -91,9 +89,9 @@ class BookPlugin(BasePlugin[BookConfig]):
         self._untrap: Callable[[], object] = lambda: None  # puts back SIGTERM's handler (on_shutdown)
         self.root = Path.cwd()  # mkdocs.yml's folder, which page paths and include lines start from
         self.docs = Path("docs")  # docs_dir, where the workbench is
-        # The last page run for the number check (its path, source and run, or why it failed),
-        # kept for its rendering.
-        self._kept: tuple[str, str, PageRun | FenceError] | None = None
+        # The last page run for the number check (the page, and its run or why it failed), kept
+        # for its rendering: the check asks first, whatever the order the plugins are listed in.
+        self._kept: tuple[Page, PageRun | Unavailable] | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         """Defined because mkdocs keeps a plugin that has it, this very object, from one `mkdocs
@@ -103,7 +101,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         Left to its default, SIGTERM ends the process where it stands, leaving the staged site
         beside site/ until the next build and a page's process running until its holder sees the
         build gone; raised as an exception, it goes through every `finally` on the way out (the
-        page's processes ended in `run.run_page`, the staged site deleted in `on_shutdown`), and
+        page's processes ended in `bound_numbers.run`, the staged site deleted in `on_shutdown`), and
         the command ends as Ctrl-C ends it (a build: `Aborted!`, exit status 1). (A handler can
         only be set in the main thread; a command started in another keeps the one it has.)
         SIGKILL cannot be caught: what it leaves, the next build deletes."""
@@ -154,46 +152,46 @@ class BookPlugin(BasePlugin[BookConfig]):
         self._kept = None
         self.workbench.start()
 
-    def bound_sources(self) -> dict[str, Callable[[str], str]]:
+    def bound_sources(self) -> Sources:
         """For the number check: the workbench, a script whose Markdown cells are prose."""
         script = self.docs / self.config.workbench
         return {os.path.relpath(script, self.root): workbench.prose_of} if script.is_file() else {}
 
-    def bound_values(self, page: str, markdown: str, expressions: Sequence[str]) -> Mapping[str, Value]:
-        """For the number check: each expression's value once the page's code ran (from the
-        cache while nothing it depends on changed). The run is kept to show the page's blocks;
-        a page whose code fails is `Unavailable`, said once by the check."""
+    def bound_values(self, page: Page, asked: Sequence[Asked]) -> Mapping[Asked, Value]:
+        """For the number check: each asked value, where the page's code left it (from the cache
+        while nothing it depends on changed). The run is kept to show the page's blocks; a page
+        whose code fails is `Unavailable`, said once by the check."""
         script = self.docs / self.config.workbench
-        if page == os.path.relpath(script, self.root):
-            executed = self.workbench.ran(script, expressions, self.cache, limit=self._limit, shown=page)
-            if isinstance(executed, FenceError):
+        if page.path == os.path.relpath(script, self.root):
+            executed = self.workbench.ran(script, asked, self.cache, limit=self._limit, shown=page.path)
+            if isinstance(executed, Unavailable):
                 self.workbench.said = True
-                raise Unavailable(str(executed))
+                raise executed
             return executed[1]
-        ran = self._run(page, markdown, expressions)
-        if isinstance(ran, FenceError):
-            raise Unavailable(str(ran))
+        ran = self._run(page, asked)
+        if isinstance(ran, Unavailable):
+            raise ran
         return ran.values
 
     @property
     def _limit(self) -> float:
         return float(self.config.time_limit)
 
-    def _run(self, page: str, markdown: str, expressions: Sequence[str]) -> PageRun | FenceError:
+    def _run(self, page: Page, asked: Sequence[Asked]) -> PageRun | Unavailable:
         """The page run in a process of its own, or taken from the cache, and kept."""
-        for fence in fences(markdown):
+        for fence in page.fences:
             if fence.unread:
-                log.error(f"{page}:{fence.line}: {fence.unread}")
+                log.error(f"{page.path}:{fence.line}: {fence.unread}")
         folder = str(self.root)
         runner = functools.partial(
-            run.run_page, limit=self._limit, environment=self.environment, folder=folder
+            run.run_plan, limit=self._limit, environment=self.environment, folder=folder
         )
-        ran: PageRun | FenceError
+        ran: PageRun | Unavailable
         try:
-            ran = self.cache.page(page, markdown, expressions, run=runner)
-        except FenceError as error:
+            ran = self.cache.page(run.plan_of(page, asked), run=runner)
+        except Unavailable as error:
             ran = error
-        self._kept = (page, markdown, ran)
+        self._kept = (page, ran)
         return ran
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
@@ -213,7 +211,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             env.bytecode_cache = FileSystemBytecodeCache(str(templates))
         return env
 
-    def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+    def on_page_markdown(self, markdown: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
         src = page.file.src_uri
         self._unshown, self._offered = [], ""
         if src == self.workbench.page:
@@ -226,19 +224,20 @@ class BookPlugin(BasePlugin[BookConfig]):
             return markdown
         self._page = os.path.relpath(os.path.join(config.docs_dir, page.file.src_path), self.root)
         kept, self._kept = self._kept, None
-        if kept is not None and kept[:2] == (self._page, source):
-            ran = kept[2]
+        if kept is not None and (kept[0].path, kept[0].text) == (self._page, source):
+            shown, ran = kept
         else:  # no number check asked for this page's values: run it here, and say if it fails
-            ran = self._run(self._page, source, ())
-            if isinstance(ran, FenceError):
+            shown = Page(self._page, source)
+            ran = self._run(shown, ())
+            if isinstance(ran, Unavailable):
                 log.error(str(ran))
         # One build reports every problem of every page: a page whose code fails is drawn
         # without outputs and still checked; the build goes on to the next.
-        self._unshown = None if isinstance(ran, FenceError) else list(ran.blocks)
-        for problem in self.check_page(source):
+        self._unshown = None if isinstance(ran, Unavailable) else list(ran.blocks)
+        for problem in self.check_page(shown):
             log.warning(problem.render(self._page))
         if self._unshown is not None:  # else its notebook would fail as its page did
-            self._offered = notebooks.written(page, source, self._page, self.root, config)
+            self._offered = notebooks.written(page, shown, self.root, config)
         return markdown
 
     def _format(
@@ -271,17 +270,17 @@ class BookPlugin(BasePlugin[BookConfig]):
     # Ahead of every other plugin (priority 0): print-site keeps each page's HTML for the whole-book
     # page as its own on_page_content sees it, so the math must be MathML by then.
     @event_priority(100)
-    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+    def on_page_content(self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
         if self._unshown:
             log.warning(f"{self._page}:{self._unshown[0].fence.line}: markdown-exec never ran this fence")
         if self._offered:
             html = notebooks.download_button(self._offered) + html
         return mathml.converted(workbench.without_remote_scripts(html))  # the workbench's MathJax goes
 
-    def check_page(self, source: str) -> list[Problem]:
+    def check_page(self, page: Page) -> list[Problem]:
         """Every problem with the page's fences (`rules`) and its include lines, one line each,
         in the order of its lines (its numbers and front matter are the number check's)."""
-        problems = [*rules.check(source, self.config.first_import), *snippets.check(source, self.root)]
+        problems = [*rules.check(page, self.config.first_import), *snippets.check(page.text, self.root)]
         return sorted(problems, key=lambda p: (p.line, p.column or 0))
 
     @event_priority(-100)  # after every other plugin has written its part of the site

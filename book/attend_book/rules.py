@@ -16,18 +16,17 @@ from __future__ import annotations
 
 import re
 
-from bound_numbers.markdown import fences
-from bound_numbers.reading import Problem
+from bound_numbers import Page, Problem
 
 CHECKLIST = 'see "Add a page" in docs/contributing.md'
 PYTHON = frozenset({"python", "py", "python3"})  # what pytest-markdown-docs runs
 
 
-def check(markdown: str, package: str = "") -> list[Problem]:
+def check(page: Page, package: str = "") -> list[Problem]:
     """Every rule the page breaks, one `Problem` each, in the order of its lines; the first
     executed python fence must import from `package`, if one is named."""
     problems = []
-    python = [fence for fence in fences(markdown) if fence.language in PYTHON]
+    python = [fence for fence in page.fences if fence.language in PYTHON]
     executed = [fence for fence in python if fence.executed]
     for index, fence in enumerate(executed):
         if (
@@ -53,7 +52,7 @@ def check(markdown: str, package: str = "") -> list[Problem]:
         elif "notest" in fence.words and includes != lines:
             said = "notest hides this fence's code from the tests; it is for a listing of include lines only"
             problems.append(Problem(fence.line, f"{said}; {CHECKLIST}"))
-    for fence in fences(markdown):
+    for fence in page.fences:
         if fence.language != "console":
             continue
         if not fence.executed:

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bound_numbers.markdown import INCLUDE
-from bound_numbers.reading import Problem
+from bound_numbers import INCLUDE, Problem
 
 
 def check(markdown: str, root: Path) -> list[Problem]:

@@ -29,19 +29,20 @@ import nbformat
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import File, Files
-from mkdocs.structure.pages import Page
+from mkdocs.structure.pages import Page as MkDocsPage
 from nbformat.v4 import new_code_cell
 
 from attend_book.cache import Cache
 from attend_book.notebooks import Cell, install_cell
-from attend_book.page import TIME_LIMIT, FenceError
-from bound_numbers.reading import strip
-from bound_numbers.values import Value
+from attend_book.page import TIME_LIMIT
+from bound_numbers import Asked, Fence, Page, Plan, Unavailable, Value, strip
 
 if TYPE_CHECKING:
     from nbclient import NotebookClient
 
 log = get_plugin_logger(__name__)
+RECORDING = "from attend_book import inputs"  # what records the files the kernel reads
+_STAGES = "__bound_stages__"  # the name, in the kernel, of what evaluates the bindings stage by stage
 _MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
 
 
@@ -54,7 +55,7 @@ class Workbench:
         self.page = ""  # the executed notebook's src_uri, once it took the script's place
         self.said = False  # whether the number check said why it failed (then it is not said again)
         # The bindings the kept run evaluated, and the run (or why a cell failed).
-        self._ran: tuple[frozenset[str], tuple[Path, dict[str, Value]] | FenceError] | None = None
+        self._ran: tuple[frozenset[Asked], tuple[Path, dict[Asked, Value]] | Unavailable] | None = None
         self._scratch: tempfile.TemporaryDirectory[str] | None = None  # an unexecuted workbench
 
     def start(self) -> None:
@@ -62,19 +63,19 @@ class Workbench:
         self._ran, self.said = None, False
 
     def ran(
-        self, script: Path, expressions: Iterable[str], cache: Cache, *, limit: float, shown: str
-    ) -> tuple[Path, dict[str, Value]] | FenceError:
-        """The script `executed` with the values of `expressions`, or why a cell failed: once a
-        build, unless a later caller wants bindings the kept run did not evaluate (whichever
-        plugin asks first); a failed run is not tried again."""
-        wanted = frozenset(expressions)
-        if self._ran is not None and (isinstance(self._ran[1], FenceError) or wanted <= self._ran[0]):
+        self, script: Path, asked: Iterable[Asked], cache: Cache, *, limit: float, shown: str
+    ) -> tuple[Path, dict[Asked, Value]] | Unavailable:
+        """The script `executed` with the asked values, or why a cell failed: once a build,
+        unless a later caller wants bindings the kept run did not evaluate (whichever plugin
+        asks first); a failed run is not tried again."""
+        wanted = frozenset(asked)
+        if self._ran is not None and (isinstance(self._ran[1], Unavailable) or wanted <= self._ran[0]):
             return self._ran[1]
         try:
-            made: tuple[Path, dict[str, Value]] | FenceError = executed(
+            made: tuple[Path, dict[Asked, Value]] | Unavailable = executed(
                 script, wanted, cache, limit=limit, shown=shown
             )
-        except FenceError as error:
+        except Unavailable as error:
             made = error
         self._ran = wanted, made
         return made
@@ -83,7 +84,7 @@ class Workbench:
         """The notebook the page shows: the script executed; if a cell failed (said in one line,
         unless the number check said it), the notebook without outputs."""
         ran = self.ran(script, (), cache, limit=limit, shown=shown)
-        if not isinstance(ran, FenceError):
+        if not isinstance(ran, Unavailable):
             return ran[0]
         if not self.said:
             log.error(str(ran))
@@ -98,7 +99,7 @@ class Workbench:
         files.append(page)
         self.page = page.src_uri  # the executed notebook's name: no folder
 
-    def dress(self, page: Page, script: str) -> None:
+    def dress(self, page: MkDocsPage, script: str) -> None:
         """The workbench's page as a page of the book: "edit this page" opens the script (its
         path under docs/), not what it made, and its front matter (description, hide) is the
         notebook's `mkdocs` metadata."""
@@ -108,13 +109,29 @@ class Workbench:
 
 
 def executed(
-    script: Path, expressions: Iterable[str], cache: Cache, *, limit: float = TIME_LIMIT, shown: str = ""
-) -> tuple[Path, dict[str, Value]]:
+    script: Path, asked: Iterable[Asked], cache: Cache, *, limit: float = TIME_LIMIT, shown: str = ""
+) -> tuple[Path, dict[Asked, Value]]:
     """The script executed (`execute`, or from `cache` while nothing it ran on changed) and the
-    values of `expressions`, its prose's bindings (`prose_of`), evaluated in its kernel."""
-    wanted = [*expressions]
-    run = functools.partial(execute, expressions=wanted, limit=limit, shown=shown)
-    return cache.notebook(script, run, values_of, wanted)
+    asked values, its prose's bindings (`prose_of`), each evaluated in its kernel after the code
+    cells above it."""
+    plan = plan_of(Page(shown or script.name, script.read_text(encoding="utf-8"), prose_of), asked)
+    run = functools.partial(execute, plan=plan, limit=limit)
+    points = [f"{point.stage}\0{point.expression}" for point in plan.points]
+    made, values = cache.notebook(script, run, values_of, points)
+    return made, plan.values_of(dict(enumerate(values)))
+
+
+def plan_of(page: Page, asked: Iterable[Asked] = ()) -> Plan:
+    """The script's code cells, each a fence from its `# %%` line on, and each asked value at
+    its stage among them: after the code cells above it."""
+    lines = page.text.split("\n")
+    starts = [n for n, line in enumerate(lines, 1) if line.startswith("# %%")]
+    cells = [
+        Fence(start, end - 1, "# %%", "python", frozenset(), {}, "\n".join(lines[start : end - 1]))
+        for start, end in zip(starts, [*starts[1:], len(lines) + 1], strict=True)
+        if "[markdown]" not in lines[start - 1]
+    ]
+    return Plan.of(page, asked, cells)
 
 
 def prose_of(script: str) -> str:
@@ -132,23 +149,25 @@ def execute(
     source: Path,
     target: Path,
     *,
-    expressions: Iterable[str] = (),
+    plan: Plan | None = None,
     limit: float = TIME_LIMIT,
     shown: str = "",
 ) -> list[str]:
     """Run a jupytext notebook top to bottom in a fresh kernel and write it, outputs and all, its
-    Markdown without bindings and the values of `expressions` (its prose's bindings, `prose_of`)
-    in its metadata (`attend_book.values`); answer the files its kernel read (`inputs`), for the
-    cache.
+    Markdown without bindings and the value of each point of `plan` (its prose's bindings,
+    `prose_of`, each after the code cells above it) in its metadata (`attend_book.values`);
+    answer the files its kernel read (`inputs`), for the cache.
 
     Each cell has `limit` seconds, as a page's fence has. A cell that fails, runs past the limit
-    or ends its kernel is a `FenceError` naming its line in `shown` (default: the file's name);
-    Ctrl-C or SIGTERM stops the run as it stops the build, a KeyboardInterrupt (`Stop`)."""
+    or ends its kernel is a `Unavailable` naming its line in `plan.page` (default: `shown`, else
+    the file's name), with the values of the bindings above it; Ctrl-C or SIGTERM stops the run
+    as it stops the build, a KeyboardInterrupt (`Stop`)."""
     import jupytext  # type: ignore[import-untyped]
     import nbclient
     from traitlets.config import Config
 
     text = source.read_text(encoding="utf-8")
+    plan = plan or plan_of(Page(shown or source.name, text, prose_of))
     notebook = jupytext.read(source)
     notebook.metadata.pop("jupytext", None)
     for cell in notebook.cells:
@@ -157,24 +176,24 @@ def execute(
     # Where each cell's code starts in the script: the line after its `# %%` (or the first line).
     markers = [n + 1 for n, line in enumerate(text.split("\n"), 1) if line.startswith("# %%")]
     starts = [1] * (len(notebook.cells) - len(markers)) + markers
-    name = shown or source.name
-    where = {
-        id(cell): f"{name}:{start}: this cell" for cell, start in zip(notebook.cells, starts, strict=False)
-    }
-    # Run last, in the kernel: each binding's value in the namespace the cells left, as a page's,
-    # and what the kernel read since the first cell, which starts recording it.
-    evaluate = "import json\nfrom attend_book import inputs\nfrom bound_numbers.evaluation import evaluate\n"
-    evaluate += f"print(json.dumps([evaluate({[*expressions]!r}, globals()), inputs.read()]))"
-    notebook.cells.append(new_code_cell(evaluate))
-    where[id(notebook.cells[-1])] = f"{name}:1: evaluating the prose's bindings"
+    where = {id(cell): f"{plan.page}:{n}: this cell" for cell, n in zip(notebook.cells, starts, strict=False)}
+    evaluations = _evaluations(notebook, plan, where)
+    # Run last, in the kernel: what it read since the first cell, which starts recording it.
+    notebook.cells.append(new_code_cell(f"import json\n{RECORDING}\n\nprint(json.dumps(inputs.read()))"))
+    where[id(notebook.cells[-1])] = f"{plan.page}:1: the notebook's kernel"
     code = [Cell("code", cell.source) for cell in notebook.cells if cell.cell_type == "code"]
     notebook.cells.insert(1, install_cell(code))  # under the title, as on a page
-    notebook.cells.insert(0, new_code_cell("from attend_book import inputs\n\ninputs.record()"))
+    points = plan.given()["points"]
+    starting = f"import json\n\n{RECORDING}\nfrom bound_numbers import Stages\n\ninputs.record()\n"
+    notebook.cells.insert(0, new_code_cell(f"{starting}{_STAGES} = Stages({points!r})"))
     folder = {"metadata": {"path": str(source.parent)}}  # where the notebook's cells run
-    running = [f"{name}:1: the notebook's kernel"]
+    running = [f"{plan.page}:1: the notebook's kernel"]
 
     def started(cell: Any, cell_index: int) -> None:
         running[0] = where.get(id(cell), running[0])
+
+    def failed(said: str) -> Unavailable:
+        return Unavailable(f"{running[0]} {said}", plan.values_of(_values(evaluations)))
 
     # Over local sockets (IPC) in a folder of its own, not TCP: nothing is open to the network,
     # and the kernel says nothing about running over TCP without encryption into the build's output.
@@ -193,23 +212,58 @@ def execute(
         try:
             client.execute()
         except nbclient.exceptions.CellExecutionError as error:
-            said = f"{error.ename}: {error.evalue}".splitlines()[0]
-            raise FenceError(f"{running[0]} failed: {said}") from None
+            raise failed(f"failed: {f'{error.ename}: {error.evalue}'.splitlines()[0]}") from None
         except nbclient.exceptions.CellTimeoutError:
-            raise FenceError(
-                f"{running[0]} ran past the time limit of {limit:g} seconds "
-                "(`time_limit` under attend-book in mkdocs.yml)"
+            raise failed(
+                f"ran past the time limit of {limit:g} seconds (`time_limit` under attend-book in mkdocs.yml)"
             ) from None
         except nbclient.exceptions.DeadKernelError:
-            raise FenceError(f"{running[0]} ended the notebook's kernel") from None
-    values, files = json.loads(notebook.cells.pop().outputs[0]["text"])
-    notebook.cells.pop(0)
-    for cell in notebook.cells:  # numbered as if the recording cell had never run
-        if cell.get("execution_count"):
-            cell.execution_count -= 1
-    notebook.metadata["attend_book"] = {"values": values}
+            raise failed("ended the notebook's kernel") from None
+    files = json.loads(notebook.cells.pop().outputs[0]["text"])
+    values = _values(evaluations)
+    notebook.cells = [cell for cell in notebook.cells[1:] if all(cell is not e for e in evaluations)]
+    _renumbered(notebook.cells)  # as if the cells the build added had never run
+    notebook.metadata["attend_book"] = {"values": [values[n] for n in range(len(values))]}
     nbformat.write(notebook, target)
     return list(files)
+
+
+def _evaluations(notebook: Any, plan: Plan, where: dict[int, str]) -> list[Any]:
+    """A cell before each code cell of the plan's, and one last, that evaluates the bindings of
+    that stage (and those still waiting for a name, `bound_numbers.Stages`) and prints the index
+    and value of each; those cells, in order, or none for a plan that asks nothing."""
+    if not plan.asked:
+        return []
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    code = code[len(code) - len(plan.fences) :]  # those under a `# %%` line: the plan's fences
+    made = []
+    for stage in range(len(plan.fences) + 1):
+        last = stage == len(plan.fences)
+        cell = new_code_cell(f"print(json.dumps({_STAGES}.at({stage}, globals(), last={last}, step=str)))")
+        ahead = (n for n, c in enumerate(notebook.cells) if not last and c is code[stage])
+        at = next(ahead, len(notebook.cells))
+        notebook.cells.insert(at, cell)
+        where[id(cell)] = f"{plan.page}:1: the bindings after cell {stage}"
+        made.append(cell)
+    return made
+
+
+def _values(evaluations: list[Any]) -> dict[int, Value]:
+    """The index and value of each point the evaluation cells that ran printed."""
+    printed = [json.loads(cell.outputs[0]["text"]) for cell in evaluations if cell.get("outputs")]
+    return {index: value for pairs in printed for index, value in pairs}
+
+
+def _renumbered(cells: list[Any]) -> None:
+    """The code cells' execution counts (and their results') made 1, 2, 3, … in order."""
+    count = 0
+    for cell in cells:
+        if cell.cell_type == "code" and cell.get("execution_count"):
+            count += 1
+            cell.execution_count = count
+            for output in cell.outputs:
+                if "execution_count" in output:
+                    output.execution_count = count
 
 
 class Stop:
@@ -292,9 +346,9 @@ def unexecuted(source: Path, folder: Path) -> Path:
     return target
 
 
-def values_of(executed: Path) -> dict[str, Value]:
-    """The bindings' values `execute` kept in the notebook."""
-    return dict(json.loads(executed.read_text(encoding="utf-8"))["metadata"]["attend_book"]["values"])
+def values_of(executed: Path) -> list[Value]:
+    """The value of each point of its plan, as `execute` kept them in the notebook."""
+    return list(json.loads(executed.read_text(encoding="utf-8"))["metadata"]["attend_book"]["values"])
 
 
 def without_remote_scripts(content: str) -> str:

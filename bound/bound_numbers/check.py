@@ -1,11 +1,11 @@
 """Every number of a page held against the value its binding evaluates to now.
 
-The page's bindings (`reading.read`) name expressions; the page's runner evaluates them in the
-page's namespace after its fences ran. A number holds when the value, rounded to the decimals
-written, is what is written; a group holds element by element; a given is held to its declared
-value like any other; a label holds when it counts from 1 to its range's value; a worked sum
-holds when its written operands give its written result at the result's precision (`≈` allows
-one unit in the last place written). Each failure is one `Problem`.
+The page's bindings (`reading.read`) name expressions; the page's provider evaluates each in the
+page's namespace as the fences above it left it (`values.Asked`). A number holds when the value,
+rounded to the decimals written, is what is written; a group holds element by element; a given
+is held to its declared value like any other; a label holds when it counts from 1 to its range's
+value; a worked sum holds when its written operands give its written result at the result's
+precision (`≈` allows one unit in the last place written). Each failure is one `Problem`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from bound_numbers import numerals
 from bound_numbers.numerals import Numeral
 from bound_numbers.reading import Binding, Problem, Reading
-from bound_numbers.values import Value
+from bound_numbers.values import Asked, Value
 
 
 def values_of(binding: Binding, value: Value) -> list[float] | str:
@@ -40,14 +40,14 @@ def values_of(binding: Binding, value: Value) -> list[float] | str:
 
 
 def moved(
-    reading: Reading, values: Mapping[str, Value]
+    reading: Reading, values: Mapping[Asked, Value]
 ) -> Iterator[Problem | tuple[Numeral, float, Binding]]:
     """Each binding whose value no longer fits its numbers (a `Problem`), and each number whose
     value moved, with that value: what the check reports and what renumber rewrites. A
     percentage bound to the share it shows is the binding's fault, not a moved number: a
     `Problem`, which renumber leaves to a person as the build says it."""
     for bound in reading.bindings:
-        value = values.get(bound.expression, "it was never evaluated")
+        value = values.get(bound.asked, "it was never evaluated")
         quoted = values_of(bound, value)
         if isinstance(quoted, str):
             first = bound.numerals[0]
@@ -94,11 +94,11 @@ def _by_hand(numeral: Numeral, value: float) -> str:
     return f"{reason}: edit it"
 
 
-def out_of_range(reading: Reading, values: Mapping[str, Value]) -> Iterator[Problem]:
+def out_of_range(reading: Reading, values: Mapping[Asked, Value]) -> Iterator[Problem]:
     """Each label past the range declared for its word, or whose range has no value."""
     unranged = set()  # a range that has no value is said once, at its first label
     for label in reading.labels:
-        last, at = values.get(label.limit, "it was never evaluated"), label.numeral
+        last, at = values.get(label.asked, "it was never evaluated"), label.numeral
         if isinstance(last, str | list):
             why = f"cannot be worked out: {last}" if isinstance(last, str) else "is a list, not a count"
             if label.word not in unranged:
@@ -115,7 +115,7 @@ def out_of_range(reading: Reading, values: Mapping[str, Value]) -> Iterator[Prob
             yield Problem(at.line, f"{label.word} {at.text} is out of range: {why}", at.column)
 
 
-def check(reading: Reading, values: Mapping[str, Value]) -> list[Problem]:
+def check(reading: Reading, values: Mapping[Asked, Value]) -> list[Problem]:
     """Every problem with the numbers of one page, in the order of its lines."""
     problems = [*reading.problems, *out_of_range(reading, values)]
     for found in moved(reading, values):
@@ -140,6 +140,16 @@ def check(reading: Reading, values: Mapping[str, Value]) -> list[Problem]:
             )
         problems.append(Problem(result.line, message, result.column))
     return sorted(problems, key=lambda p: (p.line, p.column or 0))
+
+
+def computed(reading: Reading, values: Mapping[Asked, Value]) -> Reading:
+    """The reading of a page whose code failed, kept to the bindings and labels that `values`
+    holds: those above the fence that failed (which is said once, for all below it)."""
+    return dataclasses.replace(
+        reading,
+        bindings=[bound for bound in reading.bindings if bound.asked in values],
+        labels=[label for label in reading.labels if label.asked in values],
+    )
 
 
 SHOWN = 12  # bindings named on the line of a cause they share

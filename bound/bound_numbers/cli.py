@@ -20,6 +20,7 @@ configuration cannot be used.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from collections.abc import Sequence
@@ -30,9 +31,10 @@ from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, ConfigurationError, PluginError
 
+from bound_numbers import notebooks
 from bound_numbers.plugin import BoundNumbersPlugin
 from bound_numbers.renumber import Page, one_line, renumber_pages
-from bound_numbers.values import sources_of
+from bound_numbers.values import Sources
 
 
 def parser() -> argparse.ArgumentParser:
@@ -111,21 +113,33 @@ def _number_check(config: MkDocsConfig, named: Path) -> BoundNumbersPlugin:
 
 def _pages(named: Sequence[Path], site: BoundNumbersPlugin, config: MkDocsConfig, root: Path) -> list[Page]:
     """The pages named, or every Markdown file under docs_dir (none in a folder or file whose
-    name starts with a dot, which mkdocs leaves out too) and then the provider's other pages."""
-    sources = sources_of(site.provider)
+    name starts with a dot, which mkdocs leaves out too), the notebooks there too where the site
+    shows them (it lists mkdocs-jupyter), and then the provider's other pages."""
+    sources = site.provider.bound_sources()
     if named:
         shown = [os.path.relpath(path.absolute(), root) for path in named]
-        return [Page(path, name, sources.get(name, str)) for path, name in zip(named, shown, strict=True)]
+        return [_page(path, name, root, sources) for path, name in zip(named, shown, strict=True)]
     docs = Path(config.docs_dir)
-    markdown = [
+    kinds = ["*.md", f"*{notebooks.SUFFIX}"] if "mkdocs-jupyter" in config.plugins else ["*.md"]
+    found = [
         p
-        for p in sorted(docs.rglob("*.md"))
+        for kind in kinds
+        for p in sorted(docs.rglob(kind))
         if not any(part.startswith(".") for part in p.relative_to(docs).parts)
     ]
     return [
-        *(Page(path, os.path.relpath(path, root)) for path in markdown),
+        *(_page(path, os.path.relpath(path, root), root, sources) for path in found),
         *(Page(root / name, name, prose) for name, prose in sources.items()),
     ]
+
+
+def _page(path: Path, shown: str, root: Path, sources: Sources) -> Page:
+    """The page at `path` (`shown` from `root`): a notebook read by its cells, one of the
+    provider's `sources` as it says, any other as Markdown."""
+    if path.suffix == notebooks.SUFFIX:
+        workdir = os.path.relpath(path.absolute().parent, root)
+        return Page(path, shown, functools.partial(notebooks.prose, workdir=workdir), notebooks.where)
+    return Page(path, shown, sources.get(shown, str))
 
 
 if __name__ == "__main__":

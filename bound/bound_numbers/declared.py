@@ -30,7 +30,7 @@ from typing import Any
 
 import yaml
 
-from bound_numbers.markdown import FRONT
+from bound_numbers.page import FRONT
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,19 @@
 """A binding's value in the namespace a page's code left: what a provider hands the check.
 
-A provider runs a page's code its own way (a process of its own, a notebook's kernel) and then
-evaluates each binding's expression there with `evaluate`. What comes back is what the check can
-compare and JSON can carry: a number, or lists of numbers nested as the value is (numpy's arrays
-and scalars by their `tolist`, so numpy is never imported here), or the one line that says why
-there is none. Nothing is raised, so the check can name the number each failing binding quotes.
+A provider runs a page's code its own way (a process of its own, a notebook's kernel) and
+evaluates each binding's expression there as the page's code goes, stage by stage (`Stages`).
+What comes back is what the check can compare and JSON can carry: a number, or lists of numbers
+nested as the value is (numpy's arrays and scalars by their `tolist`, so numpy is never imported
+here), or the one line that says why there is none. Nothing is raised, so the check can name the
+number each failing binding quotes.
+
+A binding is evaluated where it is written, after the fences above it, so a fence further down
+that gives a name a new value cannot change what an earlier sentence quotes. Prose often
+announces what the code below it computes ("we draw 100 samples", then the fence that draws
+them): a binding that names what no fence above it defines yet is evaluated again after each
+fence below, and takes its value once every name it uses is defined; if the fences below give
+it another value by the page's end, the check does not guess which the sentence means, and
+says so.
 """
 
 from __future__ import annotations
@@ -14,8 +23,9 @@ import math
 import numbers
 import sys
 import traceback
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
+from typing import Any
 
 from bound_numbers.values import Value
 
@@ -24,16 +34,62 @@ WIDTH = 200  # the most characters of an error a reason quotes
 _JSON_BITS = int(sys.get_int_max_str_digits() * 3.32) or sys.maxsize
 
 
-def evaluate(expressions: Iterable[str], namespace: dict[str, object]) -> dict[str, Value]:
-    """Each expression's value in `namespace`, or the one-line reason it has none (for a name or
-    an attribute that is not there, with the nearest one that is)."""
-    values: dict[str, Value] = {}
-    for expression in expressions:
-        try:
-            values[expression] = plain(eval(compile(expression, "<binding>", "eval"), namespace))
-        except (Exception, SystemExit) as error:  # exit() too: a binding that cannot be worked out is said
-            values[expression] = said(error) + _nearest(error, namespace)
-    return values
+def evaluated(expression: str, namespace: dict[str, object]) -> tuple[Value, bool]:
+    """The expression's value in `namespace`, or the one-line reason it has none (for a name or
+    an attribute that is not there, with the nearest one that is); and whether a name it uses
+    is not defined there yet."""
+    try:
+        return plain(eval(compile(expression, "<binding>", "eval"), namespace)), False
+    except (Exception, SystemExit) as error:  # exit() too: a binding that cannot be worked out is said
+        return said(error) + _nearest(error, namespace), isinstance(error, NameError)
+
+
+class Stages:
+    """A page's points (stage, expression, where), evaluated stage by stage as its code runs: each
+    at its stage, or, while a name it uses is not defined yet, again at each stage after. Such a
+    point is evaluated once more after the last fence: if the fences below it gave it another
+    value by then, which of the two the sentence quotes is not for the check to guess, and the
+    point's value is the one line that says so."""
+
+    def __init__(self, points: Sequence[Sequence[Any]]) -> None:
+        self.points = points
+        self.waiting: list[int] = []  # the points whose names were not all defined yet
+        self.ahead: dict[int, Value] = {}  # the points given a value by a fence below them, and it
+
+    def at(
+        self, stage: int, namespace: dict[str, object], last: bool, step: Callable[[str], None] = print
+    ) -> list[tuple[int, Value]]:
+        """Each point of `stage`, and each waiting, evaluated in `namespace` (`last`: after the
+        last fence, where nothing is left to wait for), each named to `step` as it starts: the
+        index and value of those that have their value now."""
+        waited, self.waiting = self.waiting, []
+        found: list[tuple[int, Value]] = []
+        for index in [*waited, *(n for n, point in enumerate(self.points) if point[0] == stage)]:
+            step(self.points[index][2])
+            value, undefined = evaluated(self.points[index][1], namespace)
+            if undefined and not last:
+                self.waiting.append(index)
+                continue
+            if index in waited and not last:
+                self.ahead[index] = value
+            found.append((index, value))
+        if last:
+            found += self._twice(namespace, step)
+        return found
+
+    def _twice(self, namespace: dict[str, object], step: Callable[[str], None]) -> list[tuple[int, Value]]:
+        """Each point given a value by a fence below it whose value is another after the last."""
+        changed: list[tuple[int, Value]] = []
+        for index, first in self.ahead.items():
+            step(self.points[index][2])
+            end = evaluated(self.points[index][1], namespace)[0]
+            if end != first:
+                said = (
+                    f"names what only the fences below it define, and they give it {first!r:.20} first and "
+                    f"{end!r:.20} at the page's end: bind it to what the code above it computes"
+                )
+                changed.append((index, said))
+        return changed
 
 
 def plain(value: object) -> Value:

@@ -1,9 +1,9 @@
 """The one Markdown reader of the number check: markdown-it-py, the parser pytest-markdown-docs
 runs on, taught the containers mkdocs sites render.
 
-Everything that needs a page's fences or its prose lines reads them here, so the check, a
-provider that runs the page's fences and a site's tests agree on where a fence starts and what
-it holds. Besides CommonMark and tables it reads, as Python-Markdown's extensions render them:
+A page is parsed here once (`page.Page.tokens`, `page.Page.fences`), so the check, a provider
+that runs the page's fences and a site's tests agree on where a fence starts and what it holds.
+Besides CommonMark and tables it reads, as Python-Markdown's extensions render them:
 admonitions and collapsible details (`!!! note`, `??? note`, `???+ note`), content tabs
 (`=== "Tab"`, pymdownx.tabbed), footnotes (`[^1]: …`), Markdown inside HTML (`<div markdown>`,
 md_in_html) and math (`$…$` and `$$`, as pymdownx.arithmatex finds it: a `$` with a space on its
@@ -14,11 +14,9 @@ Line numbers are the file's own (1-based): the front matter is blanked, not cut,
 
 from __future__ import annotations
 
-import functools
 import re
 import shlex
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
@@ -28,7 +26,8 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.utils import is_code_block
 
-FRONT = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
+from bound_numbers.page import FRONT, Fence
+
 # An include line as pymdownx.snippets reads it: a file, and after a colon perhaps a section.
 INCLUDE = re.compile(r"""^[ \t]*-+8<-+[ \t]+["'](?P<path>[^"':]+):?(?P<part>[^"']*)["'][ \t]*$""")
 # A content tab as pymdownx.tabbed opens one: `=== "Title"` (`===+` or `===!` to select it).
@@ -78,9 +77,8 @@ PARSER = (
 PARSER.block.ruler.before("fence", "tab", _tab, {"alt": ["paragraph", "reference", "blockquote", "list"]})
 
 
-@functools.lru_cache(maxsize=1)  # `reading.read` asks for a page's fences, then for all its tokens
 def parse(text: str) -> tuple[Token, ...]:
-    """The page's block tokens; each `token.map` is `[first line, line after]`, 0-based."""
+    """The text's block tokens; each `token.map` is `[first line, line after]`, 0-based."""
     blanked = FRONT.sub(lambda m: "\n" * m.group(0).count("\n"), text, count=1)
     return tuple(_markdown_in_html(PARSER.parse(blanked), blanked.split("\n")))
 
@@ -106,40 +104,17 @@ def _markdown_in_html(tokens: list[Token], lines: list[str]) -> list[Token]:
     return found
 
 
-def code_lines(text: str) -> frozenset[int]:
-    """The lines (0-based) of every code block of a page, fenced or indented, wherever it is:
-    what is shown exactly as written."""
-    blocks = (t.map for t in parse(text) if t.type in ("fence", "code_block") and t.map)
+def code_lines(tokens: Iterable[Token]) -> frozenset[int]:
+    """The lines (0-based) of every code block of a page's tokens, fenced or indented, wherever
+    it is: what is shown exactly as written."""
+    blocks = (t.map for t in tokens if t.type in ("fence", "code_block") and t.map)
     return frozenset(n for first, end in blocks for n in range(first, end))
 
 
-@dataclass(frozen=True)
-class Fence:
-    """One fenced block: where it opens and closes (1-based), its info words, its body."""
-
-    line: int = field(compare=False)
-    end: int = field(compare=False)
-    mark: str
-    language: str
-    words: frozenset[str]
-    options: Mapping[str, str]  # `key="value"` words
-    body: str
-    unread: str = field(default="", compare=False)  # why its info string cannot be read; "": it can
-
-    def switched_on(self, key: str) -> bool:
-        """Whether an option such as `exec="1"` is set, read as markdown-exec reads it."""
-        return self.options.get(key, "").lower() not in {"", "0", "no", "off", "false"}
-
-    @property
-    def executed(self) -> bool:
-        return self.switched_on("exec")
-
-
-@functools.lru_cache(maxsize=32)  # a build asks for a page's fences more than once
-def fences(text: str) -> tuple[Fence, ...]:
-    """Every fenced block of a page, outermost only (a fence shown inside a fence is its body)."""
+def fences_in(tokens: Iterable[Token]) -> tuple[Fence, ...]:
+    """Every fenced block of a page's tokens, outermost only (a fence shown inside a fence is its body)."""
     found = []
-    for token in parse(text):
+    for token in tokens:
         if token.type != "fence" or token.map is None:
             continue
         try:

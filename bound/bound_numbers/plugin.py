@@ -17,24 +17,27 @@ written down), `hint`, and `time_limit` (seconds, for the `fences` provider).
 
 from __future__ import annotations
 
-import dataclasses
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from mkdocs.config import Config
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import Files
-from mkdocs.structure.pages import Page
+from mkdocs.structure.pages import Page as MkDocsPage
 
 from bound_numbers import check, declared, strict
-from bound_numbers.reading import Problem, Reading, read, strip
+from bound_numbers.notebooks import Shown
+from bound_numbers.page import Page, rendered
+from bound_numbers.plan import END_OF_PAGE, Plan, bindings_of
+from bound_numbers.reading import Problem, Reading, read
 from bound_numbers.text import TextError, read_text
-from bound_numbers.values import Provider, Unavailable, Value, sources_of
+from bound_numbers.values import Asked, Provider, Unavailable, Value
+from bound_numbers.watched import Watch, Watching
 
 log = strict.Log(get_plugin_logger(__name__))
 
@@ -63,7 +66,14 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         self._provider: Provider | None = None
         self._plugins: Mapping[str, object] = {}  # the build's plugins, by name (on_config)
         self._unread: set[str] = set()  # the src_uri of each page that could not be read
+        self._read: tuple[str, Page] | None = None  # the page mkdocs read last: its src_uri, and it
         self._told = False
+        # With `values: fences` and markdown-exec rendering the python fences, markdown-exec's
+        # run gives the values (`watched`): the page being rendered is checked once it is.
+        self._watch = Watch()
+        self._watching = False
+        self._rendered: tuple[Page, Reading, Mapping[str, Any]] | None = None
+        self._notebooks = Shown()  # the site's notebooks, which mkdocs-jupyter shows
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         log.begin(strict=bool(config.strict))
@@ -89,27 +99,33 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         if chosen == "fences":
             from bound_numbers.fences import FenceValues  # the built-in provider: only a site that uses it
 
-            return cast(Provider, FenceValues(time_limit=float(self.config.time_limit), folder=self.root))
+            return FenceValues(time_limit=float(self.config.time_limit), folder=self.root)
         found = self._plugins.get(chosen)
-        if found is None or not callable(getattr(found, "bound_values", None)):
-            said = "is not a plugin of this build" if found is None else "has no bound_values"
+        if not isinstance(found, Provider):
+            said = "is not a plugin of this build" if found is None else "lacks bound_values or bound_sources"
             raise PluginError(
                 f"bound-numbers: values: {chosen} {said}; name `fences` or a plugin listed "
                 "under plugins: that provides the values"
             )
-        return cast(Provider, found)
+        return found
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         self._told = False
         self._unread = set()
         self._provider = self._named_provider()  # a misnamed one stops the build before any page
+        # every plugin's on_config has run, markdown-exec's among them: its fences are registered
+        self._watching = self.config.values_ == "fences" and self._watch.wrap(config.mdx_configs)
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         log.verdict()
 
+    # The check asks before any other plugin of the page's (priority 50, every other one's 0
+    # unless it says), wherever it is listed: a provider that shows the page keeps the run the
+    # check asked for, and runs it once.
+    @event_priority(50)
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         """The provider's pages that are not Markdown files, checked before any page."""
-        for path, prose in sources_of(self.provider).items():
+        for path, prose in self.provider.bound_sources().items():
             try:
                 source = read_text(self.root / path, path)
             except TextError as error:
@@ -118,13 +134,16 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
             except OSError as error:
                 log.error(f"{path}:1: the page cannot be read: {error.strerror or error}")
                 continue
-            self.report(path, self.check(path, source, prose))
+            self.report(Page(path, source, prose), self.check(Page(path, source, prose)))
+        if "mkdocs-jupyter" in self._plugins:  # it shows the site's notebooks as pages
+            self._notebooks.check(files, config, lambda page: self.report(page, self.check(page)))
         return files
 
-    def on_page_read_source(self, *, page: Page, config: MkDocsConfig) -> str | None:
-        """A page as mkdocs reads it, without its bindings. A byte that is not UTF-8 is one error
-        naming its line, and the build goes on (with the byte replaced) to report every other
-        problem; a page that cannot be read is one error, and left empty."""
+    def on_page_read_source(self, *, page: MkDocsPage, config: MkDocsConfig) -> str | None:
+        """A page as mkdocs reads it, without its bindings; read once, kept for the check. A byte
+        that is not UTF-8 is one error naming its line, and the build goes on (with the byte
+        replaced) to report every other problem; a page that cannot be read is one error, and
+        left empty."""
         where = page.file.abs_src_path
         if where is None or not where.endswith(".md"):
             return None
@@ -138,51 +157,89 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
             log.error(f"{shown}:1: the page cannot be read: {error.strerror or error}")
             source = page.file.content_string = ""
             self._unread.add(page.file.src_uri)
-        return strip(source)
+        read = Page(shown, source)
+        self._read = (page.file.src_uri, read)
+        return read.stripped
 
-    def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+    @event_priority(50)
+    def on_page_markdown(self, markdown: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
         src = page.file.src_uri
         if not src.endswith(".md") or src in self._unread:
             return markdown
-        shown = os.path.relpath(os.path.join(config.docs_dir, page.file.src_path), self.root)
-        source = page.file.content_string  # with its front matter, so lines are the file's
-        self.report(shown, self.check(shown, source, meta=page.meta))
+        kept, self._read = self._read, None
+        if kept is not None and kept[0] == src:
+            checked = kept[1]
+        else:  # read by another plugin's on_page_read_source
+            shown = os.path.relpath(os.path.join(config.docs_dir, page.file.src_path), self.root)
+            checked = Page(shown, page.file.content_string)  # with its front matter: lines are the file's
+        if not self._watching:
+            self.report(checked, self.check(checked, meta=page.meta))
+            return markdown
+        from bound_numbers.fences import runs
+
+        found = read(checked, self.declared)
+        self._watch.page = Watching(Plan.of(checked, found.asked, filter(runs, checked.fences)))
+        self._rendered = (checked, found, page.meta)
         return markdown
 
+    def on_page_content(self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
+        """The page markdown-exec rendered, checked against the values its run gave (`watched`);
+        if a fence did not run there, against the check's own run of the page."""
+        if self._rendered is None or self._watch.page is None:
+            return html
+        (checked, found, meta), self._rendered = self._rendered, None
+        watching, self._watch.page = self._watch.page, None
+        self.report(checked, self.check(checked, meta, found, watching.done()))
+        return html
+
     def check(
-        self, page: str, source: str, prose: Callable[[str], str] = str, meta: Mapping[str, Any] | None = None
+        self,
+        page: Page,
+        meta: Mapping[str, Any] | None = None,
+        found: Reading | None = None,
+        values: Mapping[Asked, Value] | None = None,
     ) -> list[Problem]:
-        """Every problem of the page `page` (its path as messages name it) with its numbers and,
-        given its `meta`, its front matter: one line each (bindings stopped by one cause: one
-        line), in the order of its lines. A page whose code fails is one error, and is checked
-        for all but its bindings and labels, which need its values."""
-        found = read(prose(source), self.declared)
+        """Every problem of `page` (`found` as read) with its numbers and, given its `meta`, its
+        front matter: one line each (bindings stopped by one cause: one line), in the order of
+        its lines, against `values` or else the provider's. A page whose code fails is one
+        error, and is checked for all but the bindings and labels below the fence that failed,
+        which have no values."""
+        found = found or read(page, self.declared)
         try:
-            values = self.provider.bound_values(page, source, found.expressions)
+            values = self.provider.bound_values(page, found.asked) if values is None else values
         except Unavailable as error:
             log.error(str(error))
+            values = error.values
             # its labels' ranges come from its code too: one line for the page, not one per range
-            found, values = dataclasses.replace(found, bindings=[], labels=[]), {}
-        return self.problems(found, values, meta)
+            found = check.computed(found, values)
+        return self.problems(found, values, meta, bindings_of(page))
 
     def problems(
-        self, found: Reading, values: Mapping[str, Value], meta: Mapping[str, Any] | None = None
+        self,
+        found: Reading,
+        values: Mapping[Asked, Value],
+        meta: Mapping[str, Any] | None = None,
+        bindings: str = "",
     ) -> list[Problem]:
-        """The problems of a page read as `found`, its bindings' `values` at hand."""
+        """The problems of a page read as `found`, its bindings' `values` at hand; `bindings`:
+        what its front matter says under `bindings:`."""
         see = f"; {self.config.checklist}" if self.config.checklist else ""
         missing = [
             Problem(1, f"the front matter has no {key}{see}")
             for key in self.config.front_matter
             if meta is not None and not str(meta.get(key, "")).strip()
         ]
+        if bindings not in ("", END_OF_PAGE):
+            said = f"bindings: {bindings} in the front matter: write `bindings: {END_OF_PAGE}` (every"
+            missing.append(Problem(1, f"{said} binding evaluated after the page's last fence), or nothing"))
         problems = [*missing, *check.check(found, values)]
         return check.one_per_cause(sorted(problems, key=lambda p: (p.line, p.column or 0)))
 
-    def report(self, page: str, problems: list[Problem]) -> None:
+    def report(self, page: Page, problems: list[Problem]) -> None:
         """Log each problem of `page`; the build's first moved number also says how moved
         numbers are brought back."""
         for problem in problems:
-            said = problem.render(page)
+            said = rendered(page, problem)
             if problem.renumbered and not self._told:
                 said += f"  ({self.config.hint})"
                 self._told = True

@@ -30,7 +30,7 @@ from itertools import groupby
 from bound_numbers import numerals, shapes
 from bound_numbers.declared import Declared, Exempt
 from bound_numbers.declared import for_page as declared_for_page
-from bound_numbers.markdown import FRONT, INCLUDE, code_lines, fences, parse
+from bound_numbers.markdown import INCLUDE, code_lines
 from bound_numbers.numerals import (
     AMBIGUOUS,
     FRACTIONS,
@@ -42,6 +42,8 @@ from bound_numbers.numerals import (
     Numeral,
     Unreadable,
 )
+from bound_numbers.page import FRONT, Page
+from bound_numbers.values import Asked
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,12 @@ class Binding:
         texts = ", ".join(n.text for n in self.numerals)
         return f"({texts})" if self.group else texts
 
+    @property
+    def asked(self) -> Asked:
+        """Its value, asked for where its first number is written."""
+        first = self.numerals[0]
+        return Asked(self.expression, first.line, first.column)
+
 
 @dataclass(frozen=True)
 class Label:
@@ -146,6 +154,10 @@ class Label:
     numeral: Numeral
     word: str
     limit: str
+
+    @property
+    def asked(self) -> Asked:
+        return Asked(self.limit, self.numeral.line, self.numeral.column)
 
 
 @dataclass(frozen=True)
@@ -168,8 +180,10 @@ class Reading:
     unclosed: list[Problem] = field(default_factory=list)  # fences: what is past them is unread
 
     @property
-    def expressions(self) -> list[str]:
-        return sorted({b.expression for b in self.bindings} | {label.limit for label in self.labels})
+    def asked(self) -> list[Asked]:
+        """The value of each binding and each label's range, where it is written, once each."""
+        labels = (label.asked for label in self.labels)
+        return list(dict.fromkeys([*(bound.asked for bound in self.bindings), *labels]))
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -262,15 +276,16 @@ class _Walk:
         return _Passage(first + 1, _tex(bound), "math", maths=((0, len(block) + 1),))
 
 
-def _passages(markdown: str) -> Iterator[_Passage]:
+def _passages(page: Page) -> Iterator[_Passage]:
     """markdown-it-py says which lines a reader sees as text; they are read where they are."""
+    markdown = page.markdown
     lines = markdown.split("\n")
     if front := FRONT.match(markdown):
         for key in _FRONT_KEYS.finditer(front.group(0)):
             line, at = front.group(0).count("\n", 0, key.start()), key.end() - key.start()
             yield _Passage(line + 1, " " * at + lines[line][at:])
     walk = _Walk(lines)
-    for token in parse(markdown):
+    for token in page.tokens:
         first, end = token.map or (0, 0)
         if token.type == "inline" and walk.headers is None and token.map:
             yield walk.inline(first, end, token.content)
@@ -659,18 +674,20 @@ def _mark(passages: list[_Passage], declared: Declared) -> str:
 _COMMA_BODY = re.compile(rf"(?<![\w.,])(?=\d+[.,\d{SPACES}]*,\d){NUMBER}")
 
 
-def read(markdown: str, book: Declared | None = None) -> Reading:
-    """Every binding, label, worked sum and unbound number of a page, in reading order; `book`:
-    what the book declares for every page (its front matter may declare more)."""
+def read(page: Page | str, book: Declared | None = None) -> Reading:
+    """Every binding, label, worked sum and unbound number of a page (or of Markdown text), in
+    reading order; `book`: what the book declares for every page (its front matter may declare more)."""
+    page = page if isinstance(page, Page) else Page("", page)
+    markdown = page.markdown
     reading = Reading()
     declared = declared_for_page(markdown, book or Declared())
     reading.problems += [Problem(1, error) for error in declared.errors]
     lines = markdown.split("\n")
-    for fence in fences(markdown):  # one left open swallows the rest of the page, bindings and all
+    for fence in page.fences:  # one left open swallows the rest of the page, bindings and all
         last = _QUOTED.sub("", lines[fence.end - 1])  # a fence in a blockquote closes on "> ```"
         if not last.startswith(fence.mark) or fence.end == fence.line:
             reading.unclosed.append(Problem(fence.line, f"this {fence.mark} fence never closes", 0))
-    passages = list(_passages(markdown))
+    passages = list(_passages(page))
     mark = _mark(passages, declared)
     for passage in passages:
         _Reader(passage, reading, declared, mark).read()
@@ -681,11 +698,13 @@ def read(markdown: str, book: Declared | None = None) -> Reading:
 _CODE_OR_BRACE = re.compile(rf"(?P<code>{CODE})|{BRACE.pattern}", re.DOTALL)
 
 
-def strip(markdown: str) -> str:
-    """The page as a reader gets it: every binding taken out, code blocks of every kind (fenced,
-    indented, in a list, a tab or an admonition) and code spans exactly as written."""
-    code = code_lines(markdown)
-    lines = markdown.split("\n")
+def strip(page: Page | str) -> str:
+    """The page (or Markdown text) as a reader gets it: every binding taken out, code blocks of
+    every kind (fenced, indented, in a list, a tab or an admonition) and code spans exactly as
+    written."""
+    page = page if isinstance(page, Page) else Page("", page)
+    code = code_lines(page.tokens)
+    lines = page.markdown.split("\n")
     parts = []
     for inside, run in groupby(range(len(lines)), key=code.__contains__):
         text = "\n".join(lines[n] for n in run)

@@ -10,10 +10,12 @@ those `numerals` spells, a fraction, a power, a value that is not zero shown as 
 a person, in the one line the build says it in (`check.moved_line`). Each file is written whole
 beside itself and renamed into place, and only if it still holds what renumber read: a page
 saved while its code ran keeps that edit, is named in one line and fails the run. A page that
-is a link has the file it leads to rewritten, and stays a link. A page that cannot be read, run
-or written is one line and is left as it is; the other pages are still renumbered, since a
-value changed on purpose may fail a page that pins it (a test the page runs) until a person
-edits that test, and that must not hold back every later page.
+is a link has the file it leads to rewritten, and stays a link. A page that cannot be read or
+written is one line and is left as it is. A page whose fence fails is one line and is
+renumbered still: a value changed on purpose fails the fence that pins it (a test the page
+runs) until a person edits that test, so the page's run goes on past that fence, and every
+number its code gives is rewritten, above the fence and below it; only a number whose
+expression has no value is left.
 
 The run ends with a summary: how many numbers were rewritten on how many pages, each number and
 page left for a person by page:line, and (with `--pins MARK`) each test with that mark that fails
@@ -22,6 +24,7 @@ now, with the command that runs them. It exits 0 when nothing is left and 1 when
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
@@ -35,11 +38,13 @@ from xml.etree import ElementTree
 from mkdocs.exceptions import PluginError
 
 from bound_numbers import check as binding
-from bound_numbers import numerals, reading
+from bound_numbers import notebooks, numerals, reading
 from bound_numbers.declared import Declared
+from bound_numbers.page import Page as Source
+from bound_numbers.page import as_written, rendered
 from bound_numbers.reading import Problem
 from bound_numbers.text import ChangedError, TextError, decoded, write_atomic
-from bound_numbers.values import Provider, Unavailable, Value
+from bound_numbers.values import Asked, Provider, Unavailable, Value
 
 
 class RefusedError(Exception):
@@ -49,16 +54,19 @@ class RefusedError(Exception):
 def renumber(
     page: str,
     markdown: str,
-    values: Mapping[str, Value],
+    values: Mapping[Asked, Value],
     prose: Callable[[str], str] = str,
     book: Declared | None = None,
 ) -> tuple[str, list[str], list[str]]:
     """The page with its moved numbers rewritten, each change as `page:line:column old → new`,
     and each number left for a person, as one line. `prose` is what of the file a reader sees
-    as Markdown, line for line and column for column (the workbench's Markdown cells)."""
-    found = reading.read(prose(markdown), book)
-    if found.unclosed:
-        raise RefusedError(f"{found.unclosed[0].render(page)}: nothing written, nothing past it can be read")
+    as Markdown, line for line and column for column (the workbench's Markdown cells). Only the
+    bindings `values` holds are renumbered: of a page whose code failed, those above the fence
+    that failed."""
+    whole = reading.read(Source(page, markdown, prose), book)
+    found = binding.computed(whole, values)
+    if whole.unclosed:
+        raise RefusedError(f"{whole.unclosed[0].render(page)}: nothing written, nothing past it can be read")
     edits: list[tuple[int, int, str, str]] = []  # line, column, old, new
     left: list[str] = []
     for moved in binding.moved(found, values):
@@ -78,7 +86,7 @@ def renumber(
             raise RefusedError(f"{page}:{number}: {old} is not at column {column + 1}; nothing written")
         lines[number - 1] = text[:column] + new + text[column + len(old) :]
     rewritten = "\n".join(lines)
-    if len(reading.read(prose(rewritten), book).bindings) != len(found.bindings):
+    if len(reading.read(Source(page, rewritten, prose), book).bindings) != len(whole.bindings):
         raise RefusedError(f"{page}: rewriting would change how many bindings the page has; nothing written")
     return rewritten, [f"{page}:{n}:{c + 1} {old} → {new}" for n, c, old, new in sorted(edits)], left
 
@@ -91,6 +99,7 @@ class Tally:
     by_hand: list[str] = field(default_factory=list)  # page:line of each number left for a person
     stopped: list[str] = field(default_factory=list)  # page:line of each page not renumbered
     pins: list[str] = field(default_factory=list)  # the pinned tests that fail now
+    failed: list[str] = field(default_factory=list)  # page:line of each fence that failed, and what it hid
 
     def summary(self, pins_command: str | None) -> list[str]:
         numbers, pages = sum(self.rewritten.values()), len(self.rewritten)
@@ -98,6 +107,9 @@ class Tally:
         if self.by_hand:
             lines += ["  to edit by hand (each said above):"]
             lines += [f"    {where}" for where in self.by_hand]
+        if self.failed:
+            lines += ["  renumbered past a fence that fails (each said above; run again once it passes):"]
+            lines += [f"    {where}" for where in self.failed]
         if self.stopped:
             lines += ["  not renumbered (each said above; run renumber again once it is fixed):"]
             lines += [f"    {where}" for where in self.stopped]
@@ -115,7 +127,7 @@ def _count(n: int, thing: str) -> str:
 
 def _place(page: str, said: str) -> str:
     """The page:line a line about `page` starts with, or the page alone."""
-    found = re.match(rf"{re.escape(page)}:\d+", said)
+    found = re.match(rf"{re.escape(page)}(?::cell \d+)?:\d+", said)
     return found[0] if found else page
 
 
@@ -146,19 +158,20 @@ def failing_pins(mark: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Page:
-    """A page to renumber: its file, its path as messages name it, and what of its text a
-    reader sees as Markdown."""
+    """A page to renumber: its file, its path as messages name it, what of its text a reader
+    sees as Markdown, and how messages name a line of that (a notebook's: by its cell)."""
 
     path: Path
     shown: str
     prose: Callable[[str], str] = str
+    named: Callable[[str, str, int], tuple[str, int]] = as_written
 
 
 def renumber_pages(
     pages: Sequence[Page],
     provider: Provider,
     book: Declared,
-    problems: Callable[[reading.Reading, Mapping[str, Value]], list[Problem]],
+    problems: Callable[[reading.Reading, Mapping[Asked, Value]], list[Problem]],
     *,
     check: bool = False,
     pins: str | None = None,
@@ -172,19 +185,29 @@ def renumber_pages(
         try:
             raw = page.path.read_bytes()
             text = decoded(raw, page.shown)
-            found = reading.read(page.prose(text), book)
-            values = provider.bound_values(page.shown, text, found.expressions)
+            source = Source(page.shown, text, page.prose, page.named)
+            found = reading.read(source, book)
+            try:
+                values = provider.bound_values(source, found.asked)
+            except Unavailable as error:  # its code ran on past the fence that failed
+                values = error.values if check else {**error.values, **error.after}
+                given = binding.computed(found, values)
+                print(one_line(str(error)), file=sys.stderr)
+                hidden = len(found.bindings) - len(given.bindings)
+                unvalued = f": {_count(hidden, 'bound number')} without a value" if hidden else ""
+                tally.failed.append(f"{_place(page.shown, str(error))}{unvalued}")
+                found, status = given, 1
             if check:
-                lines = [p.render(page.shown) for p in problems(found, values)]
+                lines = [rendered(source, p) for p in problems(found, values)]
                 failed = bool(lines)
             else:
-                new, changes, left = renumber(page.shown, text, values, page.prose, book)
+                new, changes, left = _renumbered(source, values, book)
                 if new != text:
                     _write(page, new, changes, raw)
                     tally.rewritten[page.shown] = len(changes)
                 tally.by_hand += [_place(page.shown, line) for line in left]
                 lines, failed = changes + left, bool(left)
-        except (RefusedError, Unavailable, PluginError, TextError, OSError) as stop:
+        except (RefusedError, PluginError, TextError, OSError) as stop:
             said = _unreadable(page, stop) if isinstance(stop, OSError) else str(stop)
             print(one_line(said), file=sys.stderr)
             tally.stopped.append(_place(page.shown, said))
@@ -200,6 +223,28 @@ def renumber_pages(
     for line in tally.summary(pins and (pins_command or f"python -m pytest -m {pins}")):
         print(line)
     return max(status, int(bool(tally.pins)))
+
+
+def _renumbered(
+    source: Source, values: Mapping[Asked, Value], book: Declared
+) -> tuple[str, list[str], list[str]]:
+    """`renumber` of the page `source`; a notebook's Markdown cells are renumbered where its
+    file has them, every line naming the cell."""
+    if not source.path.endswith(notebooks.SUFFIX):
+        return renumber(source.path, source.text, values, source.prose, book)
+    view, changes, left = renumber(source.path, source.markdown, values, book=book)
+    named = functools.partial(_named, source)
+    new = notebooks.rewritten(source.text, source.markdown, view)
+    return new, list(map(named, changes)), list(map(named, left))
+
+
+def _named(source: Source, said: str) -> str:
+    """A line about `source` (`page:line…`) naming its place as messages do (a notebook's cell)."""
+    found = re.match(rf"{re.escape(source.path)}:(\d+)", said)
+    if found is None:
+        return said
+    label, line = source.place(int(found[1]))
+    return f"{label}:{line}{said[found.end() :]}"
 
 
 def _unreadable(page: Page, error: OSError) -> str:

@@ -3,11 +3,19 @@ wherever it is and however it is written, is left exactly as written, bindings a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
-from bound_numbers import check
-from bound_numbers.markdown import fences
-from bound_numbers.reading import read, strip
+from bound_numbers import Page, check
+from bound_numbers.reading import Problem, Reading, read, strip
+from bound_numbers.values import Value
+
+
+def checked(found: Reading, values: Mapping[str, Value]) -> list[Problem]:
+    """The check's problems on the reading, each expression's value given wherever it is asked."""
+    return check.check(found, {a: values[a.expression] for a in found.asked if a.expression in values})
+
 
 F = "```"
 
@@ -50,7 +58,7 @@ def test_a_number_in_a_container_the_site_renders_is_read_bound_and_stripped(
 ) -> None:
     assert bound(page) == [(*where, "7", "x")]
     assert "{=" not in strip(page)
-    assert [p.message for p in check.check(read(page), {"x": 5})] == [
+    assert [p.message for p in checked(read(page), {"x": 5})] == [
         "7 is written, 5 is computed now, bound to {= x}"
     ]
 
@@ -93,5 +101,5 @@ def test_a_code_block_of_every_kind_is_left_exactly_as_written_and_not_read(page
 
 def test_a_fence_inside_a_tab_is_a_fence_the_provider_runs() -> None:
     page = f'=== "Tab"\n\n    {F}python exec="on"\n    total = 7\n    {F}\n'
-    [fence] = fences(page)
+    [fence] = Page("p.md", page).fences
     assert (fence.line, fence.body, fence.executed) == (3, "total = 7", True)

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from bound_numbers import Asked, Page, Unavailable
 from bound_numbers.evaluation import plain
 from bound_numbers.fences import FenceValues, runs
-from bound_numbers.markdown import fences
-from bound_numbers.values import Unavailable
 
 FENCE = "`" * 3
+END = 10**6  # a line past every page here: a value asked there is evaluated after every fence
 
 
 def page(*bodies: str, header: str = 'python exec="on"') -> str:
@@ -24,19 +24,25 @@ def page(*bodies: str, header: str = 'python exec="on"') -> str:
 
 
 def opening_lines(markdown: str) -> list[int]:
-    return [fence.line for fence in fences(markdown)]
+    return [fence.line for fence in Page("docs/p.md", markdown).fences]
+
+
+def values(markdown: str, *expressions: str, provider: FenceValues | None = None) -> dict[str, object]:
+    """Each expression's value after all the page's fences, by expression."""
+    asked = [Asked(expression, END) for expression in expressions]
+    found = (provider or FenceValues()).bound_values(Page("docs/p.md", markdown), asked)
+    return {a.expression: value for a, value in found.items()}
 
 
 def test_a_page_s_fences_run_in_order_in_one_namespace() -> None:
     markdown = page("deposit = 1_000", "rate = 0.005", "interest = deposit * rate")
-    values = FenceValues().bound_values("docs/p.md", markdown, ["interest", "deposit + 1"])
-    assert values == {"interest": 5.0, "deposit + 1": 1001}
+    assert values(markdown, "interest", "deposit + 1") == {"interest": 5.0, "deposit + 1": 1001}
 
 
 @pytest.mark.parametrize("switch", ["on", "1", "true", "yes", "True", "anything"])
 def test_every_value_markdown_exec_reads_as_true_runs_a_fence(switch: str) -> None:
     markdown = page("ran = 1", header=f'python exec="{switch}"')
-    assert FenceValues().bound_values("docs/p.md", markdown, ["ran"]) == {"ran": 1}
+    assert values(markdown, "ran") == {"ran": 1}
 
 
 def test_a_fence_markdown_exec_would_not_run_is_not_run() -> None:
@@ -51,11 +57,11 @@ def test_a_fence_markdown_exec_would_not_run_is_not_run() -> None:
             page("also = 2", header='py exec="1"'),
         ]
     )
-    assert FenceValues().bound_values("docs/p.md", markdown, ["ran + also"]) == {"ran + also": 3}
+    assert values(markdown, "ran + also") == {"ran + also": 3}
 
 
 def test_a_language_markdown_exec_runs_unasked_needs_no_exec() -> None:
-    [fence] = fences(page("x = 1", header="python"))
+    [fence] = Page("docs/p.md", page("x = 1", header="python")).fences
     assert runs(fence, auto=["bash", " python"])
     assert not runs(fence, auto=[""])
 
@@ -63,8 +69,7 @@ def test_a_language_markdown_exec_runs_unasked_needs_no_exec() -> None:
 def test_numpy_arrays_and_scalars_arrive_as_lists_and_numbers() -> None:
     pytest.importorskip("numpy")  # the session that runs these installs it
     markdown = page("import numpy as np\nm = np.arange(6).reshape(2, 3) / 2")
-    values = FenceValues().bound_values("docs/p.md", markdown, ["m", "m[1, 2]", "m.sum()", "m.shape[0]"])
-    assert values == {
+    assert values(markdown, "m", "m[1, 2]", "m.sum()", "m.shape[0]") == {
         "m": [[0.0, 0.5, 1.0], [1.5, 2.0, 2.5]],
         "m[1, 2]": 2.5,
         "m.sum()": 7.5,
@@ -74,10 +79,7 @@ def test_numpy_arrays_and_scalars_arrive_as_lists_and_numbers() -> None:
 
 def test_an_expression_that_fails_has_its_reason_in_one_line() -> None:
     markdown = page("grown = [1005.0, 1010.03]")
-    values = FenceValues().bound_values(
-        "docs/p.md", markdown, ["grwn[0]", "grown[5]", "1 / 0", "grown[0] > 1"]
-    )
-    assert values == {
+    assert values(markdown, "grwn[0]", "grown[5]", "1 / 0", "grown[0] > 1") == {
         "grwn[0]": "NameError: name 'grwn' is not defined; did you mean 'grown'?",
         "grown[5]": "IndexError: list index out of range",
         "1 / 0": "ZeroDivisionError: division by zero",
@@ -86,13 +88,12 @@ def test_an_expression_that_fails_has_its_reason_in_one_line() -> None:
 
 
 def test_a_binding_that_exits_has_a_reason_and_the_page_goes_on() -> None:
-    values = FenceValues().bound_values("docs/p.md", page("x = 1"), ["exit(4)", "x"])
-    assert values == {"exit(4)": "SystemExit: 4", "x": 1}
+    assert values(page("x = 1"), "exit(4)", "x") == {"exit(4)": "SystemExit: 4", "x": 1}
 
 
 def test_a_folder_that_is_not_there_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(Unavailable) as raised:
-        FenceValues(folder=tmp_path / "gone").bound_values("docs/p.md", page("x = 1"), ["x"])
+        values(page("x = 1"), "x", provider=FenceValues(folder=tmp_path / "gone"))
     assert str(raised.value).startswith("docs/p.md:1: the page's process cannot start: FileNotFoundError:")
     assert "\n" not in str(raised.value)
 
@@ -101,25 +102,26 @@ def test_a_fence_that_raises_names_its_page_and_line() -> None:
     markdown = page("rate = 0.005", "months = 12\ninterest = rate / 0\nlater = 1")
     failing = opening_lines(markdown)[1] + 2
     with pytest.raises(Unavailable) as raised:
-        FenceValues().bound_values("docs/p.md", markdown, ["rate"])
+        values(markdown, "rate")
     assert str(raised.value) == (
         f"docs/p.md:{failing}: a python fence failed at `interest = rate / 0`: "
         "ZeroDivisionError: float division by zero"
     )
 
 
-def test_an_error_message_of_many_lines_is_reported_in_its_first() -> None:
-    markdown = page("raise ValueError('first line\\nsecond line\\nthird')")
+def test_an_error_message_of_many_lines_is_said_in_its_first_and_a_few_more() -> None:
+    markdown = page("raise ValueError('first line\\nsecond\\nthird\\nfourth\\nfifth\\nsixth')")
     with pytest.raises(Unavailable) as raised:
-        FenceValues().bound_values("docs/p.md", markdown, [])
-    assert str(raised.value).endswith(": ValueError: first line")
-    assert "\n" not in str(raised.value)
+        values(markdown)
+    first, *rest = str(raised.value).split("\n")
+    assert first.endswith(": ValueError: first line")
+    assert rest == ["second", "third", "fourth", "(and 2 more lines)"]
 
 
 def test_a_fence_that_cannot_be_parsed_names_its_line() -> None:
     markdown = page("rate = 0.005\nmonths = (12")
     with pytest.raises(Unavailable) as raised:
-        FenceValues().bound_values("docs/p.md", markdown, [])
+        values(markdown)
     said = str(raised.value)
     assert said.startswith(
         f"docs/p.md:{opening_lines(markdown)[0] + 2}: a python fence failed at `months = (12`"
@@ -130,33 +132,31 @@ def test_a_fence_that_cannot_be_parsed_names_its_line() -> None:
 def test_a_fence_that_exits_fails_its_page_not_the_build() -> None:
     markdown = page("exit(3)")
     with pytest.raises(Unavailable) as raised:
-        FenceValues().bound_values("docs/p.md", markdown, [])
+        values(markdown)
     line = opening_lines(markdown)[0] + 1
     assert str(raised.value) == (
         f"docs/p.md:{line}: a python fence failed at `exit(3)`: SystemExit: 3 "
-        "(a page's code may not end its process)"
+        "(a page's code may not end its process: exit() or sys.exit())"
     )
 
 
 def test_a_fence_that_ends_its_process_outright_is_named() -> None:
     markdown = page("x = 1", "import os\nos._exit(7)")
     with pytest.raises(Unavailable) as raised:
-        FenceValues().bound_values("docs/p.md", markdown, [])
+        values(markdown)
     line = opening_lines(markdown)[1]
-    assert (
-        str(raised.value) == f"docs/p.md:{line}: this python fence ended the page's process (exit status 7)"
-    )
+    assert str(raised.value) == f"docs/p.md:{line}: this fence ended the page's process (exit status 7)"
 
 
 def test_a_fence_that_hangs_is_stopped_at_the_time_limit() -> None:
     markdown = page("x = 1", "import time\ntime.sleep(60)")
     started = time.monotonic()
     with pytest.raises(Unavailable) as raised:
-        FenceValues(time_limit=2).bound_values("docs/p.md", markdown, ["x"])
+        values(markdown, "x", provider=FenceValues(time_limit=2))
     assert time.monotonic() - started < 10
     line = opening_lines(markdown)[1]
     assert str(raised.value) == (
-        f"docs/p.md:{line}: this python fence ran past the time limit of 2 seconds "
+        f"docs/p.md:{line}: this fence ran past the time limit of 2 seconds "
         "(`time_limit` under bound-numbers)"
     )
 
@@ -164,30 +164,36 @@ def test_a_fence_that_hangs_is_stopped_at_the_time_limit() -> None:
 def test_an_expression_that_hangs_is_stopped_and_named() -> None:
     markdown = page("import time")
     with pytest.raises(Unavailable) as raised:
-        FenceValues(time_limit=2).bound_values("docs/p.md", markdown, ["time.sleep(60)"])
-    assert str(raised.value).startswith("docs/p.md: the binding {= time.sleep(60)} ran past the time limit")
+        values(markdown, "time.sleep(60)", provider=FenceValues(time_limit=2))
+    said = f"docs/p.md:{END}:1: the binding {{= time.sleep(60)}} ran past the time limit of 2 seconds"
+    assert str(raised.value).startswith(said)
 
 
 def test_a_fence_that_reads_its_input_fails_at_once() -> None:
     markdown = page("answer = input()")
     started = time.monotonic()
     with pytest.raises(Unavailable) as raised:
-        FenceValues(time_limit=20).bound_values("docs/p.md", markdown, [])
+        values(markdown, provider=FenceValues(time_limit=20))
     assert time.monotonic() - started < 10
     assert str(raised.value).endswith(
-        "a python fence failed at `answer = input()`: EOFError: EOF when reading a line"
+        "a python fence failed at `answer = input()`: ValueError: I/O operation on closed file."
     )
 
 
 def test_what_a_fence_prints_cannot_pass_for_its_page_s_report() -> None:
     fake = '{"values": {"x": 99}}'
     markdown = page(f"import os\nprint('{fake}')\nos.write(1, b'{fake}\\n')\nx = 1")
-    assert FenceValues().bound_values("docs/p.md", markdown, ["x"]) == {"x": 1}
+    assert values(markdown, "x") == {"x": 1}
 
 
-def test_a_process_a_fence_leaves_running_ends_with_its_page() -> None:
+def test_a_process_a_fence_leaves_running_fails_its_page_naming_the_fence_and_ends_with_it() -> None:
     markdown = page("import subprocess\nchild = subprocess.Popen(['sleep', '60']).pid")
-    child = FenceValues().bound_values("docs/p.md", markdown, ["child"])["child"]
+    asked = Asked("child", END)
+    with pytest.raises(Unavailable) as raised:
+        FenceValues().bound_values(Page("docs/p.md", markdown), [asked])
+    said = "this fence left processes running when its page was done, now ended: `sleep 60`"
+    assert str(raised.value).startswith(f"docs/p.md:{opening_lines(markdown)[0]}: {said}")
+    child = raised.value.values[asked]  # evaluated before the look for what was left running
     assert isinstance(child, int)
     status = Path(f"/proc/{child}/stat")
     deadline = time.monotonic() + 5
@@ -205,17 +211,19 @@ def test_fences_run_in_the_folder_given_and_in_their_workdir(tmp_path: Path) -> 
         header='python exec="on" workdir="data"',
     )
     markdown = markdown.replace('exec="on" workdir="data"', 'exec="on"', 1)  # the first: no workdir
-    values = FenceValues(folder=tmp_path).bound_values("docs/p.md", markdown, ["here", "rate"])
-    assert values == {"here": 1, "rate": 0.005}
+    assert values(markdown, "here", "rate", provider=FenceValues(folder=tmp_path)) == {
+        "here": 1,
+        "rate": 0.005,
+    }
 
 
 def test_bindings_on_a_page_without_fences_are_still_evaluated() -> None:
-    values = FenceValues().bound_values("docs/p.md", "# No code\n", ["len([1, 2, 3])", "x"])
-    assert values == {"len([1, 2, 3])": 3, "x": "NameError: name 'x' is not defined"}
+    found = values("# No code\n", "len([1, 2, 3])", "x")
+    assert found == {"len([1, 2, 3])": 3, "x": "NameError: name 'x' is not defined"}
 
 
 def test_a_page_with_nothing_to_run_or_evaluate_gives_nothing() -> None:
-    assert FenceValues().bound_values("docs/p.md", "# Only prose, 3 words\n", []) == {}
+    assert values("# Only prose, 3 words\n") == {}
 
 
 class _Array:
@@ -256,3 +264,28 @@ class _Array:
 )
 def test_a_value_is_a_number_a_nested_list_of_numbers_or_why_not(value: object, expected: object) -> None:
     assert plain(value) == expected
+
+
+def test_a_fence_that_closes_descriptors_and_opens_a_file_cannot_take_the_report_channel(
+    tmp_path: Path,
+) -> None:
+    """The channel once was `os.dup(1)`, a low descriptor: a fence that closed the descriptors
+    above 2 and opened a file got its number, and the check's report went into the file."""
+    kept = tmp_path / "kept.txt"
+    body = f"import os\nos.closerange(3, 256)\nout = open({str(kept)!r}, 'w')\nout.write('mine')\nout.close()"
+    assert values(page(body, "x = 1"), "x") == {"x": 1}
+    assert kept.read_text(encoding="utf-8") == "mine"
+
+
+def test_a_fence_that_closes_the_report_channel_itself_is_named() -> None:
+    markdown = page("x = 1", "import os\nos.closerange(3, 4096)\ny = 2")
+    with pytest.raises(Unavailable) as raised:
+        values(markdown, "x")
+    line = opening_lines(markdown)[1]
+    assert str(raised.value).startswith(f"docs/p.md:{line}: this fence closed the pipe the page's process")
+
+
+def test_a_pages_process_loads_neither_mkdocs_nor_the_markdown_reader() -> None:
+    loaded = "[m for m in sys.modules if m.startswith(('mkdocs', 'properdocs', 'markdown_it', 'yaml'))]"
+    markdown = page(f"import sys\nfound = len({loaded})")
+    assert values(markdown, "found", f"len({loaded})") == {"found": 0, f"len({loaded})": 0}

@@ -3,12 +3,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 from bound_numbers import check, declared
 from bound_numbers.declared import Declared, Exempt, Given
-from bound_numbers.reading import read, strip
+from bound_numbers.reading import Problem, Reading, read, strip
 from bound_numbers.values import Value
+
+
+def checked(found: Reading, values: Mapping[str, Value]) -> list[Problem]:
+    """The check's problems on the reading, each expression's value given wherever it is asked."""
+    return check.check(found, {a: values[a.expression] for a in found.asked if a.expression in values})
+
 
 UNBOUND = "is not bound: bind it {= …} (a given by its name) or make it a label"
 # What a site might declare in mkdocs.yml, as the plugin reads it.
@@ -67,7 +75,7 @@ def test_a_page_declares_its_own_no_results_over_the_sites() -> None:
 def test_a_bound_number_is_held_though_it_is_declared_no_result() -> None:
     found = read("In 2014{= year} and chapter 5{= n}.\n", SITE)
     assert [(b.written, b.expression) for b in found.bindings] == [("2014", "year"), ("5", "n")]
-    assert [p.message for p in check.check(found, {"year": 2015, "n": 5})] == [
+    assert [p.message for p in checked(found, {"year": 2015, "n": 5})] == [
         "2014 is written, 2015 is computed now, bound to {= year}"
     ]
 
@@ -151,6 +159,6 @@ def test_prices_footnote_markers_reference_labels_and_addresses_are_no_false_err
 
 def test_two_prices_are_two_bound_numbers_and_a_footnotes_text_is_read() -> None:
     values: dict[str, Value] = {"a": 5, "b": 7}
-    said = [p.message for p in check.check(read("Prices of $5{= a} and $6{= b} each.\n"), values)]
+    said = [p.message for p in checked(read("Prices of $5{= a} and $6{= b} each.\n"), values)]
     assert said == ["6 is written, 7 is computed now, bound to {= b}"]
     assert problems("See this.[^1]\n\n[^1]: A note of 12 rows.\n") == [f"p.md:3:17: 12 {UNBOUND}"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bound_numbers import Asked
 from bound_numbers.declared import DeclarationError, Declared, Given, of_config
 from bound_numbers.numerals import Numeral, holds, restate, value_of, work_out
 from bound_numbers.reading import read, strip
@@ -31,7 +32,7 @@ def test_a_bound_number_is_read_with_its_line_its_column_and_its_expression() ->
     [binding] = reading.bindings
     assert binding.numerals == (Numeral(3, 19, "3.125"),)
     assert binding.expression == "run.raw[1, 0]"
-    assert reading.expressions == ["run.raw[1, 0]"]
+    assert reading.asked == [Asked("run.raw[1, 0]", 3, 19)]
 
 
 def test_a_number_with_no_binding_is_one_problem_at_its_line_and_column() -> None:

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from bound_numbers import check, text
+from bound_numbers import Asked, Sources, Value, check, text
+from bound_numbers import Page as Source
 from bound_numbers.declared import Declared
 from bound_numbers.renumber import Page, renumber_pages
-from bound_numbers.values import Value
 
 PAGE = "# P\n\nThe total is 3{= total}.\n"
 SAVED = "A paragraph saved while renumber ran.\n"
@@ -28,9 +28,12 @@ class Saving:
     def __init__(self, page: Path) -> None:
         self.page = page
 
-    def bound_values(self, page: str, markdown: str, expressions: Sequence[str]) -> Mapping[str, Value]:
+    def bound_values(self, page: Source, asked: Sequence[Asked]) -> Mapping[Asked, Value]:
         self.page.write_text(self.page.read_text(encoding="utf-8") + SAVED, encoding="utf-8")
-        return {"total": 4}
+        return {a: 4 for a in asked}
+
+    def bound_sources(self) -> Sources:
+        return {}
 
 
 def test_a_page_saved_while_renumber_ran_keeps_the_edit_is_named_and_fails_the_run(
@@ -131,11 +134,11 @@ def test_the_renumber_command_ends_cleanly_on_sigterm_between_pages(tmp_path: Pa
         from bound_numbers.renumber import Page, renumber_pages
         class Stopping:
             calls = 0
-            def bound_values(self, page, markdown, expressions):
+            def bound_values(self, page, asked):
                 self.calls += 1
                 if self.calls == 2:
                     os.kill(os.getpid(), signal.SIGTERM)
-                return {{"total": 4}}
+                return {{a: 4 for a in asked}}
         pages = [Page(p, p.name) for p in sorted(Path({str(docs)!r}).glob("*.md"))]
         renumber_pages(pages, Stopping(), Declared(), check.check)
         """

@@ -340,3 +340,14 @@ def test_numbers_the_sites_configuration_declares_no_results_build_strict_withou
         "utf-8",
     )
     assert build(site) == Build(0, frozenset())
+
+
+def test_a_page_markdown_exec_renders_runs_its_code_once_in_a_build(site: Path) -> None:
+    """The check takes its values from markdown-exec's run of the page, not from a second run
+    of its own (which once doubled the build's time)."""
+    page = site / "docs" / "doubling.md"
+    counting = 'with open("runs.log", "a") as log:\n    log.write("ran\\n")'
+    counting = f'\n```python exec="on" session="doubling"\n{counting}\n```\n'
+    page.write_text(page.read_text(encoding="utf-8") + counting, encoding="utf-8")
+    assert build(site) == Build(0, frozenset())
+    assert (site / "runs.log").read_text(encoding="utf-8") == "ran\n"

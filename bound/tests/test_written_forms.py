@@ -3,12 +3,26 @@ or refused in one line where the page cannot say what they are."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 from bound_numbers import check, renumber
 from bound_numbers.numerals import Numeral, holds, restate, value_of
-from bound_numbers.reading import read, strip
+from bound_numbers.reading import Problem, Reading, read, strip
 from bound_numbers.values import Value
+
+
+def checked(found: Reading, values: Mapping[str, Value]) -> list[Problem]:
+    """The check's problems on the reading, each expression's value given wherever it is asked."""
+    return check.check(found, {a: values[a.expression] for a in found.asked if a.expression in values})
+
+
+def renumber_given(page: str, text: str, values: Mapping[str, Value]) -> tuple[str, list[str], list[str]]:
+    """`renumber.renumber` of the page `text`, each expression's value given wherever it is asked."""
+    asked = read(text).asked
+    return renumber.renumber(page, text, {a: values[a.expression] for a in asked if a.expression in values})
+
 
 NBSP, THIN, NARROW = "\u00a0", "\u2009", "\u202f"
 
@@ -22,7 +36,7 @@ def bound(markdown: str) -> list[tuple[str, float]]:
 
 
 def renumbered(markdown: str, values: dict[str, Value]) -> str:
-    new, _, left = renumber.renumber("p.md", markdown, values)
+    new, _, left = renumber_given("p.md", markdown, values)
     assert left == []
     return new
 
@@ -98,7 +112,7 @@ def test_digits_no_convention_reads_as_one_number_are_one_line_and_their_binding
 
 def test_a_renumbered_form_the_page_could_not_read_back_is_left_for_a_person() -> None:
     page = "Pi is 3,14159{= pi} and 0,125{= x}.\n"
-    new, changes, left = renumber.renumber("p.md", page, {"pi": 3.14159, "x": 1.125})
+    new, changes, left = renumber_given("p.md", page, {"pi": 3.14159, "x": 1.125})
     assert new == page and changes == []
     assert left == [
         "p.md:1:25: 0,125 is written, 1.125 is computed now, bound to {= x}: renumber cannot write it "
@@ -111,7 +125,7 @@ def test_an_escaped_percent_sign_is_the_percent_it_renders_as() -> None:
     assert bound(page) == [("90\\%", 90)] and problems(page) == []
     assert renumbered(page, {"x": 91}) == "A share of 91\\%{= x}.\n"
     assert strip(page) == "A share of 90\\%.\n"
-    said = [p.message for p in check.check(read(page), {"x": 0.9})]
+    said = [p.message for p in checked(read(page), {"x": 0.9})]
     assert said == [
         "90\\% is written, 0.9 is computed now, bound to {= x}: a percentage quotes its number as "
         "written, so bind it to 100 × the share"
@@ -132,17 +146,17 @@ def test_whole_numbers_written_with_about_or_approximately_hold_the_value_rounde
     assert not holds(Numeral(1, 0, "3", approximate=True), 3.6)
     page = "About 333{= m}, ≈ 12{= n}, ~7{= k}, roughly twelve{= w}, and 3{= e}.\n"
     values: dict[str, Value] = {"m": 333.4, "n": 11.7, "k": 7.2, "w": 12.4, "e": 3.125}
-    assert [p.message for p in check.check(read(page), values)] == [
+    assert [p.message for p in checked(read(page), values)] == [
         "3 is written, 3.125 is computed now, bound to {= e}: a whole number quotes its value exactly: "
         "write ≈ or “about” before it to quote the value rounded, or show its decimals"
     ]
-    new, _, left = renumber.renumber("p.md", page, {**values, "m": 401.6, "e": 3})
+    new, _, left = renumber_given("p.md", page, {**values, "m": 401.6, "e": 3})
     assert new.startswith("About 402{= m}") and left == []
 
 
 def test_a_nonzero_value_that_would_be_written_as_zero_is_left_for_a_person_never_written() -> None:
     page = "About 3%{= p} of readers, and 0.12{= q} of the rest.\n"
-    new, changes, left = renumber.renumber("p.md", page, {"p": 0.4, "q": 0.004})
+    new, changes, left = renumber_given("p.md", page, {"p": 0.4, "q": 0.004})
     assert new == page and changes == []
     assert left == [
         "p.md:1:7: 3% is written, 0.4 is computed now, bound to {= p}: at the precision written it "
@@ -156,8 +170,8 @@ def test_a_nonzero_value_that_would_be_written_as_zero_is_left_for_a_person_neve
 def test_a_percentage_bound_to_its_share_is_said_alike_by_the_build_and_by_renumber() -> None:
     page = "A share of 29%{= share} and of 29.0%{= share}.\n"
     values: dict[str, Value] = {"share": 0.29}
-    built = [p.render("p.md") for p in check.check(read(page), values)]
-    new, changes, left = renumber.renumber("p.md", page, values)
+    built = [p.render("p.md") for p in checked(read(page), values)]
+    new, changes, left = renumber_given("p.md", page, values)
     assert new == page and changes == []  # not "0%", nor "0.3%"
     assert (
         left

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from attend_book.run import run_page
+from bound_numbers import Value
 from bound_numbers.check import check, one_per_cause
 from bound_numbers.declared import Declared, Given
 from bound_numbers.reading import read
-from bound_numbers.values import Value
 
 BOOK = Declared(
     labels={"slot": "len(q)", "token": None}, givens={"matrices": Given(3, "a query, a key and a value")}
@@ -27,10 +29,13 @@ Sixteen{{= len(q) ** 2}} scores in all.
 """
 
 
-def problems(markdown: str, values: dict[str, Value] | None = None) -> list[str]:
+def problems(markdown: str, given: Mapping[str, Value] | None = None) -> list[str]:
+    """The page's problems, from its own run, or from `given`: each expression's value wherever asked."""
     reading = read(markdown, BOOK)
-    if values is None:
-        values = run_page("docs/p.md", markdown, reading.expressions).values
+    if given is None:
+        values = run_page("docs/p.md", markdown, reading.asked).values
+    else:
+        values = {asked: given[asked.expression] for asked in reading.asked if asked.expression in given}
     return [p.render("docs/p.md") for p in check(reading, values)]
 
 
@@ -151,7 +156,7 @@ def test_bindings_stopped_by_one_missing_name_are_one_line_naming_them_in_the_bu
     gone = PAGE.replace("q = [0.0, 3.0, 0.5, 0.0]\n", "")
     assert len(problems(gone)) == 5  # one each (the label's range too), for the tools that count them
     reading = read(gone, BOOK)
-    values = run_page("docs/p.md", gone, reading.expressions).values
+    values = run_page("docs/p.md", gone, reading.asked).values
     assert [p.render("docs/p.md") for p in one_per_cause(check(reading, values))] == [
         "docs/p.md:9:15: (0, 3, 0.5, 0){= q} cannot be worked out: NameError: name 'q' is not defined; "
         "nor, for that reason, can 4 more: the range of slot (line 9), {= q[2]} (line 9), "

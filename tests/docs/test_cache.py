@@ -11,23 +11,31 @@ import pytest
 
 import attend.core.head
 from attend_book import workbench
-from attend_book.cache import Cache, build_versions, fingerprint, source_roots
-from attend_book.page import FenceError, PageRun
-from attend_book.run import run_page
+from attend_book.cache import Cache, Runner, build_versions, fingerprint, source_roots
+from attend_book.page import PageRun
+from attend_book.run import plan_of, run_page, run_plan
+from bound_numbers import Asked, Page, Plan, Unavailable
 
 F = "```"
 PAGE = f'---\ntitle: t\n---\n\nProse.\n\n{F}python exec="1"\nprint(2 + 2)\n{F}\n'
+END = 10**6  # a line past every page here: asked there, a value comes after every fence
 
 
 class Counting:
-    """`run_page`, counting the pages it really runs."""
+    """`run_plan`, counting the pages it really runs."""
 
     def __init__(self) -> None:
         self.pages: list[str] = []
 
-    def __call__(self, path: str, markdown: str, expressions: tuple[str, ...] = ()) -> PageRun:
-        self.pages.append(path)
-        return run_page(path, markdown, expressions)
+    def __call__(self, plan: Plan) -> PageRun:
+        self.pages.append(plan.page)
+        return run_plan(plan)
+
+
+def cached(cache: Cache, text: str, run: Runner, expressions: tuple[str, ...] = ()) -> PageRun:
+    """The page `text` from `cache`, or run by `run`, with `expressions` asked after its fences."""
+    asked = [Asked(expression, END) for expression in expressions]
+    return cache.page(plan_of(Page("docs/p.md", text), asked), run=run)
 
 
 @pytest.fixture
@@ -36,8 +44,8 @@ def run() -> Counting:
 
 
 def test_a_page_seen_before_is_not_run_again_and_gives_the_same_blocks(tmp_path: Path, run: Counting) -> None:
-    first = Cache(tmp_path, "env").page("docs/p.md", PAGE, run=run).blocks
-    again = Cache(tmp_path, "env").page("docs/p.md", PAGE, run=run).blocks
+    first = cached(Cache(tmp_path, "env"), PAGE, run).blocks
+    again = cached(Cache(tmp_path, "env"), PAGE, run).blocks
     assert run.pages == ["docs/p.md"]
     assert again == first and again[0].text == "4\n"
 
@@ -45,16 +53,16 @@ def test_a_page_seen_before_is_not_run_again_and_gives_the_same_blocks(tmp_path:
 def test_a_prose_edit_reruns_nothing_and_the_blocks_follow_the_new_lines(
     tmp_path: Path, run: Counting
 ) -> None:
-    Cache(tmp_path, "env").page("docs/p.md", PAGE, run=run)
+    cached(Cache(tmp_path, "env"), PAGE, run)
     edited = PAGE.replace("Prose.\n", "Prose, rewritten,\nover three\nlines.\n")
-    [block] = Cache(tmp_path, "env").page("docs/p.md", edited, run=run).blocks
+    [block] = cached(Cache(tmp_path, "env"), edited, run).blocks
     assert run.pages == ["docs/p.md"]
     assert block.fence.line == 9 and block.text == "4\n"
 
 
 def test_a_code_edit_reruns_the_page(tmp_path: Path, run: Counting) -> None:
-    Cache(tmp_path, "env").page("docs/p.md", PAGE, run=run)
-    [block] = Cache(tmp_path, "env").page("docs/p.md", PAGE.replace("2 + 2", "2 + 3"), run=run).blocks
+    cached(Cache(tmp_path, "env"), PAGE, run)
+    [block] = cached(Cache(tmp_path, "env"), PAGE.replace("2 + 2", "2 + 3"), run).blocks
     assert run.pages == ["docs/p.md", "docs/p.md"] and block.text == "5\n"
 
 
@@ -62,16 +70,16 @@ def test_an_edit_to_a_fences_options_alone_reruns_the_page(tmp_path: Path, run: 
     """An exercise's answer is held as the page runs: changing only `answer=` must run it again
     (it once came from the cache, and an answer naming nothing built green)."""
     asked = PAGE.replace('exec="1"', 'exec="1" answer="2 + 2 == 4"')
-    Cache(tmp_path, "env").page("docs/p.md", asked, run=run)
+    cached(Cache(tmp_path, "env"), asked, run)
     wrong = asked.replace('answer="2 + 2 == 4"', 'answer="nothing_named_so"')
-    with pytest.raises(FenceError, match="nothing_named_so"):
-        Cache(tmp_path, "env").page("docs/p.md", wrong, run=run)
+    with pytest.raises(Unavailable, match="nothing_named_so"):
+        cached(Cache(tmp_path, "env"), wrong, run)
     assert run.pages == ["docs/p.md", "docs/p.md"]
 
 
 def test_a_changed_environment_reruns_the_page(tmp_path: Path, run: Counting) -> None:
-    Cache(tmp_path, "env").page("docs/p.md", PAGE, run=run)
-    Cache(tmp_path, "another env").page("docs/p.md", PAGE, run=run)
+    cached(Cache(tmp_path, "env"), PAGE, run)
+    cached(Cache(tmp_path, "another env"), PAGE, run)
     assert len(run.pages) == 2
 
 
@@ -182,21 +190,22 @@ def test_the_workbench_shown_first_still_gives_the_number_check_its_bindings(
 ) -> None:
     """Whichever plugin asks first: a run made for the page alone, without bindings, does not
     answer the check's later question with values it never evaluated."""
-    asked: list[frozenset[str]] = []
+    asked: list[frozenset[Asked]] = []
 
     def executed(
-        script: Path, expressions: frozenset[str], cache: Cache, **_: object
-    ) -> tuple[Path, dict[str, int]]:
-        asked.append(expressions)
-        return script, {e: 1 for e in expressions}
+        script: Path, wanted: frozenset[Asked], cache: Cache, **_: object
+    ) -> tuple[Path, dict[Asked, int]]:
+        asked.append(wanted)
+        return script, {a: 1 for a in wanted}
 
     monkeypatch.setattr(workbench, "executed", executed)
     bench, cache, script = workbench.Workbench(), Cache(tmp_path, "env"), tmp_path / "workbench.py"
+    x, size = Asked("x", 3), Asked("len(x)", 3)
     bench.notebook(script, cache, limit=1, shown="w.py")
-    ran = bench.ran(script, ["x", "len(x)"], cache, limit=1, shown="w.py")
-    again = bench.ran(script, ["x"], cache, limit=1, shown="w.py")
-    assert not isinstance(ran, FenceError) and ran[1] == {"x": 1, "len(x)": 1} and again == ran
-    assert asked == [frozenset(), frozenset({"x", "len(x)"})]
+    ran = bench.ran(script, [x, size], cache, limit=1, shown="w.py")
+    again = bench.ran(script, [x], cache, limit=1, shown="w.py")
+    assert not isinstance(ran, Unavailable) and ran[1] == {x: 1, size: 1} and again == ran
+    assert asked == [frozenset(), frozenset({x, size})]
 
 
 # --- every file a page's code read is in its entry's key --------------------------------------
@@ -225,15 +234,15 @@ def test_a_file_the_pages_code_read_reruns_it_when_changed_and_again_when_put_ba
     read = tmp_path / "figures.py"
     read.write_text("SMALLEST = 11.0\n", encoding="utf-8")
     page = page_reading(body.format(file=str(read)))
-    first = Cache(tmp_path / "cache", "env").page("docs/p.md", page, run=run).blocks[0].text
-    assert Cache(tmp_path / "cache", "env").page("docs/p.md", page, run=run).blocks[0].text == first
+    first = cached(Cache(tmp_path / "cache", "env"), page, run).blocks[0].text
+    assert cached(Cache(tmp_path / "cache", "env"), page, run).blocks[0].text == first
     assert len(run.pages) == 1 and "11" in first
     # another size: Python's own check of its compiled module (size and whole seconds of mtime)
     # would take an edit of the same size within the same second for no edit at all
     read.write_text("SMALLEST = 12.25\n", encoding="utf-8")
-    assert "12.25" in Cache(tmp_path / "cache", "env").page("docs/p.md", page, run=run).blocks[0].text
+    assert "12.25" in cached(Cache(tmp_path / "cache", "env"), page, run).blocks[0].text
     read.write_text("SMALLEST = 11.0\n", encoding="utf-8")
-    assert Cache(tmp_path / "cache", "env").page("docs/p.md", page, run=run).blocks[0].text == first
+    assert cached(Cache(tmp_path / "cache", "env"), page, run).blocks[0].text == first
     assert len(run.pages) == 3
 
 
@@ -246,12 +255,12 @@ def test_a_new_file_in_a_folder_the_page_listed_reruns_it_and_one_outside_the_bo
     body = f"import os\nprint(sorted(os.listdir('tests')), len(os.listdir({str(elsewhere)!r})))"
     ran: list[str] = []
 
-    def run(path: str, markdown: str, expressions: tuple[str, ...] = ()) -> PageRun:
-        ran.append(path)
-        return run_page(path, markdown, expressions, folder=str(book))  # the page's process works in the book
+    def run(plan: Plan) -> PageRun:
+        ran.append(plan.page)
+        return run_plan(plan, folder=str(book))  # the page's process works in the book
 
     def shown() -> str:
-        return Cache(tmp_path / "cache", "env").page("docs/p.md", page_reading(body), run=run).blocks[0].text
+        return cached(Cache(tmp_path / "cache", "env"), page_reading(body), run).blocks[0].text
 
     assert shown() == "[] 0\n"
     (elsewhere / "unrelated.txt").write_text("", encoding="utf-8")
@@ -305,23 +314,23 @@ def test_a_changed_workbench_input_executes_it_again_and_a_corrupt_one_is_thrown
 def test_pruning_keeps_what_the_last_build_used_and_the_newest_environments(
     tmp_path: Path, run: Counting
 ) -> None:
-    Cache(tmp_path, "env-0").page("docs/p.md", PAGE, run=run)
+    cached(Cache(tmp_path, "env-0"), PAGE, run)
     cache = Cache(tmp_path, "env-0")
-    cache.page("docs/p.md", PAGE.replace("2 + 2", "2 + 3"), run=run)
+    cached(cache, PAGE.replace("2 + 2", "2 + 3"), run)
     cache.prune()
     assert len(list(tmp_path.glob("outputs/*/pages/*.json"))) == 1
     os.utime(cache.folder, (0, 0))
     for n in range(1, 5):
         later = Cache(tmp_path, f"env-{n}")
-        later.page("docs/p.md", PAGE, run=run)
+        cached(later, PAGE, run)
         later.prune()
         os.utime(later.folder, (n, n))  # as if built long ago, in this order
     assert sorted(f.name for f in (tmp_path / "outputs").iterdir()) == ["env-2", "env-3", "env-4"]
 
 
 def test_a_bound_expression_is_evaluated_once_and_kept_with_the_page(tmp_path: Path, run: Counting) -> None:
-    first = Cache(tmp_path, "env").page("docs/p.md", PAGE, ["2 * 3", "nope"], run=run)
-    again = Cache(tmp_path, "env").page("docs/p.md", PAGE, ["nope", "2 * 3"], run=run)
+    first = cached(Cache(tmp_path, "env"), PAGE, run, ("2 * 3", "nope"))
+    again = cached(Cache(tmp_path, "env"), PAGE, run, ("nope", "2 * 3"))
     assert run.pages == ["docs/p.md"]
-    assert again.values == first.values and first.values["2 * 3"] == 6
-    assert first.values["nope"] == "NameError: name 'nope' is not defined"
+    assert again.values == first.values and first.values[Asked("2 * 3", END)] == 6
+    assert first.values[Asked("nope", END)] == "NameError: name 'nope' is not defined"

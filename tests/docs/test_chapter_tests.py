@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from attend_book.chapter_tests import ChapterTestError, run_test
-from attend_book.page import FenceError
 from attend_book.run import run_page
+from bound_numbers import Unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 F = "```"
@@ -43,12 +43,30 @@ def test_a_test_that_is_not_there_raises(monkeypatch: pytest.MonkeyPatch) -> Non
         run_test("tests/test_chapter.py::test_that_was_never_written")
 
 
+@pytest.mark.parametrize("node", ["", "tests", "tests/test_chapter.py", "::test_one", "nowhere.py::test_one"])
+def test_a_node_that_names_no_test_is_refused_before_pytest_collects_anything(
+    node: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`run_test("")` once had pytest collect the whole repository inside a page."""
+    monkeypatch.chdir(ROOT)
+    collected: list[object] = []
+
+    def collecting(*args: object, **kwargs: object) -> int:
+        collected.append(args)
+        return 0
+
+    monkeypatch.setattr(pytest, "main", collecting)
+    with pytest.raises(ChapterTestError, match=r"names no test: write `file.py::test_name`"):
+        run_test(node)
+    assert collected == []
+
+
 def test_a_page_that_runs_a_failing_test_fails_naming_its_line(failing: str) -> None:
     page = (
         f'Prose.\n\n{F}python exec="1" result="text" book_only\n'
         f'from attend_book.chapter_tests import run_test\n\nprint(run_test("{failing}"))\n{F}\n'
     )
-    with pytest.raises(FenceError, match=r"^docs/p.md:6: a python fence failed at `print\(run_test"):
+    with pytest.raises(Unavailable, match=r"^docs/p.md:6: a python fence failed at `print\(run_test"):
         run_page("docs/p.md", page, folder=str(Path.cwd()))
 
 

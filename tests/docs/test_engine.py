@@ -50,3 +50,28 @@ def test_a_failing_fence_stops_properdocs_with_the_plugins_one_line(tmp_path: Pa
     assert done.returncode == 1
     assert 'docs/index.md:7: a python fence failed at `raise ValueError("no")`' in done.stderr
     assert "Traceback" not in done.stderr
+
+
+# The book's two plugins listed the other way round: the order must not matter.
+REVERSED = CONFIG.replace(
+    "  - bound-numbers:\n      values: attend-book\n",
+    "  - attend-book\n  - bound-numbers:\n      values: attend-book\n",
+    1,
+).replace("  - attend-book\n  - markdown-exec:", "  - markdown-exec:", 1)
+
+
+@pytest.mark.parametrize("config", [CONFIG, REVERSED], ids=["as the book lists them", "the other way round"])
+def test_a_page_runs_once_and_is_checked_whichever_plugin_is_listed_first(
+    tmp_path: Path, config: str
+) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "mkdocs.yml").write_text(config, encoding="utf-8")
+    counted = f"with open({str(tmp_path / 'runs.log')!r}, 'a') as log:\n    log.write('ran\\n')\nx = 6 * 7"
+    page = f'```python exec="1"\n{counted}\n```\n\nIt is 42{{= x}}, and 43{{= x + 0}}.\n'
+    (tmp_path / "docs" / "index.md").write_text(
+        f"---\ntitle: t\ndescription: d\n---\n\n{page}", encoding="utf-8"
+    )
+    done = properdocs_build(tmp_path, tmp_path / "site")
+    assert done.returncode == 1  # the number the check holds to its value
+    assert "docs/index.md:12:20: 43 is written, 42 is computed now" in done.stderr
+    assert (tmp_path / "runs.log").read_text(encoding="utf-8") == "ran\n"

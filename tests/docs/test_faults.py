@@ -98,14 +98,13 @@ from mkdocs.exceptions import Abort, PluginError
 
 import attend.book.chapter
 from attend_book import notebooks, workbench
-from attend_book.cache import Cache
+from attend_book.cache import Cache, Runner
 from attend_book.files import replace_folder
-from attend_book.page import FenceError, PageRun
+from attend_book.page import PageRun
 from attend_book.plugin import BookPlugin
-from attend_book.run import run_page
-from bound_numbers import cli
+from attend_book.run import plan_of, run_page, run_plan
+from bound_numbers import Asked, Page, Plan, Unavailable, cli
 from bound_numbers.check import check
-from bound_numbers.markdown import fences
 from bound_numbers.reading import read
 from bound_numbers.text import BOM, TextError, read_text, write_atomic
 
@@ -121,7 +120,7 @@ def page_of(*bodies: str) -> str:
 
 
 def failure(*bodies: str, limit: float = 30) -> str:
-    with pytest.raises(FenceError) as raised:
+    with pytest.raises(Unavailable) as raised:
         run_page("docs/p.md", page_of(*bodies), limit=limit)
     return str(raised.value)
 
@@ -155,18 +154,23 @@ def test_a_page_that_changes_the_package_environment_or_folder_changes_nothing_a
     poison: str, before: PageRun, tmp_path: Path
 ) -> None:
     cache = Cache(tmp_path, "env")
-    cache.page("docs/poison.md", page_of(poison))
-    after = cache.page("docs/later.md", OBSERVED)
+    cached(cache, "docs/poison.md", page_of(poison))
+    after = cached(cache, "docs/later.md", OBSERVED)
     assert after == before
     assert (
-        Cache(tmp_path, "env").page("docs/later.md", OBSERVED, run=unexpected) == before
+        cached(Cache(tmp_path, "env"), "docs/later.md", OBSERVED, run=unexpected) == before
     )  # kept as run alone
     assert os.getcwd() == str(Path.cwd()) and "POISON" not in os.environ
     assert attend.book.chapter.WV[:4] == (1.0, 0.0, 0.0, 0.0)
 
 
-def unexpected(path: str, markdown: str, expressions: tuple[str, ...] = ()) -> PageRun:
-    raise AssertionError(f"{path} ran again")
+def unexpected(plan: Plan, **_: object) -> PageRun:
+    raise AssertionError(f"{plan.page} ran again")
+
+
+def cached(cache: Cache, path: str, text: str, run: Runner = run_plan) -> PageRun:
+    """The page `text` from `cache`, or run by `run`."""
+    return cache.page(plan_of(Page(path, text)), run=run)
 
 
 def test_a_page_runs_in_the_folder_and_environment_it_is_given_with_nothing_to_read(tmp_path: Path) -> None:
@@ -184,9 +188,9 @@ def test_a_page_runs_in_the_folder_and_environment_it_is_given_with_nothing_to_r
 @pytest.mark.parametrize(
     ("body", "said"),
     [
-        ("exit()", "SystemExit: None\n(a page's code may not end the build"),
-        ("import sys; sys.exit(3)", "SystemExit: 3\n(a page's code may not end the build"),
-        ("raise KeyboardInterrupt", "KeyboardInterrupt\n(a page's code may not raise KeyboardInterrupt)"),
+        ("exit()", "SystemExit: None (a page's code may not end its process"),
+        ("import sys; sys.exit(3)", "SystemExit: 3 (a page's code may not end its process"),
+        ("raise KeyboardInterrupt", "KeyboardInterrupt (a page's code may not raise KeyboardInterrupt)"),
         ("input()", "ValueError: I/O operation on closed file"),
         ("import sys; sys.stdin.read()", "ValueError: I/O operation on closed file"),
     ],
@@ -195,13 +199,13 @@ def test_a_fence_that_ends_the_build_or_waits_for_a_terminal_fails_naming_its_li
     body: str, said: str
 ) -> None:
     message = failure("x = 1", f"y = 2\n{body}")
-    assert message.startswith(f"docs/p.md:15: a python fence failed at `{body}`:\n{said}")
+    assert message.startswith(f"docs/p.md:15: a python fence failed at `{body}`: {said}")
 
 
 def test_a_syntax_error_names_its_own_line_not_the_fences_first() -> None:
     assert (
         failure("x = 1\ny = (\nz = 3")
-        == "docs/p.md:10: a python fence failed at `y = (`:\nSyntaxError: '(' was never closed"
+        == "docs/p.md:10: a python fence failed at `y = (`: SyntaxError: '(' was never closed"
     )
 
 
@@ -334,15 +338,15 @@ def entries(root: Path) -> list[Path]:
 def test_a_cache_entry_that_cannot_be_read_is_a_miss_said_once_and_written_again(
     spoil: Callable[[str], str], tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    Cache(tmp_path, "env").page("docs/p.md", PAGE)
+    cached(Cache(tmp_path, "env"), "docs/p.md", PAGE)
     [entry] = entries(tmp_path)
     entry.write_text(spoil(entry.read_text(encoding="utf-8")), encoding="utf-8")
     with caplog.at_level(logging.INFO):
-        [block] = Cache(tmp_path, "env").page("docs/p.md", PAGE).blocks
+        [block] = cached(Cache(tmp_path, "env"), "docs/p.md", PAGE).blocks
     assert block.text == "4\n"
     [said] = [r.getMessage().removeprefix("attend_book: ") for r in caplog.records]
     assert said.startswith(f"docs/p.md: its cache entry {entry} cannot be read (") and "\n" not in said
-    assert Cache(tmp_path, "env").page("docs/p.md", PAGE, run=unexpected).blocks == [block]
+    assert cached(Cache(tmp_path, "env"), "docs/p.md", PAGE, run=unexpected).blocks == [block]
 
 
 def test_a_cache_that_cannot_be_written_is_left_out_in_one_line(
@@ -352,8 +356,8 @@ def test_a_cache_that_cannot_be_written_is_left_out_in_one_line(
     blocked.write_text("a file where the folder should be", encoding="utf-8")
     cache = Cache(blocked, "env")
     with caplog.at_level(logging.INFO):
-        first = cache.page("docs/p.md", PAGE)
-        cache.page("docs/q.md", page_of("print(3)"))
+        first = cached(cache, "docs/p.md", PAGE)
+        cached(cache, "docs/q.md", page_of("print(3)"))
         notebook, text = cache.notebook(write(tmp_path / "w.py", "1"), copied, Path.read_text)
     assert first.blocks[0].text == "4\n" and text == "1"
     [said] = [r.getMessage().removeprefix("attend_book: ") for r in caplog.records]
@@ -375,9 +379,9 @@ def write(path: Path, text: str) -> Path:
 
 def test_a_cache_deleted_mid_build_is_made_again(tmp_path: Path) -> None:
     cache = Cache(tmp_path / "cache", "env")
-    cache.page("docs/p.md", PAGE)
+    cached(cache, "docs/p.md", PAGE)
     shutil.rmtree(tmp_path / "cache")
-    cache.page("docs/q.md", page_of("print(3)"))
+    cached(cache, "docs/q.md", page_of("print(3)"))
     cache.prune()
     assert len(entries(tmp_path / "cache")) == 1
 
@@ -424,7 +428,8 @@ def test_a_rebuild_after_a_fence_stopped_or_hung_the_last_one_recovers_in_the_sa
         build(config)  # as `mkdocs serve` does: the process lives on
     said = [unprefixed(r.getMessage()) for r in caplog.records if r.levelno == logging.ERROR]
     assert [line.split("\n")[0] for line in said] == [
-        "docs/a.md:9: a python fence failed at `exit()`:",
+        "docs/a.md:9: a python fence failed at `exit()`: SystemExit: None "
+        "(a page's code may not end its process: exit() or sys.exit())",
         f"docs/b.md:8: this fence ran past the time limit of 3 seconds {SETTING}",
         "docs/c.md:6:4: byte 0xe9 is not UTF-8; save the file as UTF-8",
     ]
@@ -484,7 +489,7 @@ def test_markdown_exec_showing_the_same_fences_is_one_line_saying_what_to_set(pr
     ("named", "said"),
     [
         ("attend-bok", "is not a plugin of this build"),
-        ("markdown-exec", "has no bound_values"),
+        ("markdown-exec", "lacks bound_values or bound_sources"),
     ],
 )
 def test_a_number_check_whose_values_name_no_provider_stops_the_build_with_one_line(
@@ -535,7 +540,7 @@ def bound_page(expression: str) -> str:
 
 def checked(markdown: str, limit: float = 30) -> list[str]:
     found = read(markdown)
-    values = run_page("docs/p.md", markdown, found.expressions, limit=limit).values
+    values = run_page("docs/p.md", markdown, found.asked, limit=limit).values
     return [p.render("docs/p.md") for p in check(found, values)]
 
 
@@ -572,7 +577,7 @@ def test_a_binding_that_calls_exit_is_one_line_at_its_number() -> None:
 def test_a_binding_that_hangs_or_ends_the_process_is_named_by_its_line_and_column(
     expression: str, said: str
 ) -> None:
-    with pytest.raises(FenceError) as raised:
+    with pytest.raises(Unavailable) as raised:
         checked(bound_page(expression), limit=1)
     assert str(raised.value) == f"docs/p.md:13:6: the binding {{= {expression}}} {said}"
 
@@ -736,8 +741,9 @@ def test_a_fence_whose_forked_copy_ends_itself_runs_as_any_other() -> None:
 def test_a_fence_that_replaces_or_closes_what_a_page_reports_with_changes_nothing_of_its_report(
     body: str,
 ) -> None:
-    ran = run_page("docs/p.md", page_of(body, "print(2 + 2)"), ["2 * 3"])
-    assert [block.text for block in ran.blocks] == ["", "4\n"] and ran.values == {"2 * 3": 6}
+    asked = Asked("2 * 3", 99)  # after both fences
+    ran = run_page("docs/p.md", page_of(body, "print(2 + 2)"), [asked])
+    assert [block.text for block in ran.blocks] == ["", "4\n"] and ran.values == {asked: 6}
 
 
 def test_a_fence_that_closes_the_report_pipe_itself_is_named() -> None:
@@ -750,7 +756,7 @@ def test_a_fence_that_closes_the_report_pipe_itself_is_named() -> None:
 def test_a_failed_assert_whose_operand_cannot_be_shown_names_the_asserts_line() -> None:
     broken = "class Broken:\n    def __repr__(self) -> str:\n        raise ValueError('no repr')\n"
     assert failure(f"{broken}\nassert Broken() == 2") == (
-        "docs/p.md:13: a python fence failed at `assert Broken() == 2`:\n"
+        "docs/p.md:13: a python fence failed at `assert Broken() == 2`: "
         "AssertionError\n  Broken() = (its repr raised ValueError: no repr)"
     )
 
@@ -758,10 +764,9 @@ def test_a_failed_assert_whose_operand_cannot_be_shown_names_the_asserts_line() 
 def test_a_fence_raising_a_long_many_lined_message_is_reported_in_a_few_short_lines() -> None:
     raising = "raise ValueError('\\n'.join(['x' * 300] * 20))"
     lines = failure(raising).splitlines()
-    assert lines[0] == f"docs/p.md:9: a python fence failed at `{raising}`:"
-    assert lines[1] == "ValueError: " + "x" * 187 + "…"
+    assert lines[0] == f"docs/p.md:9: a python fence failed at `{raising}`: ValueError: " + "x" * 187 + "…"
     assert lines[-1] == "(and 16 more lines)"
-    assert len(lines) == 6 and max(map(len, lines[1:])) <= 200
+    assert len(lines) == 5 and max(map(len, lines[1:])) <= 200
 
 
 # --- what a page may print, and how long the build reads it ----------------------------------
@@ -775,7 +780,7 @@ SMALL = 2 << 20  # a page's output limit in these tests: 2 MB, not the build's 8
     ids=["at once", "forever"],
 )
 def test_a_page_printing_past_its_output_limit_fails_naming_the_fence(body: str) -> None:
-    with pytest.raises(FenceError) as raised:
+    with pytest.raises(Unavailable) as raised:
         run_page("docs/p.md", page_of("print('x' * (1 << 20))", body), most=SMALL)
     assert str(raised.value) == (
         "docs/p.md:13: this fence printed more than 2 MB, the most one page may print (its fences together)"
@@ -842,16 +847,16 @@ def gone(pid: int) -> bool:
 def test_an_unclosed_quote_in_a_transcript_is_one_line_at_its_command_in_the_page_and_notebook() -> None:
     page = f'---\ntitle: t\n---\n\n{F}console exec="1"\n$ attend weights\n$ attend "cost\n{F}\n'
     said = 'docs/p.md:7: the transcript line `$ attend "cost` cannot be split: No closing quotation'
-    with pytest.raises(FenceError) as raised:  # the fence opens on line 5, the command is on line 7
+    with pytest.raises(Unavailable) as raised:  # the fence opens on line 5, the command is on line 7
         run_page("docs/p.md", page)
     assert str(raised.value) == said
     with pytest.raises(PluginError) as made:  # mkdocs' own error: one line, no traceback
-        notebooks.cells_of(page, path="docs/p.md")
+        notebooks.cells_of(Page("docs/p.md", page))
     assert str(made.value) == said
 
 
 def test_a_fence_whose_info_string_has_an_unclosed_quote_is_read_as_unreadable_and_not_run() -> None:
-    [fence] = fences(f'Prose.\n\n{F}python exec="1\nprint(1)\n{F}\n')
+    [fence] = Page("docs/p.md", f'Prose.\n\n{F}python exec="1\nprint(1)\n{F}\n').fences
     assert fence.line == 3 and not fence.executed
     assert fence.unread == (
         "this fence's info string `python exec=\"1` cannot be read (No closing quotation), "
@@ -881,7 +886,7 @@ def test_a_workbench_cell_that_fails_is_one_line_naming_its_line_and_not_a_cache
 ) -> None:
     script = write(tmp_path / "bench.py", WORKBENCH + cell + "\n")
     execute = functools.partial(workbench.execute, limit=2, shown="docs/bench.py")
-    with caplog.at_level(logging.INFO), pytest.raises(FenceError) as raised:
+    with caplog.at_level(logging.INFO), pytest.raises(Unavailable) as raised:
         Cache(tmp_path / "cache", "env").notebook(script, execute, workbench.values_of)
     assert str(raised.value) == said
     assert not [r for r in caplog.records if "attend_book" in r.name]  # not taken for the cache's fault
@@ -967,7 +972,7 @@ def test_a_build_that_fails_or_is_interrupted_leaves_the_last_site_exactly_as_it
     before = snapshot(project / "site")
     spoil(project / "docs")
     if why is None:  # Ctrl-C as the build meets it: in the build's own process, while a page runs
-        monkeypatch.setattr("attend_book.plugin.run.run_page", interrupted)
+        monkeypatch.setattr("attend_book.plugin.run.run_plan", interrupted)
     with pytest.raises(why or KeyboardInterrupt):
         build_command(project, project / "site")
     assert snapshot(project / "site") == before
@@ -1022,7 +1027,7 @@ def test_a_site_that_is_a_file_or_a_link_is_one_line_before_any_page_runs(
     (project / "elsewhere").mkdir()
     site = project / "site"
     site.write_text("a file", encoding="utf-8") if kind == "file" else site.symlink_to("elsewhere")
-    monkeypatch.setattr("attend_book.plugin.run.run_page", unexpected)
+    monkeypatch.setattr("attend_book.plugin.run.run_plan", unexpected)
     with caplog.at_level(logging.ERROR), pytest.raises(Abort):
         build_command(project, site)
     said = {
@@ -1077,7 +1082,7 @@ def test_a_page_whose_fence_fails_is_still_checked_for_front_matter_includes_num
     assert messages(caplog) == [
         "docs/index.md:15: this fence's info string `python exec=\"1` cannot be read (No closing quotation), "
         "so it is shown as text",
-        'docs/index.md:6: a python fence failed at `raise ValueError("no")`:\nValueError: no',
+        'docs/index.md:6: a python fence failed at `raise ValueError("no")`: ValueError: no',
         'docs/index.md:1: the front matter has no description; see "Add a page" in docs/contributing.md',
         "docs/index.md:9:7: 3 is not bound: bind it {= …} (a given by its name) or make it a label",
         "docs/index.md:11: this fence holds an include line, so it must be a listing marked notest, not "
@@ -1135,7 +1140,7 @@ def found(number: int, frame: object) -> None:
 
 @pytest.mark.parametrize(
     "where",
-    ["attend_book.plugin.run.run_page", "mkdocs.utils.CountHandler.get_counts"],
+    ["attend_book.plugin.run.run_plan", "mkdocs.utils.CountHandler.get_counts"],
     ids=["while a page runs", "once the site is written, as --strict counts warnings"],
 )
 def test_sigterm_in_a_build_is_ctrl_c_keeping_the_last_site_and_then_the_handler_it_found(

@@ -454,14 +454,8 @@ def _templates(tree: ast.AST) -> list[ast.expr]:
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_no_caption_template_in_figures_types_a_number(source: Path) -> None:
     templates = _templates(ast.parse(source.read_text(encoding="utf-8")))
-    if source.name in (
-        "pictures.py",
-        "controls.py",
-        "lacking.py",
-        "learning.py",
-        "ideas.py",
-        "ideas_later.py",
-    ):
+    captioned = ("pictures.py", "controls.py", "lacking.py", "learning.py", "ideas.py", "ideas_later.py")
+    if source.name in captioned:
         assert len(templates) >= 4, f"{source.name}: the captions were not found"
     for template in templates:
         for text in _typed(template):

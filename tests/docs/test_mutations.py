@@ -32,16 +32,15 @@ from tree import book as declared
 import attend
 from attend_book import chapter_tests
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
-from attend_book.execution import run_here
-from attend_book.page import FenceError
+from attend_book.execution import BookExecutor
+from attend_book.run import plan_of
+from bound_numbers import Asked, Unavailable, Value, numerals, reading, renumber, run_here
+from bound_numbers import Page as Source
 from bound_numbers import check as binding
-from bound_numbers import numerals, reading, renumber
 from bound_numbers.declared import Declared, front_matter
 from bound_numbers.declared import for_page as declared_for_page
-from bound_numbers.markdown import FRONT, parse
 from bound_numbers.numerals import Numeral
 from bound_numbers.reading import Binding, Label, Problem, Reading, Sum
-from bound_numbers.values import Value
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -54,10 +53,10 @@ def blocks(markdown: str) -> list[range]:
     """The page's blocks as ranges of its lines (0-based): the front matter, then each block at
     the top of the Markdown (a paragraph, heading, list, table, admonition, math block), a math
     block together with the block whose first line holds its binding."""
-    front = FRONT.match(markdown)
-    found = [range(front.group(0).count("\n"))] if front else []
+    page = Source("", markdown)
+    found = [range(page.front)] if page.front else []
     math_ends = -1  # the line after the last math block
-    for token in parse(markdown):
+    for token in page.tokens:
         if token.level or token.nesting < 0 or token.map is None:
             continue
         first, end = token.map
@@ -73,12 +72,12 @@ class Page:
     name: str
     markdown: str
     reading: Reading
-    values: dict[str, Value]
+    values: dict[Asked, Value]
 
     def problems(
         self,
         markdown: str | None = None,
-        values: dict[str, Value] | None = None,
+        values: dict[Asked, Value] | None = None,
         found: Reading | None = None,
     ) -> list[str]:
         """The check's problems on the page, or on `markdown` (or its reading `found`) in its place."""
@@ -116,7 +115,7 @@ class Page:
     def quoted(self) -> Iterator[tuple[Numeral, float, Binding]]:
         """Each bound number, its value now and its binding."""
         for bound in self.reading.bindings:
-            quoted = binding.values_of(bound, self.values[bound.expression])
+            quoted = binding.values_of(bound, self.values[bound.asked])
             assert not isinstance(quoted, str), quoted
             for numeral, value in zip(bound.numerals, quoted, strict=True):
                 yield numeral, value, bound
@@ -125,10 +124,11 @@ class Page:
 CACHE = Cache(ROOT / FOLDER, fingerprint(source_roots(), build_versions()))
 
 
-def run(name: str, markdown: str, found: Reading) -> dict[str, Value]:
+def run(name: str, markdown: str, found: Reading) -> dict[Asked, Value]:
     """The page's values, its fences run in this process from emptied caches."""
     _forget(("attend.", "attend_figures."))
-    return run_here(name, markdown, found.expressions).values
+    plan = plan_of(Source(name, markdown), found.asked)
+    return plan.values_of(run_here(plan, BookExecutor(name)).values)
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +139,9 @@ def book() -> dict[str, Page]:
         name = path.relative_to(ROOT).as_posix()
         markdown = path.read_text(encoding="utf-8")
         found = reading.read(markdown, BOOK)  # its values as the build has them, from its cache
-        pages[name] = Page(name, markdown, found, CACHE.page(name, markdown, found.expressions).values)
+        pages[name] = Page(
+            name, markdown, found, CACHE.page(plan_of(Source(name, markdown), found.asked)).values
+        )
     # A mutant is only a mutant of a book that passes (tests/docs/test_pages.py holds that).
     assert [problem for page in pages.values() for problem in page.problems()] == []
     return pages
@@ -238,7 +240,7 @@ def prose_mutants(book: dict[str, Page]) -> Iterator[tuple[Page, Numeral, str, s
             if (swapped := swap_mutant(numeral, page)) is not None:
                 yield page, numeral, "swap", swapped
         for label in page.reading.labels:
-            last = page.values[label.limit]
+            last = page.values[label.asked]
             assert isinstance(last, int | float), (page.name, label)
             yield page, label.numeral, "label", str(int(last) + 1)  # one past the last
             yield page, label.numeral, "label", label.numeral.text + "3"  # "slot 4" → "slot 43"
@@ -291,10 +293,8 @@ def test_each_declared_given_changed_fails_the_check_at_every_number_bound_to_it
             uses = [
                 b for b in found.bindings if name in re.findall(r"\w+", b.brace) and constant(b.expression)
             ]
-            values: dict[str, Value] = {**page.values}
-            values.update(
-                {b.expression: value for b in uses if (value := constant(b.expression)) is not None}
-            )
+            values: dict[Asked, Value] = {**page.values}
+            values.update({b.asked: value for b in uses if (value := constant(b.expression)) is not None})
             named = {
                 p.split(": ", 1)[0] for p in page.problems(values=values, found=found) if "is written" in p
             }
@@ -344,7 +344,7 @@ def weights(replacement: Mapping[str, tuple[float, ...]]) -> Iterator[None]:
         _forget()
 
 
-def renumbered(name: str, markdown: str, values: Mapping[str, Value]) -> tuple[str, list[str]]:
+def renumbered(name: str, markdown: str, values: Mapping[Asked, Value]) -> tuple[str, list[str]]:
     """The page renumbered from `values`, and what renumber left for a person."""
     new, _, left = renumber.renumber(name, markdown, values, book=BOOK)
     return new, left
@@ -396,10 +396,10 @@ def test_a_page_whose_code_fails_under_a_changed_weight_fails_the_weight_test() 
     code = 'import attend\nassert attend.WQ[5] == 0.0, "Wq moved"'
     page = f'```python exec="1"\n{code}\n```\n\nIt is 0{{= attend.WQ[5]}}.\n'
     found = reading.read(page, BOOK)
-    assert run("docs/p.md", page, found)["attend.WQ[5]"] == 0.0
+    assert run("docs/p.md", page, found)[found.asked[0]] == 0.0
     with (
         weights({"WQ": tuple(w + 1.0 if i == 5 else w for i, w in enumerate(attend.WQ))}),
-        pytest.raises(FenceError),
+        pytest.raises(Unavailable),
     ):
         run("docs/p.md", page, found)
 

@@ -19,16 +19,22 @@ import tree
 import yaml
 from mkdocs.exceptions import PluginError
 
+from attend_book import workbench
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.notebooks import Cell, cells_of, notebook_of, offered, requirement
-from attend_book.page import FenceError
-from attend_book.workbench import execute, executed, prose_of, values_of, without_remote_scripts
+from attend_book.workbench import execute, executed, prose_of, without_remote_scripts
+from bound_numbers import Page, Unavailable
 from bound_numbers.check import check
-from bound_numbers.markdown import FRONT, fences, parse
+from bound_numbers.page import FRONT
 from bound_numbers.reading import read
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 F = "```"
+
+
+def cells(text: str, **options: object) -> list[Cell]:
+    """The cells of the page `text`."""
+    return cells_of(Page("docs/p.md", text), **options)  # type: ignore[arg-type]
 
 
 def test_prose_and_executed_fences_become_cells_in_page_order() -> None:
@@ -38,7 +44,7 @@ def test_prose_and_executed_fences_become_cells_in_page_order() -> None:
         "More prose.\n\n"
         f'{F}python exec="1" session="p" continuation\nprint(x + 1)\n{F}\n'
     )
-    assert cells_of(page) == [
+    assert cells(page) == [
         Cell("markdown", "# A page\n\nSome prose."),
         Cell("code", "x = 2\nprint(x)"),
         Cell("markdown", "More prose."),
@@ -47,8 +53,8 @@ def test_prose_and_executed_fences_become_cells_in_page_order() -> None:
 
 
 def test_a_transcript_becomes_a_call_to_the_function_the_command_calls() -> None:
-    cells = cells_of(f'{F}console exec="1"\n$ attend scores --no-scale\n{F}\n')
-    assert cells == [
+    made = cells(f'{F}console exec="1"\n$ attend scores --no-scale\n{F}\n')
+    assert made == [
         Cell(
             "code",
             "from attend.book.cli import main\n\n"
@@ -62,7 +68,7 @@ def test_a_figure_fence_becomes_a_cell_whose_value_is_the_figure() -> None:
         f'{F}python exec="1" html="1"\n'
         f"from attend_figures import cost_figure\n\nprint(cost_figure().html())\n{F}\n"
     )
-    [cell] = cells_of(page)
+    [cell] = cells(page)
     shown = (
         "from IPython.display import HTML\n\nfrom attend_figures import cost_figure\n\n"
         + "HTML(cost_figure().html())"
@@ -72,7 +78,7 @@ def test_a_figure_fence_becomes_a_cell_whose_value_is_the_figure() -> None:
 
 def test_a_figure_fence_that_does_not_end_by_printing_its_html_stops_the_build() -> None:
     with pytest.raises(PluginError, match="must end by printing"):
-        cells_of(f'{F}python exec="1" html="1"\nfigure = "<svg/>"\n{F}\n')
+        cells(f'{F}python exec="1" html="1"\nfigure = "<svg/>"\n{F}\n')
 
 
 def test_a_notebook_installs_the_release_it_was_built_with_and_matplotlib_only_if_it_draws() -> None:
@@ -86,7 +92,7 @@ def test_a_notebook_installs_the_release_it_was_built_with_and_matplotlib_only_i
 
 def test_a_listing_stays_prose_with_its_snippet_resolved_to_the_code() -> None:
     page = f'{F}python notest title="src/attend/core/cost.py"\n--8<-- "src/attend/core/cost.py:cost"\n{F}\n'
-    [cell] = cells_of(page)
+    [cell] = cells(page)
     assert cell.kind == "markdown"
     assert "class Cost:" in cell.source and "--8<--" not in cell.source
 
@@ -94,24 +100,24 @@ def test_a_listing_stays_prose_with_its_snippet_resolved_to_the_code() -> None:
 def test_an_escaped_include_line_reads_in_the_notebook_as_the_page_shows_it() -> None:
     shown = f'{F}python\n--8<-- "src/attend/core/head.py:attend"\n{F}'
     page = f"````markdown\n{shown.replace('--8<--', ';--8<--')}\n````\n"
-    [cell] = cells_of(page)
+    [cell] = cells(page)
     assert cell.source == f"````markdown\n{shown}\n````"
 
 
 def test_a_listing_cut_from_inside_a_class_is_dedented_as_the_page_has_it() -> None:
     page = f'{F}python\n--8<-- "src/attend/core/head.py:attend"\n{F}\n'
-    dedented = cells_of(page, snippets={"dedent_subsections": True})[0].source
-    assert "\ndef attend(" in dedented and "\n    def attend(" in cells_of(page)[0].source
+    dedented = cells(page, snippets={"dedent_subsections": True})[0].source
+    assert "\ndef attend(" in dedented and "\n    def attend(" in cells(page)[0].source
 
 
 def test_hidden_lines_lose_their_marker_and_front_matter_is_dropped() -> None:
     page = f'---\ntitle: T\n---\n\n{F}python exec="1"\nassert 1 + 1 == 2  # markdown-exec: hide\n{F}\n'
-    assert cells_of(page) == [Cell("code", "assert 1 + 1 == 2")]
+    assert cells(page) == [Cell("code", "assert 1 + 1 == 2")]
 
 
 def test_an_admonition_becomes_a_block_quote_a_notebook_can_render() -> None:
     page = '!!! warning "Not built here"\n    The repair has a name.\n\nAfter.\n'
-    [cell] = cells_of(page)
+    [cell] = cells(page)
     assert cell.source == "> **Not built here**\n>\n> The repair has a name.\n>\nAfter."
 
 
@@ -130,7 +136,7 @@ def test_a_notebook_is_nbformat_4_with_a_python_kernel_an_opening_note_and_an_in
 def _offers_a_notebook(page: Path) -> bool:
     text = page.read_text("utf-8")
     front = FRONT.match(text)
-    return offered(yaml.safe_load(front.group(0).strip("-\n")) if front else {}, cells_of(text))
+    return offered(yaml.safe_load(front.group(0).strip("-\n")) if front else {}, cells(text))
 
 
 CHAPTERS = sorted(filter(_offers_a_notebook, DOCS.glob("*.md")))
@@ -145,7 +151,7 @@ def test_every_chapter_page_offers_a_notebook() -> None:
 def test_a_chapter_page_notebook_runs_top_to_bottom(page: Path) -> None:
     namespace: dict[str, object] = {"__name__": "__main__"}
     printed = io.StringIO()
-    for n, cell in enumerate(cells_of(page.read_text("utf-8")), start=1):
+    for n, cell in enumerate(cells(page.read_text("utf-8")), start=1):
         if cell.kind != "code":
             continue
         with contextlib.redirect_stdout(printed):
@@ -161,8 +167,8 @@ def test_the_workbench_runs_top_to_bottom_in_a_kernel() -> None:
     # again only when the workbench, the plugin or a file its kernel read changed
     cache = Cache(DOCS.parent / FOLDER, fingerprint(source_roots(), build_versions()))
     book = tree.book()  # what the build's number check declares
-    expressions = read(prose_of((DOCS / "workbench.py").read_text(encoding="utf-8")), book).expressions
-    made, _ = executed(DOCS / "workbench.py", expressions, cache)
+    source = Page("docs/workbench.py", (DOCS / "workbench.py").read_text(encoding="utf-8"), prose_of)
+    made, _ = executed(DOCS / "workbench.py", read(source, book).asked, cache, shown=source.path)
     notebook = json.loads(made.read_text(encoding="utf-8"))
     counts = [c["execution_count"] for c in notebook["cells"] if c.get("execution_count")]
     assert counts == list(range(1, len(counts) + 1))  # the cell that recorded its reads is gone
@@ -190,7 +196,7 @@ def test_the_workbench_kernel_says_nothing_into_the_builds_output(
 def test_a_workbench_cell_that_raises_stops_the_build(tmp_path: Path) -> None:
     source = tmp_path / "broken.py"
     source.write_text("# %%\nprint('fine')\n\n# %%\n1 / 0\n", encoding="utf-8")
-    with pytest.raises(FenceError, match="ZeroDivisionError"):
+    with pytest.raises(Unavailable, match="ZeroDivisionError"):
         execute(source, tmp_path / "broken.ipynb")
     assert not (tmp_path / "broken.ipynb").exists()
 
@@ -199,20 +205,29 @@ def test_the_workbench_binds_its_prose_to_its_kernels_values_and_shows_no_bindin
     source = tmp_path / "bench.py"
     source.write_text(
         "# %% [markdown]\n# Of four{= n} rows, 2.5{= y}.\n\n# %%\nn = 4\nprint(n)\n\n"
-        "# %% [markdown]\n# And 3{= n + 2}, 1{= z}.\n",
+        "# %% [markdown]\n# And 3{= n + 2}, 1{= z}.\n\n# %%\nn = 100\n\n# %% [markdown]\n# Now 100{= n}.\n",
         encoding="utf-8",
     )
-    reading = read(prose_of(source.read_text(encoding="utf-8")))
-    execute(source, tmp_path / "bench.ipynb", expressions=reading.expressions)
+    page = Page("bench.py", source.read_text(encoding="utf-8"), prose_of)
+    reading = read(page)
+    plan = workbench.plan_of(page, reading.asked)
+    execute(source, tmp_path / "bench.ipynb", plan=plan)
     notebook = json.loads((tmp_path / "bench.ipynb").read_text(encoding="utf-8"))
     assert ["".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown"] == [
         "Of four rows, 2.5.",
         "And 3, 1.",
+        "Now 100.",
     ]
-    # the page's three cells under the install cell; the cell that evaluated the bindings is not kept
-    assert len(notebook["cells"]) == 4
-    problems = [p.render("bench.py") for p in check(reading, values_of(tmp_path / "bench.ipynb"))]
+    # the page's five cells under the install cell; the cells that evaluated the bindings are not kept
+    assert len(notebook["cells"]) == 6
+    values = plan.values_of(dict(enumerate(workbench.values_of(tmp_path / "bench.ipynb"))))
+    problems = [p.render("bench.py") for p in check(reading, values)]
+    # each binding after the cells above it (`n + 2` is 6, not 102); `four{= n}`, above every
+    # cell that sets n, is not guessed to mean the 4 rather than the 100
+    below = "names what only the fences below it define, and they give it 4 first and 100 at the page's end"
     assert problems == [
+        f"bench.py:2:6: four{{= n}} cannot be worked out: {below}: bind it to what the code above it "
+        "computes",
         "bench.py:2:22: 2.5{= y} cannot be worked out: NameError: name 'y' is not defined",
         "bench.py:9:7: 3 is written, 6 is computed now, bound to {= n + 2}",
         "bench.py:9:19: 1{= z} cannot be worked out: NameError: name 'z' is not defined",
@@ -221,7 +236,7 @@ def test_the_workbench_binds_its_prose_to_its_kernels_values_and_shows_no_bindin
 
 def test_a_pages_notebook_shows_no_binding() -> None:
     page = f'It is 3.125{{= x}}.\n\n{F}python exec="1"\nx = 3.125\n{F}\n'
-    assert cells_of(page)[0] == Cell("markdown", "It is 3.125.")
+    assert cells(page)[0] == Cell("markdown", "It is 3.125.")
 
 
 def test_the_workbench_page_loses_nbconverts_mathjax_from_a_cdn() -> None:
@@ -246,8 +261,8 @@ EXERCISE = (
 def test_an_exercise_becomes_its_question_a_prediction_the_answers_code_a_check_and_the_folded_answer() -> (
     None
 ):
-    cells = cells_of(EXERCISE)
-    assert [c.kind for c in cells] == [
+    made = cells(EXERCISE)
+    assert [c.kind for c in made] == [
         "markdown",
         "code",
         "markdown",
@@ -257,7 +272,7 @@ def test_an_exercise_becomes_its_question_a_prediction_the_answers_code_a_check_
         "markdown",
         "markdown",
     ]
-    _, _, question, prediction, code, check, answer, after = cells
+    _, _, question, prediction, code, check, answer, after = made
     assert question.source.startswith("> **Exercise 1: a sum**") and "Predict x + 1." in question.source
     assert prediction.source.startswith("answer = ...")
     assert code.source == "y = x + 1\nprint(y)"
@@ -287,7 +302,7 @@ def _written(body: str) -> str:
     """What the notebook of WRITTEN prints last, the reader's function given `body`."""
     namespace: dict[str, object] = {}
     printed = io.StringIO()
-    for cell in cells_of(WRITTEN):
+    for cell in cells(WRITTEN):
         if cell.kind == "code":
             source = cell.source.replace("    ...  # ", f"    {body}  # ")
             with contextlib.redirect_stdout(printed):
@@ -296,14 +311,14 @@ def _written(body: str) -> str:
 
 
 def test_an_exercise_that_has_the_reader_write_a_function_opens_on_its_signature_and_holds_it() -> None:
-    cells = cells_of(WRITTEN)
-    assert [c.kind for c in cells] == ["markdown", "code", "code", "code", "markdown"]
-    stub = next(c for c in cells if c.kind == "code")
+    made = cells(WRITTEN)
+    assert [c.kind for c in made] == ["markdown", "code", "code", "code", "markdown"]
+    stub = next(c for c in made if c.kind == "code")
     assert stub.source.startswith('def double(x):\n    """Twice x."""\n    ...  # your code')
-    assert "return 2 * x" not in "".join(c.source for c in cells if c.kind == "code"), (
+    assert "return 2 * x" not in "".join(c.source for c in made if c.kind == "code"), (
         "the answer's own is prose"
     )
-    assert "return 2 * x" in cells[-1].source and cells[-1].source.startswith("<details>")
+    assert "return 2 * x" in made[-1].source and made[-1].source.startswith("<details>")
     assert _written("return 2 * x").startswith("Right:")
     assert _written("return x").startswith("Not yet:")
     assert _written("...").startswith("Not yet:"), "the cell as the reader finds it"
@@ -311,14 +326,14 @@ def test_an_exercise_that_has_the_reader_write_a_function_opens_on_its_signature
 
 def test_a_write_exercise_naming_no_function_of_its_fence_stops_the_build() -> None:
     with pytest.raises(PluginError, match='write="triple" names no function'):
-        cells_of(WRITTEN.replace('write="double"', 'write="triple"'))
+        cells(WRITTEN.replace('write="double"', 'write="triple"'))
 
 
 def _verdict(page: str, prediction: str) -> str:
     """What the check cell of the page's one exercise prints for `prediction`, cells run in order."""
     namespace: dict[str, object] = {}
     printed = io.StringIO()
-    for cell in cells_of(page):
+    for cell in cells(page):
         if cell.kind == "code":
             source = f"answer = {prediction}" if cell.source.startswith("answer = ...") else cell.source
             with contextlib.redirect_stdout(printed):
@@ -364,26 +379,26 @@ def test_an_exercise_may_set_a_looser_tolerance_where_a_fair_prediction_is_rough
 
 def test_an_answers_code_may_not_overwrite_the_readers_prediction() -> None:
     with pytest.raises(PluginError, match="may not set `answer`"):
-        cells_of(_page_answering("answer = 3", "answer"))
+        cells(_page_answering("answer = 3", "answer"))
 
 
 def test_a_book_only_fence_stays_out_of_the_notebook() -> None:
     kept_out = f'{F}python exec="1" continuation book_only\nprint("repository")\n{F}\n'
     page = f'{F}python exec="1"\nx = 1\n{F}\n\n{kept_out}'
-    assert cells_of(page) == [Cell("code", "x = 1")]
+    assert cells(page) == [Cell("code", "x = 1")]
 
 
 def _exercises(page: Path) -> list[tuple[str, str, int]]:
     """A page's `## Exercises` section as (kind, title, fences with `answer=`) per admonition."""
-    text = page.read_text("utf-8")
-    tokens = parse(text)
+    source = Page(page.name, page.read_text("utf-8"))
+    tokens = source.tokens
     found, inside = [], False
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and token.tag == "h2":
             inside = tokens[i + 1].content == "Exercises"
         if inside and token.type == "admonition_open" and token.level == 0 and token.map:
             first, end = token.map
-            checked = [f for f in fences(text) if first < f.line <= end and "answer" in f.options]
+            checked = [f for f in source.fences if first < f.line <= end and "answer" in f.options]
             found.append((token.markup + token.meta["tag"], tokens[i + 2].content, len(checked)))
     return found
 

@@ -15,6 +15,8 @@ from tree import DOCS, book, number_check, options, pages, plugin
 
 from attend_book import rules
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
+from attend_book.run import plan_of
+from bound_numbers import Page
 from bound_numbers.reading import read
 
 PAGES = pages()
@@ -28,10 +30,11 @@ def name(page: Path) -> str:
 
 @pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
 def test_every_page_passes_the_builds_own_check_of_its_rules_numbers_and_includes(page: Path) -> None:
-    text = page.read_text(encoding="utf-8")
-    reading = read(text, book())
-    values = CACHE.page(name(page), text, reading.expressions).values
-    problems = [*number_check().problems(reading, values, get_data(text)[1]), *plugin().check_page(text)]
+    source = Page(name(page), page.read_text(encoding="utf-8"))
+    reading = read(source, book())
+    values = CACHE.page(plan_of(source, reading.asked)).values
+    meta = get_data(source.text)[1]
+    problems = [*number_check().problems(reading, values, meta), *plugin().check_page(source)]
     assert [p.render(name(page)) for p in problems] == []
 
 
@@ -47,7 +50,7 @@ def broken(*parts: str, front: str = FRONT) -> list[str]:
     (it binds no number), each as the build logs it."""
     text = front + "\n".join(parts)
     front_matter = number_check().problems(read(text, book()), {}, get_data(text)[1])
-    return [p.render("docs/p.md") for p in [*front_matter, *rules.check(text, PACKAGE)]]
+    return [p.render("docs/p.md") for p in [*front_matter, *rules.check(Page("docs/p.md", text), PACKAGE)]]
 
 
 def test_a_page_that_keeps_every_rule_has_no_problem() -> None:
@@ -113,7 +116,7 @@ def test_the_contributors_page_is_kept_only_while_the_tests_it_runs_and_the_file
     """A pinned test broken, score-square.md reworded or the browser tests' sizes changed: each
     is a file this page read, so its cached outputs are not used again (tests/docs/test_cache.py)."""
     page = DOCS / "contributing.md"
-    text = page.read_text(encoding="utf-8")
-    followed = {Path(p).resolve() for p in CACHE.page(name(page), text, read(text, book()).expressions).read}
+    source = Page(name(page), page.read_text(encoding="utf-8"))
+    followed = {Path(p).resolve() for p in CACHE.page(plan_of(source, read(source, book()).asked)).read}
     tests = DOCS.parent / "tests"
     assert {tests / "test_chapter.py", tests / "browser" / "figures.py", DOCS / "score-square.md"} <= followed

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from tree import pages
 
-from bound_numbers.markdown import FRONT, parse
+from bound_numbers import Page
 from bound_numbers.reading import _passages
 
 
@@ -22,14 +22,13 @@ def test_the_reader_blanks_on_every_page_what_markdown_it_says_is_not_text(page:
     """markdown-it's inline tokens carry no column, so the reader blanks code spans, tags, link
     targets and inline math's markup by pattern, in the file's own lines. On every page, what it
     keeps holds the very digits markdown-it's text and math tokens hold, in the same order."""
-    markdown = page.read_text(encoding="utf-8")
+    source = Page(page.name, page.read_text(encoding="utf-8"))
     said = []
-    for token in parse(markdown):
+    for token in source.tokens:
         if token.type == "math_block":
             said.append(token.content)
         elif token.type == "inline":
             said += [child.content for child in token.children or [] if child.type in ("text", "math_inline")]
-    front = FRONT.match(markdown)
-    after = front.group(0).count("\n") if front else 0  # the front matter is not markdown-it's
-    kept = [p.text for p in _passages(markdown) if p.kind != "html" and p.line > after]
+    after = source.front  # the front matter is not markdown-it's
+    kept = [p.text for p in _passages(source) if p.kind != "html" and p.line > after]
     assert digit_runs(" ".join(kept)) == digit_runs(" ".join(said))

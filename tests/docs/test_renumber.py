@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
@@ -9,11 +10,10 @@ from book_build import MINIMAL
 
 from attend_book.run import run_page
 from attend_book.workbench import prose_of
-from bound_numbers import cli
+from bound_numbers import Asked, Page, Value, cli
 from bound_numbers import renumber as tool
 from bound_numbers.check import check
 from bound_numbers.reading import read
-from bound_numbers.values import Value
 
 F = "```"
 PAGE = f"""---
@@ -42,8 +42,17 @@ def site(folder: Path) -> Path:
     return folder / "docs"
 
 
-def values(markdown: str) -> dict[str, Value]:
-    return run_page("docs/p.md", markdown, read(markdown).expressions).values
+def values(markdown: str) -> dict[Asked, Value]:
+    return run_page("docs/p.md", markdown, read(markdown).asked).values
+
+
+def everywhere(
+    text: str, given: Mapping[str, Value], prose: Callable[[str], str] = str
+) -> dict[Asked, Value]:
+    """Each expression's value in `given`, wherever the page asks for it."""
+    return {
+        a: given[a.expression] for a in read(Page("docs/p.md", text, prose)).asked if a.expression in given
+    }
 
 
 def test_moved_numbers_are_rewritten_at_their_precision_words_as_words_and_nothing_else() -> None:
@@ -70,7 +79,7 @@ def test_renumbering_twice_changes_nothing_the_second_time() -> None:
 
 def test_a_value_the_written_form_cannot_show_is_left_with_one_line() -> None:
     page = "It is 3{= a}, half{= b} and ½{= b}.\n"
-    new, changes, left = tool.renumber("docs/p.md", page, {"a": 3.125, "b": 0.6})
+    new, changes, left = tool.renumber("docs/p.md", page, everywhere(page, {"a": 3.125, "b": 0.6}))
     assert new == page and changes == []
     assert left == [  # each as the build says it
         "docs/p.md:1:7: 3 is written, 3.125 is computed now, bound to {= a}: a whole number quotes its "
@@ -124,7 +133,7 @@ def test_a_page_whose_code_fails_is_one_line_and_the_pages_after_it_are_still_re
 
 def test_the_workbenchs_markdown_cells_are_renumbered_in_its_script_and_its_code_is_not() -> None:
     script = "# %% [markdown]\n# Of four{= n} rows.\n\n# %%\nn = 4  # four{= n}\n"
-    new, changes, _ = tool.renumber("docs/w.py", script, {"n": 5}, prose_of)
+    new, changes, _ = tool.renumber("docs/w.py", script, everywhere(script, {"n": 5}, prose_of), prose_of)
     assert changes == ["docs/w.py:2:6 four → five"]
     assert new == script.replace("# Of four", "# Of five")
 
@@ -132,7 +141,7 @@ def test_the_workbenchs_markdown_cells_are_renumbered_in_its_script_and_its_code
 def test_a_fence_left_open_stops_renumber_before_it_writes_anything() -> None:
     page = "It is 3{= a}.\n\n```text\nnever closed\n\nAnd 4{= a}.\n"
     with pytest.raises(tool.RefusedError, match="p.md:3:1: this ``` fence never closes: nothing written"):
-        tool.renumber("docs/p.md", page, {"a": 5})
+        tool.renumber("docs/p.md", page, everywhere(page, {"a": 5}))
 
 
 PINS = """\
@@ -166,14 +175,36 @@ def test_the_command_ends_with_a_summary_of_what_it_rewrote_what_is_left_and_the
         "renumber: 8 numbers rewritten on 2 pages",
         "  to edit by hand (each said above):",
         "    docs/c.md:18",
-        "  not renumbered (each said above; run renumber again once it is fixed):",
+        "  renumbered past a fence that fails (each said above; run again once it passes):",
         "    docs/a.md:2",
         "  pinned tests that fail now (give them the new values; `nox -s pins` runs them):",
         "    test_pins.py::test_a_pin_the_new_value_breaks",
     ]
 
 
-def test_a_page_whose_code_fails_with_a_long_message_is_one_line_cut_at_a_lines_end(
+def test_a_page_whose_pinned_fence_fails_is_renumbered_above_and_below_it_and_listed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a weight change a page's pinned test fails until a person edits it; the numbers
+    below that fence once waited for the edit and a second renumber (issue 34, item 12)."""
+    monkeypatch.chdir(tmp_path)
+    site(tmp_path)
+    pin = (
+        f'\n{F}python exec="1" continuation\nassert q[2] == 0.5, "the pin"\n{F}\n\nBelow it, 0.5{{= q[2]}}.\n'
+    )
+    (tmp_path / "docs" / "p.md").write_text(MOVED.replace("The key's last", pin + "\nThe key's last"))
+    assert cli.main(["renumber"]) == 1
+    said = capsys.readouterr()
+    assert "docs/p.md:17: a python fence failed at `assert q[2] == 0.5" in said.err
+    assert said.out.splitlines()[-2:] == [
+        "  renumbered past a fence that fails (each said above; run again once it passes):",
+        "    docs/p.md:17",
+    ]
+    text = (tmp_path / "docs" / "p.md").read_text(encoding="utf-8")
+    assert "slot 3: 0.6{= q[2]}" in text and "Below it, 0.6{= q[2]}" in text  # above the pin and below it
+
+
+def test_a_page_whose_code_fails_with_a_long_message_is_one_short_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """As the contributors' page fails when a weight moved: its message joins every broken pin."""
@@ -183,10 +214,12 @@ def test_a_page_whose_code_fails_with_a_long_message_is_one_line_cut_at_a_lines_
     fence += 'assert not failed, ", ".join(failed)'
     (tmp_path / "docs" / "a.md").write_text(f'{F}python exec="1"\n{fence}\n{F}\n')
     assert cli.main(["renumber"]) == 1
-    assert capsys.readouterr().err == (
+    said = capsys.readouterr().err
+    assert said.startswith(
         'docs/a.md:3: a python fence failed at `assert not failed, ", ".join(failed)`: '
-        "… (the build prints the rest)\n"
+        "AssertionError: tests/test_chapter.py::test_number_0_holds, "
     )
+    assert said.endswith(" … (the build prints the rest)\n") and said.count("\n") == 1 and len(said) < 360
 
 
 def test_a_run_with_nothing_moved_and_nothing_left_exits_0_saying_so(

@@ -7,11 +7,10 @@ import threading
 
 import pytest
 
-from attend_book import processes
 from attend_book.execution import run_transcript
-from attend_book.page import Block, FenceError
+from attend_book.page import Block
 from attend_book.run import run_page
-from bound_numbers.markdown import fences
+from bound_numbers import Asked, Page, Unavailable, processes
 
 F = "```"
 
@@ -32,13 +31,13 @@ def test_each_executed_fence_becomes_a_block_with_its_fence_and_printed_text() -
 def test_a_page_shares_one_namespace_and_pages_share_none() -> None:
     first = f'{F}python exec="1"\nshared = 5\n{F}\n\n{F}python exec="1"\nprint(shared)\n{F}\n'
     assert [b.text for b in run_page("docs/a.md", first).blocks] == ["", "5\n"]
-    with pytest.raises(FenceError, match="NameError"):
+    with pytest.raises(Unavailable, match="NameError"):
         run_page("docs/b.md", f'{F}python exec="1"\nprint(shared)\n{F}\n')
 
 
 def test_a_fence_that_raises_is_named_by_page_line_and_the_failing_line() -> None:
     page = f'Prose.\n\n{F}python exec="1"\nx = 1\nassert x == 2, "x is not 2"\n{F}\n'
-    with pytest.raises(FenceError) as raised:
+    with pytest.raises(Unavailable) as raised:
         run_page("docs/p.md", page)
     message = str(raised.value)
     assert message.startswith("docs/p.md:5: a python fence failed at `assert x == 2")
@@ -55,7 +54,7 @@ def test_a_figure_fence_keeps_its_html_as_printed() -> None:
 
 def test_a_block_is_plain_data_equal_by_value() -> None:
     page = f'{F}python exec="1"\nprint(1)\n{F}\n'
-    [fence], [moved] = fences(page), fences(f"Prose.\n\n{page}")  # the same fence, two lines down
+    [fence], [moved] = Page("p", page).fences, Page("p", f"Prose.\n\n{page}").fences  # two lines down
     assert Block(fence, "1\n") == Block(moved, "1\n")
 
 
@@ -70,7 +69,7 @@ def test_a_block_is_plain_data_equal_by_value() -> None:
 )
 def test_an_answer_that_gives_no_number_fails_its_page_in_one_line(expression: str, said: str) -> None:
     page = f'Prose.\n\n{F}python exec="1" answer="{expression}"\nx = 1\n{F}\n'
-    with pytest.raises(FenceError) as raised:
+    with pytest.raises(Unavailable) as raised:
         run_page("docs/p.md", page)
     message = str(raised.value)
     assert message == f"docs/p.md:3: the answer `{expression}` gives no number to check against: {said}"
@@ -83,8 +82,29 @@ def test_an_answer_may_be_a_number_a_bool_or_an_array_of_them(expression: str) -
     assert block.fence.options["answer"] == expression
 
 
+BROKEN = {
+    "its tolist raises": "class A:\n    def tolist(self):\n        raise ValueError('no list')\nx = A()",
+    "its repr raises": "class B:\n    def __repr__(self):\n        raise ValueError('no repr')\nx = B()",
+    "nested 100,000 deep": "x = []\nfor _ in range(100_000):\n    x = [x]",
+}
+
+
+@pytest.mark.parametrize("body", BROKEN.values(), ids=BROKEN.keys())
+def test_an_answer_whose_value_breaks_when_read_fails_its_page_in_one_line_without_a_traceback(
+    body: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    page = f'Prose.\n\n{F}python exec="1" answer="x"\n{body}\n{F}\n'
+    with pytest.raises(Unavailable) as raised:
+        run_page("docs/p.md", page)
+    said = str(raised.value)
+    assert (
+        said.startswith("docs/p.md:3: the answer `x` gives no number to check against: ") and "\n" not in said
+    )
+    assert "Traceback" not in capfd.readouterr().err
+
+
 # What a page's process may not load: the site builder and its extensions, and the prose reader.
-UNLOADED = ("mkdocs", "pymdownx", "properdocs", "bound_numbers.reading")
+UNLOADED = ("mkdocs", "pymdownx", "properdocs", "markdown_it", "bound_numbers.reading")
 
 
 def test_a_pages_process_runs_without_mkdocs_its_extensions_or_the_prose_reader() -> None:
@@ -97,9 +117,10 @@ def test_a_pages_process_runs_without_mkdocs_its_extensions_or_the_prose_reader(
         f'{F}console exec="1"\n$ attend weights\n{F}\n\n'
         f'It is 3{{= x}}.\n\n{F}python exec="1"\nimport json, sys\nprint(json.dumps({loaded}))\n{F}\n'
     )
-    ran = run_page("docs/p.md", page, ["x", f"len({loaded})"])
+    x, after = Asked("x", 7), Asked(f"len({loaded})", 99)
+    ran = run_page("docs/p.md", page, [x, after])
     assert json.loads(ran.blocks[-1].text) == []  # after its fences, none of them
-    assert ran.values == {"x": 3, f"len({loaded})": 0}  # nor after its bindings
+    assert ran.values == {x: 3, after: 0}  # nor after its bindings
 
 
 def test_a_page_whose_search_for_leftovers_fails_still_has_its_process_ended(

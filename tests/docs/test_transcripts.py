@@ -13,14 +13,14 @@ from tree import pages
 
 from attend.book.cli import parser
 from attend_book.execution import run_transcript
-from attend_book.page import FenceError, commands
-from bound_numbers.markdown import fences
+from attend_book.page import commands
+from bound_numbers import Page, Unavailable
 
 COMMANDS = sorted(
     {
         command.text
         for page in pages()
-        for fence in fences(page.read_text(encoding="utf-8"))
+        for fence in Page(page.name, page.read_text(encoding="utf-8")).fences
         if fence.language == "console"
         for command in commands(fence.body)
     }
@@ -59,10 +59,10 @@ def test_a_transcript_shows_what_the_installed_command_prints(
 
 
 def test_a_transcript_may_run_nothing_but_attend() -> None:
-    with pytest.raises(FenceError, match="may only run `attend`"):
+    with pytest.raises(Unavailable, match="may only run `attend`"):
         run_transcript("$ rm -rf /tmp/nothing-here")
 
 
 def test_a_transcript_whose_command_fails_stops_the_build() -> None:
-    with pytest.raises(FenceError, match="exited with status 2"):
+    with pytest.raises(Unavailable, match="exited with status 2"):
         run_transcript("$ attend cost --rows 0")

@@ -1,0 +1,122 @@
+"""Each binding sees the code above it: evaluated after the fences that open above its line, so a
+fence further down cannot change what an earlier sentence quotes, and a fence that fails hides
+nothing above it. Held for the built-in provider; the book's runner is the same (`bound_numbers.run`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bound_numbers import Asked, Page, Unavailable, Value
+from bound_numbers.fences import FenceValues
+from bound_numbers.plugin import BoundNumbersPlugin
+from bound_numbers.reading import read
+
+F = "```"
+PAGE = f"""---
+title: Rates
+description: The rate ends at 3{{= rate}}.
+---
+
+# Rates
+
+Before any code the rate is not known: 0{{= len(globals().get("rate", []) or [])}}.
+
+{F}python exec="on"
+rate = 1
+{F}
+
+The first rate is 1{{= rate}}.
+
+{F}python exec="on"
+rate = 2
+{F}
+
+Then it is 2{{= rate}}, or 2.0{{= rate * 1.0}}.
+
+{F}python exec="on"
+rate = 3
+{F}
+
+At last 3{{= rate}}.
+"""
+
+
+def checked(text: str) -> tuple[dict[int, Value], str]:
+    """Each bound number's line and its value, and why the page's code failed ("" if it did not)."""
+    page = Page("docs/p.md", text)
+    asked = read(page).asked
+    try:
+        found, failed = FenceValues().bound_values(page, asked), ""
+    except Unavailable as error:
+        found, failed = error.values, str(error)
+    return {a.line: value for a, value in found.items() if a.expression == "rate"}, failed
+
+
+def test_each_binding_quotes_the_namespace_the_fences_above_it_left() -> None:
+    values, failed = checked(PAGE)
+    assert failed == ""
+    assert values == {3: 3, 14: 1, 20: 2, 26: 3}  # the front matter speaks for the whole page
+
+
+def test_the_plugin_holds_each_number_to_its_own_place_and_finds_nothing_wrong() -> None:
+    plugin = BoundNumbersPlugin()
+    plugin.config = plugin.config_class()
+    plugin.config.load_dict({"values": "fences"})
+    plugin.config.validate()
+    assert [p.render("docs/p.md") for p in plugin.check(Page("docs/p.md", PAGE))] == []
+
+
+def test_a_page_may_ask_for_the_namespace_its_last_fence_left() -> None:
+    text = PAGE.replace("description:", "bindings: end-of-page\ndescription:")
+    values, _ = checked(text)
+    assert set(values.values()) == {3}
+
+
+def test_a_fence_that_fails_keeps_the_values_above_it_and_those_below_apart() -> None:
+    values, failed = checked(PAGE.replace("rate = 2\n", "rate = 2 / 0\n"))
+    assert failed.startswith("docs/p.md:17: a python fence failed at `rate = 2 / 0`: ZeroDivisionError")
+    assert values == {14: 1}  # the check holds these; the front matter's is asked after the last fence
+    page = Page("docs/p.md", PAGE.replace("rate = 2\n", "rate = 2 / 0\n"))
+    with pytest.raises(Unavailable) as raised:
+        FenceValues().bound_values(page, read(page).asked)
+    below = {a.line: v for a, v in raised.value.after.items() if a.expression == "rate"}
+    assert below == {3: 3, 20: 1, 26: 3}  # the page's run went on past the fence: what renumber writes
+
+
+@pytest.mark.parametrize(("said", "shown"), [("end", "end"), ("[end-of-page]", "['end-of-page']")])
+def test_a_bindings_choice_that_is_not_end_of_page_is_one_line(said: str, shown: str) -> None:
+    plugin = BoundNumbersPlugin()
+    plugin.config = plugin.config_class()
+    plugin.config.load_dict({"values": "fences"})
+    plugin.config.validate()
+    text = PAGE.replace("description:", f"bindings: {said}\ndescription:")
+    [problem] = plugin.check(Page("docs/p.md", text))
+    assert problem.render("docs/p.md").startswith(
+        f"docs/p.md:1: bindings: {shown} in the front matter: write"
+    )
+
+
+def test_one_expression_asked_twice_between_two_fences_is_evaluated_once() -> None:
+    page = Page(
+        "docs/p.md", f'{F}python exec="on"\ncalls = []\n{F}\n\nIt is 1{{= calls.append(1) or len(calls)}}.\n'
+    )
+    asked = [Asked("calls.append(1) or len(calls)", 5, 6), Asked("calls.append(1) or len(calls)", 5, 20)]
+    assert list(FenceValues().bound_values(page, asked).values()) == [1]
+
+
+def test_a_binding_that_announces_what_the_code_below_computes_takes_its_value_there() -> None:
+    """Prose that says what the next fence does ("we draw 100 samples") quotes that fence's value;
+    where a later fence gives the name another, the check does not guess which is meant."""
+    text = (
+        f'We draw 100{{= n}} samples of 7{{= m}}.\n\n{F}python exec="on"\nn, m = 100, 7\n{F}\n\n'
+        f'An exercise:\n\n{F}python exec="on"\nn = 5\n{F}\n\nIt drew 5{{= n}}, and 6{{= k}} is nothing.\n'
+    )
+    page = Page("docs/p.md", text)
+    found = FenceValues().bound_values(page, read(page).asked)
+    assert {(a.line, a.column): v for a, v in found.items()} == {
+        (1, 8): "names what only the fences below it define, and they give it 100 first and 5 at the "
+        "page's end: bind it to what the code above it computes",
+        (1, 28): 7,
+        (13, 8): 5,
+        (13, 20): "NameError: name 'k' is not defined",
+    }
