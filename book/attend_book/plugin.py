@@ -63,6 +63,17 @@ class BookConfig(Config):
     first_import = c.Type(str, default="")  # what a page's first python fence imports from; "": anything
 
 
+# Where the book's reader and SuperFences read a page's fences differently: said at the fence.
+UNREAD = (
+    "SuperFences shows a fence here with code the book's reader does not run there (a fence"
+    " indented past its block, or inside an HTML block?): write it as both read it"
+)
+UNSHOWN = (
+    "the book ran this fence, which SuperFences never shows (a closing line longer or more"
+    " indented than its opening?): write it as both read it"
+)
+
+
 class UnreadFenceError(SuperFencesException, PluginError):  # type: ignore[misc]
     """A fence SuperFences met that the book's reader did not. A `PluginError`, so mkdocs stops
     with this message and no traceback; a `SuperFencesException`, because SuperFences renders
@@ -78,6 +89,7 @@ class BookPlugin(BasePlugin[BookConfig]):
     def __init__(self) -> None:
         self.workbench = workbench.Workbench()
         self._page = ""  # the page being rendered, as errors name it
+        self._shown: Page | None = None  # its source, parsed
         self._unshown: list[Block] | None = []  # its blocks not shown yet; None: its code failed
         self._offered = ""  # the name of the notebook it offers, beside it in the site; "": none
         # What every page's process starts with: the environment as the build found it.
@@ -234,6 +246,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         # One build reports every problem of every page: a page whose code fails is drawn
         # without outputs and still checked; the build goes on to the next.
         self._unshown = None if isinstance(ran, Unavailable) else list(ran.blocks)
+        self._shown = shown
         for problem in self.check_page(shown):
             log.warning(problem.render(self._page))
         if self._unshown is not None:  # else its notebook would fail as its page did
@@ -257,8 +270,8 @@ class BookPlugin(BasePlugin[BookConfig]):
         if self._unshown is None:
             text = "(not shown: this page's code failed)"
         elif shown is None:
-            unread = f"{self._page}: SuperFences met a fence the book's reader did not:\n{source}"
-            raise UnreadFenceError(unread)
+            line = self._shown.line_of(source) if self._shown else 1
+            raise UnreadFenceError(f"{self._page}:{line}: {UNREAD}")
         else:
             self._unshown.remove(shown)
             text = shown.text
@@ -272,7 +285,7 @@ class BookPlugin(BasePlugin[BookConfig]):
     @event_priority(100)
     def on_page_content(self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
         if self._unshown:
-            log.warning(f"{self._page}:{self._unshown[0].fence.line}: markdown-exec never ran this fence")
+            log.warning(f"{self._page}:{self._unshown[0].fence.line}: {UNSHOWN}")
         if self._offered:
             html = notebooks.download_button(self._offered) + html
         return mathml.converted(workbench.without_remote_scripts(html))  # the workbench's MathJax goes

@@ -8,7 +8,10 @@ admonitions and collapsible details (`!!! note`, `??? note`, `???+ note`), conte
 (`=== "Tab"`, pymdownx.tabbed), footnotes (`[^1]: …`), Markdown inside HTML (`<div markdown>`,
 md_in_html) and math (`$…$` and `$$`, as pymdownx.arithmatex finds it: a `$` with a space on its
 inner side opens or closes nothing, so `$5 and $6` are prices). The text of each is prose; an
-indented block anywhere else is code.
+indented block anywhere else is code. A container's body is every line indented past its marker,
+blank lines and all, as Python-Markdown reads it: the admonitions and tabs are read here, not by
+mdit-py-plugins' admonition plugin, which ended one at two blank lines (the blank lines Python
+puts between functions), so that the check ran a fence cut short that the reader was shown whole.
 Line numbers are the file's own (1-based): the front matter is blanked, not cut, before parsing.
 """
 
@@ -20,8 +23,8 @@ from collections.abc import Iterable
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
-from mdit_py_plugins.admon import admon_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.utils import is_code_block
@@ -32,49 +35,104 @@ from bound_numbers.page import FRONT, Fence
 INCLUDE = re.compile(r"""^[ \t]*-+8<-+[ \t]+["'](?P<path>[^"':]+):?(?P<part>[^"']*)["'][ \t]*$""")
 # A content tab as pymdownx.tabbed opens one: `=== "Title"` (`===+` or `===!` to select it).
 _TAB = re.compile(r'={3}(?:\+!?|!\+?)?[ \t]+"(?P<title>.*?)"[ \t]*$')
+# An admonition (`!!! note "Title"`, Python-Markdown's admonition) or a collapsible block
+# (`??? note`, `???+ note`, pymdownx.details): its kinds, perhaps a quoted title.
+_ADMONITION = re.compile(
+    r'(?P<marker>!!!|\?{3}\+?) ?(?P<kinds>[\w-]+(?: +[\w-]+)*?)?(?: +"(?P<title>.*?)")? *$'
+)
 # A block of HTML whose Markdown md_in_html renders: its first line opens a tag marked `markdown`.
 _MARKDOWN_IN_HTML = re.compile(r"[ \t]*<[A-Za-z][\w-]*(?:\s[^>]*)?\smarkdown\b[^>]*>[ \t]*$")
 _CLOSING_TAG = re.compile(r"[ \t]*</[A-Za-z][\w-]*>[ \t]*$")
 
 
+def _ended(state: StateCore) -> None:
+    """The text ended by a line break. A last line that is a quote mark alone (`>`, as a notebook
+    makes a blank line of an admonition) otherwise starts at the text's very end, where
+    markdown-it-py's block rules (html_block, mdit-py-plugins' admonition), asked whether a table
+    above ends there, index past it: IndexError. The break adds no line."""
+    if not state.src.endswith("\n"):
+        state.src += "\n"
+
+
+def _opening(state: StateBlock, line: int) -> str:
+    """Line `line` past its indent, or "" where it is code (indented four spaces past the block
+    it is in)."""
+    if is_code_block(state, line):
+        return ""
+    return state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+
+
+def _body_end(state: StateBlock, start: int, end: int) -> int:
+    """The line after the body of the block opened at `start` (blank lines after it included):
+    every line after it indented four spaces past its marker, as Python-Markdown reads an
+    admonition's, a details block's or a tab's. Blank lines never end it, however many: only a
+    line indented less does."""
+    for line in range(start + 1, end):
+        if not state.isEmpty(line) and state.sCount[line] < state.sCount[start] + 4:
+            return line
+    return end
+
+
+def _contained(state: StateBlock, start: int, end: int, kind: str, markup: str, title: str) -> Token:
+    """A block and its body as blocks: `kind`_open (returned), its
+    title as an inline token (an admonition's in a paragraph, as mdit-py-plugins made it; none
+    for ""), the body, `kind`_close."""
+    kept = state.parentType, state.lineMax, state.blkIndent
+    last = _body_end(state, start, end)
+    state.parentType, state.lineMax, state.blkIndent = kind, last, state.sCount[start] + 4
+    opened = state.push(f"{kind}_open", "div", 1)
+    opened.markup, opened.map, opened.block, opened.content = markup, [start, last], True, title
+    if title:
+        wrapped = kind == "admonition"
+        if wrapped:
+            state.push("admonition_title_open", "p", 1).map = [start, start + 1]
+        named = state.push("inline", "", 0)
+        named.content, named.map, named.children = title, [start, start + 1], []
+        if wrapped:
+            state.push("admonition_title_close", "p", -1)
+    state.md.block.tokenize(state, start + 1, last)
+    state.push(f"{kind}_close", "div", -1).block = True
+    state.parentType, state.lineMax, state.blkIndent = kept
+    state.line = last
+    return opened
+
+
 def _tab(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     """A content tab: its title, then the lines indented four spaces past its marker, as blocks."""
-    if is_code_block(state, start):
-        return False
-    found = _TAB.match(state.src[state.bMarks[start] + state.tShift[start] : state.eMarks[start]])
-    if found is None:
+    found = _TAB.match(_opening(state, start))
+    if found is None or silent:
+        return found is not None
+    _contained(state, start, end, "tab", "===", found["title"])
+    return True
+
+
+def _admonition(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """An admonition (`!!! note "Title"`) or a collapsible block (`??? note`, `???+ note`, or
+    `??? "Title"`), as Python-Markdown's admonition and pymdownx.details read one: its title (a
+    quoted one, or its first kind capitalized; `""`: none), then its body as blocks."""
+    found = _ADMONITION.match(_opening(state, start))
+    if found is None or not (found["kinds"] or (found["title"] is not None and found["marker"] != "!!!")):
         return False
     if silent:
         return True
-    kept = state.parentType, state.lineMax, state.blkIndent
-    state.blkIndent = state.sCount[start] + 4
-    last = start
-    for line in range(start + 1, end):
-        if state.isEmpty(line):
-            continue
-        if state.sCount[line] < state.blkIndent:
-            break
-        last = line
-    state.lineMax = last + 1
-    opened = state.push("tab_open", "div", 1)
-    opened.markup, opened.map, opened.block = "===", [start, last + 1], True
-    title = state.push("inline", "", 0)
-    title.content, title.map, title.children = found["title"], [start, start + 1], []
-    state.md.block.tokenize(state, start + 1, last + 1)
-    state.push("tab_close", "div", -1).block = True
-    state.parentType, state.lineMax, state.blkIndent = kept
-    state.line = last + 1
+    kinds = " ".join(found["kinds"].lower().split()) if found["kinds"] else ""
+    title = kinds.split(" ")[0].capitalize() if found["title"] is None else found["title"]
+    opened = _contained(state, start, end, "admonition", found["marker"], title)
+    opened.meta = {"tag": kinds.split(" ")[0]}  # its kind, as mdit-py-plugins' admonitions had it
     return True
 
 
 PARSER = (
     MarkdownIt("commonmark", {"html": True})
     .enable("table")
-    .use(admon_plugin)
     .use(dollarmath_plugin, allow_space=False)
     .use(footnote_plugin, inline=False, move_to_end=False)
 )
-PARSER.block.ruler.before("fence", "tab", _tab, {"alt": ["paragraph", "reference", "blockquote", "list"]})
+PARSER.core.ruler.after("normalize", "ended", _ended)
+for _name, _rule in (("admonition", _admonition), ("tab", _tab)):
+    PARSER.block.ruler.before(
+        "fence", _name, _rule, {"alt": ["paragraph", "reference", "blockquote", "list"]}
+    )
 
 
 def parse(text: str) -> tuple[Token, ...]:

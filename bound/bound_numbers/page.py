@@ -97,6 +97,21 @@ class Page:
 
         return fences_in(self.tokens)
 
+    def line_of(self, code: str) -> int:
+        """Where the fence is written whose code another reader of the page (SuperFences, which
+        shows it) gives as `code`, for a message where the two disagree: the first of the
+        page's fences that opens on the same line of code; else the line above the first line
+        of the Markdown written as that line of code (its opening, unless it is read as no
+        fence at all); else 1."""
+        first = next((line.strip() for line in code.split("\n") if line.strip()), "")
+        if not first:
+            return 1
+        for fence in self.fences:
+            if next((line.strip() for line in fence.body.split("\n") if line.strip()), "") == first:
+                return fence.line
+        lines = self.markdown.split("\n")
+        return next((n for n, line in enumerate(lines) if n and line.strip() == first), 1)
+
     @functools.cached_property
     def front(self) -> int:
         """How many lines the front matter takes (0: the page has none)."""

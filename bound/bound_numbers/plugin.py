@@ -189,7 +189,11 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
             return html
         (checked, found, meta), self._rendered = self._rendered, None
         watching, self._watch.page = self._watch.page, None
-        self.report(checked, self.check(checked, meta, found, watching.done()))
+        values = watching.done()
+        if (refused := watching.disagreement(checked)) is not None:
+            log.error(rendered(checked, refused))
+            return html
+        self.report(checked, self.check(checked, meta, found, values))
         return html
 
     def check(

@@ -83,8 +83,9 @@ _SPACED = re.compile(r"[ \t]+")
 # Written before a number, it quotes a value rounded: a whole number then holds it rounded.
 _ABOUT = re.compile(r"(?:[≈~∼]|\b(?i:about|around|roughly|approximately|nearly|almost|some|circa))[\s*]*\Z")
 # The binding right after a number: `{= expression}`, `{-}` (not a result), or the old
-# `{given: reason}` (read to be refused, and stripped); it may wrap.
-BRACE = re.compile(r"\{(?:=(?P<expression>[^{}]*)|given:(?P<reason>[^{}]*)|(?P<free>-))\}")
+# `{given: reason}` (read to be refused, and stripped); it may wrap. The expression is Python, and
+# may hold any brackets: a dict or set display's braces too, one deep.
+BRACE = re.compile(r"\{(?:=(?P<expression>(?:[^{}]|\{[^{}]*\})*)|given:(?P<reason>[^{}]*)|(?P<free>-))\}")
 _GROUP = re.compile(rf"\((?:\s*[−-]?{NUMBER}\s*,)+\s*[−-]?{NUMBER}\s*\)")
 # Numbers written as a list ("1.5625, 0, 0.375 and 0", "1, 2, or 3"), which one binding after the
 # last may bind.
@@ -101,11 +102,13 @@ _SUM = re.compile(
 # the file: code spans, tags and comments, link targets and reference labels (`[text][2]`),
 # footnote markers (`[^1]`), addresses (`http://localhost:8000`, `127.0.0.1`), attribute lists
 # (`{: .class}`) and include lines; inline math, found as pymdownx.arithmatex finds it (no space
-# inside either dollar, so `$5 and $6` are prices), is read as TeX (`_tex`).
+# inside either dollar, so `$5 and $6` are prices), is read as TeX (`_tex`). A binding is kept
+# whole, as written: its `][` is a second subscript (`to_each[0][0]`), its `](` a call, its
+# `<b … >` a comparison, not a reference label, a link's target or a tag.
 CODE = r"(?P<ticks>`+).+?(?P=ticks)"
 _ADDRESS = r"\b[A-Za-z][\w+.-]*://[^\s<>()\[\]]+|\b(?:localhost|\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?\b"
 _HIDDEN = re.compile(
-    rf"{CODE}|<(?:!--.*?--|/?[A-Za-z][^>]*)>|(?<=\])\([^()\s]*(?:\s+\"[^\"]*\")?\)|(?<=\])\[[^\[\]]*\]"
+    rf"(?P<binding>{BRACE.pattern})|{CODE}|<(?:!--.*?--|/?[A-Za-z][^>]*)>|(?<=\])\([^()\s]*(?:\s+\"[^\"]*\")?\)|(?<=\])\[[^\[\]]*\]"
     rf"|\[\^[^\]\s]+\]|{_ADDRESS}|\{{\s*[:#.][^}}]*\}}|(?m:{INCLUDE.pattern})"
     rf"|(?<!\\)\$(?!\s)(?P<tex>(?:\\.|[^\\$])+?)(?<![\s\\])\$",
     re.DOTALL,
@@ -207,7 +210,13 @@ def _tex(tex: str) -> str:
 
 
 def _read_as_text(text: str) -> str:
-    return _HIDDEN.sub(lambda m: f" {_tex(m['tex'])} " if m["tex"] else _blank(m), text)
+    return _HIDDEN.sub(_as_text, text)
+
+
+def _as_text(match: re.Match[str]) -> str:
+    if match["binding"]:
+        return match.group(0)
+    return f" {_tex(match['tex'])} " if match["tex"] else _blank(match)
 
 
 def _unmarked(line: str, content: str) -> str:

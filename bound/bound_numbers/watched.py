@@ -25,11 +25,22 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bound_numbers.evaluation import Stages
-from bound_numbers.page import Fence
+from bound_numbers.page import Fence, Page
 from bound_numbers.plan import Plan
+from bound_numbers.reading import Problem
 from bound_numbers.values import Asked, Value
 
 PYTHON = ("python", "py")
+SHOWN_UNREAD = (
+    "SuperFences shows a fence here, which markdown-exec runs, with code the check does not read"
+    " there (a fence indented past its block, or inside an HTML block?): the page is not checked"
+    " until both read it alike"
+)
+UNSHOWN = (
+    "the check reads a fence here that SuperFences never shows, so markdown-exec never ran it (a"
+    " closing line longer or more indented than its opening?): the page is not checked until both"
+    " read it alike"
+)
 _WATCHING: dict[int, Watching] = {}  # each page being watched, by a number its added lines name
 _NUMBERS = itertools.count()
 
@@ -41,6 +52,7 @@ class Watching:
         self.plan = plan
         self.number = next(_NUMBERS)
         self.unseen: list[Fence] = list(plan.fences)  # in page order; each leaves once shown
+        self.unread: list[str] = []  # the code of each fence shown that the plan does not run
         self.ran: set[int] = set()  # the stages whose fence ran to its end
         self.names: dict[str, Any] = {}
         self.stages = Stages(plan.given()["points"])
@@ -55,7 +67,8 @@ class Watching:
         """What markdown-exec runs for the next fence with this code (it, then the line that
         hands `seen` its namespace) and what it shows (the code)."""
         index = next((n for n, f in enumerate(self.plan.fences) if f in self.unseen and _same(f, code)), None)
-        if index is None:  # not one of the fences the plan runs: run as written
+        if index is None:  # not one of the fences the plan runs: run as written, and said (`disagreement`)
+            self.unread.append(code)
             return code, code
         self.unseen.remove(self.plan.fences[index])
         seen = (
@@ -69,6 +82,15 @@ class Watching:
         if len(self.ran) < len(self.plan.fences):
             return None
         return self.plan.values_of(self.values)
+
+    def disagreement(self, page: Page) -> Problem | None:
+        """Where SuperFences, which hands markdown-exec the fences it shows and runs, and the check
+        read the page's fences differently (a fence shown that the check does not read, or read
+        otherwise; one the check reads that is never shown): one line at the first such place, for
+        the page cannot be checked against code its reader is not shown."""
+        shown = [Problem(page.line_of(code), SHOWN_UNREAD) for code in self.unread]
+        unshown = [Problem(fence.line, UNSHOWN) for fence in self.unseen]
+        return min([*shown, *unshown], key=lambda problem: problem.line, default=None)
 
 
 def seen(number: int, index: int, namespace: dict[str, Any]) -> None:

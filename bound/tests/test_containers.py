@@ -103,3 +103,83 @@ def test_a_fence_inside_a_tab_is_a_fence_the_provider_runs() -> None:
     page = f'=== "Tab"\n\n    {F}python exec="on"\n    total = 7\n    {F}\n'
     [fence] = Page("p.md", page).fences
     assert (fence.line, fence.body, fence.executed) == (3, "total = 7", True)
+
+
+def shown_by_superfences(page: str) -> list[str]:
+    """The code of each python fence as Python-Markdown, with the containers' extensions and
+    SuperFences, hands it to a fence's formatter: what a reader is shown and markdown-exec runs."""
+    import markdown  # here: Python-Markdown comes with the site's packages, not with the check
+
+    sources: list[str] = []
+
+    def formatter(source: str, *_: object, **__: object) -> str:
+        sources.append(source)
+        return ""
+
+    def validator(language: str, inputs: dict[str, str], options: dict[str, str], *_: object) -> bool:
+        options.update(inputs)  # `exec="on"` and any other option, as markdown-exec takes them
+        return True
+
+    python = {"name": "python", "class": "python", "format": formatter, "validator": validator}
+    extensions = ["admonition", "pymdownx.details", "pymdownx.tabbed", "pymdownx.superfences"]
+    configs = {"pymdownx.superfences": {"custom_fences": [python]}}
+    markdown.Markdown(extensions=extensions, extension_configs=configs).convert(page)
+    return sources
+
+
+TWO_FUNCTIONS = "def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\nprint(b())"
+
+
+def inside(code: str, by: int = 4) -> str:
+    """`code` as an executed python fence indented `by` spaces, into a container's body."""
+    fence = f'{F}python exec="on"\n{code}\n{F}'
+    return "\n".join(" " * by + line if line else "" for line in fence.split("\n"))
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        f'??? note "In depth: two functions"\n\n{inside(TWO_FUNCTIONS)}\n',
+        f"!!! note\n    Before.\n\n{inside(TWO_FUNCTIONS)}\n\n    After.\n",
+        f'???+ tip "Open"\n\n\n\n{inside(TWO_FUNCTIONS)}\n',
+        f'=== "Tab"\n\n{inside(TWO_FUNCTIONS)}\n',
+        f'!!! note\n\n    === "Tab"\n\n{inside(TWO_FUNCTIONS, 8)}\n',
+        f'??? note "A"\n\n{inside("x = 1")}\n\n\n??? note "B"\n\n{inside(TWO_FUNCTIONS)}\n',
+    ],
+    ids=["details", "admonition", "details after blank lines", "tab", "tab in admonition", "two details"],
+)
+def test_a_fence_in_a_folded_block_holds_all_its_code_past_a_double_blank_line_as_the_reader_is_shown(
+    page: str,
+) -> None:
+    """Python style puts two blank lines between functions; markdown-it's admonition plugin
+    ended the block there, so the check ran the fence cut short, called it unclosed, and ran
+    none of the code below while the reader was shown all of it."""
+    fences = Page("p.md", page).fences
+    assert [fence.body for fence in fences] == shown_by_superfences(page)
+    assert fences[-1].body == TWO_FUNCTIONS
+    assert read(page).problems == []
+
+
+def test_prose_after_a_double_blank_line_in_a_folded_block_is_read_as_the_reader_sees_it() -> None:
+    page = '??? note "In depth"\n    First.\n\n\n    Then 7{= x}.\n\n\n\n    And 8{= y}.\n\nOut 9{= z}.\n'
+    assert bound(page) == [(5, 9, "7", "x"), (9, 8, "8", "y"), (11, 4, "9", "z")]
+    assert "{=" not in strip(page)
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "> | a | b |\n> |---|---|\n> | x | y |\n>",
+        "> | a | b |\n> |---|---|\n> | x | y |\n> ",
+        "> **In depth**\n>\n> | a | b |\n> |---|---|\n> | x | y |\n>\n"
+        '> ```python exec="on"\n> x = 1\n> ```\n',
+        "> text\n>",
+    ],
+    ids=["table then an empty quote line", "table then a quote mark and a space", "a quoted fence", "text"],
+)
+def test_a_quoted_table_that_ends_the_text_is_parsed_without_an_error(page: str) -> None:
+    """A quoted line with nothing after its `>` starts at the text's end: mdit-py-plugins'
+    admonition rule, asked whether a table ends there, indexed past it (IndexError). A notebook
+    makes such text of a table in an admonition followed by a fence."""
+    tokens = Page("p.md", page).tokens
+    assert [t.type for t in tokens if t.type.startswith("table_")][:1] in ([], ["table_open"])

@@ -277,6 +277,36 @@ def test_a_binding_may_wrap_onto_the_next_line_and_is_read_and_stripped_whole() 
     assert strip(page) == "The products total 3.125 in all.\n"
 
 
+@pytest.mark.parametrize(
+    "expression",
+    [
+        "to_each[0][0]",
+        'idea.data["place"]["back"]',
+        "d['key']",
+        "rows[1](2)",
+        "table[1][0] if n<m and m>k else 0",
+        "{'first': weight}['first']",
+    ],
+    ids=[
+        "two subscripts",
+        "two quoted keys",
+        "a quoted key",
+        "a call on a subscript",
+        "comparisons",
+        "a dict",
+    ],
+)
+def test_a_bindings_expression_is_python_whatever_brackets_quotes_or_signs_it_holds(expression: str) -> None:
+    """Inside a binding, `][` is a second subscript and `](` a call, not a reference label or a
+    link's target, and `<b … >` no tag: the reader blanked them, and bound the number to
+    `to_each[0]`, a value the page never meant; a dict's braces ended the binding."""
+    page = (
+        f"The first weight is 0.5{{= {expression}}} here, beside [the docs][2].\n\n[2]: https://example.org\n"
+    )
+    assert (bound(page), read(page, BOOK).problems) == ([("0.5", expression)], [])
+    assert strip(page) == page.replace(f"{{= {expression}}}", "")
+
+
 def test_stripping_leaves_fences_code_spans_and_everything_else_byte_for_byte() -> None:
     code = f"`3{{= x}}`\n{F}\ny = 1{{= z}}\n{F}\n"
     page = f"Total 3.125{{= run.raw[1, 0]}} of (0, 1){{= v}}, $e^{{1.5{{= s}}}}$, 2{{given: two}}.\n{code}"

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from bound_numbers.watched import SHOWN_UNREAD, UNSHOWN
+
 SITE = Path(__file__).parent / "site"
 BIN = Path(sys.executable).parent  # the installed commands, beside the Python running the tests
 HINT = "  (`bound-numbers renumber` rewrites moved numbers)"  # said beside the first moved number
@@ -351,3 +353,50 @@ def test_a_page_markdown_exec_renders_runs_its_code_once_in_a_build(site: Path) 
     page.write_text(page.read_text(encoding="utf-8") + counting, encoding="utf-8")
     assert build(site) == Build(0, frozenset())
     assert (site / "runs.log").read_text(encoding="utf-8") == "ran\n"
+
+
+def test_a_fence_in_a_folded_block_runs_all_the_code_the_reader_is_shown_past_a_double_blank_line(
+    site: Path,
+) -> None:
+    """markdown-it's admonition plugin ended a folded block at two blank lines: the check ran
+    the fence cut there, called it unclosed, and read no number below it, while markdown-exec
+    ran and showed the whole fence."""
+    config = site / "mkdocs.yml"
+    extensions = "markdown_extensions:\n  - admonition\n  - pymdownx.details\n"
+    config.write_text(config.read_text("utf-8").replace("markdown_extensions:\n", extensions), "utf-8")
+    folded = (
+        '??? note "In depth: a rounder rule"\n\n'
+        '    ```python exec="on" source="above" session="doubling"\n'
+        "    def guessed(rule):\n        return rule / (100 * RATE)\n\n\n"
+        "    rounder = 70\n    guess = guessed(rounder)\n    ```\n\n"
+        "    A rule of 70{= rounder} guesses 11.67{= guess} years.\n"
+    )
+    page = site / "docs" / "doubling.md"
+    page.write_text(f"{page.read_text(encoding='utf-8')}\n{folded}", encoding="utf-8")
+    assert build(site) == Build(0, frozenset())
+
+
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [
+        ('An aside.\n\n    ```python exec="on"\n    print(months)\n    ```\n', SHOWN_UNREAD),
+        ('```python exec="on"\nprint(months)\n`````\n', UNSHOWN),
+    ],
+    ids=["indented past its block", "closed by a longer line"],
+)
+def test_a_fence_superfences_and_the_check_read_differently_refuses_the_page_in_one_line(
+    site: Path, written: str, said: str
+) -> None:
+    """CommonMark and SuperFences disagree on a few fences: one indented four spaces in no
+    container is code to one and a fence to the other; one closed by a longer line of backticks
+    is closed for one and runs to the page's end for the other. The reader is then shown code
+    the check does not run, or the check runs code no reader sees: the page is refused, at the
+    fence."""
+    page = site / "docs" / "doubling.md"
+    before = page.read_text(encoding="utf-8")
+    page.write_text(f"{before}\n{written}", encoding="utf-8")
+    opening = next(n for n, line in enumerate(written.split("\n")) if "```" in line)
+    line = before.count("\n") + 2 + opening  # a blank line between the page and what was added
+    built = build(site)
+    ours = {said for said in built.said if said.startswith(PLUGIN)}
+    assert (built.status, ours) == (1, {f"{PLUGIN}docs/doubling.md:{line}: {said}"})

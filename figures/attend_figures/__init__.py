@@ -31,11 +31,12 @@ from attend_figures.ideas import (
 )
 from attend_figures.ideas_later import layer_figure, looking_back_figure, placed_figure
 from attend_figures.lacking import mask_figure, parting_figure
-from attend_figures.learning import curve_figure, learned_figure
+from attend_figures.learning import clue_figure, curve_figure, learned_figure, window_figure
 from attend_figures.pictures import cost_figure, scale_figure, shares_figure, square_figure
 
 __all__ = [
     "block_figure",
+    "clue_figure",
     "company_figure",
     "cost_figure",
     "curve_figure",
@@ -58,4 +59,5 @@ __all__ = [
     "shares_figure",
     "square_figure",
     "strip_figure",
+    "window_figure",
 ]

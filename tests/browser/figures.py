@@ -102,7 +102,9 @@ UNDER_THE_HEADER = ".md-header { visibility: hidden; }"
 def shoot_figures(page: Any, folder: Path, name: str) -> list[Path]:
     """A screenshot of each figure on the page, with its caption, into `folder`: `name` with the
     figure's id for {}. What a reader checking the figures looks at, for a fraction of the cost of
-    the whole page, which is longest on a phone."""
+    the whole page, which is longest on a phone. Folded sections are opened first, as a reader
+    opens them: a figure in one is hidden until then, and cannot be shot."""
+    page.evaluate("() => document.querySelectorAll('article details').forEach((d) => { d.open = true; })")
     shots = []
     figures = page.locator("article figure")
     for i in range(figures.count()):

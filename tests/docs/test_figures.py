@@ -21,6 +21,8 @@ import attend
 import attend_figures
 from attend import chapter_embeddings, chapter_head, modes
 from attend.book.models import LLAMA31_8B, MODELS, square_share
+from attend.core.training import DEFAULTS, corpus, line_weights
+from attend.core.years import pairs, weights_to_year, windows, year_runs, year_settings
 from attend_book.page import Block
 from attend_book.run import run_page
 from attend_figures import diagrams, ideas, ideas_later, lacking, learning, pictures
@@ -228,6 +230,30 @@ def test_the_layer_diagram_draws_the_square_share_of_every_published_model_at_it
     assert data["square growing"] == sorted(data["square growing"]), "the square's part grows with n"
 
 
+def test_the_clue_figure_draws_the_weights_each_trained_head_gives_from_its_query() -> None:
+    data = learning.clue_figure().data
+    names, square = line_weights(modes.learn.table(DEFAULTS).head.params, int(corpus().held[0]), " in")
+    year_names, year_row = weights_to_year(
+        year_runs(year_settings(DEFAULTS)).head.params, int(pairs().text.held[0])
+    )
+    assert data["place"]["weights"] == square[-1].tolist() and len(data["place"]["labels"]) == len(names)
+    assert data["year"]["weights"] == year_row.tolist() and len(data["year"]["labels"]) == len(year_names)
+    assert data["window"] == windows().place.index(max(windows().place))
+    assert data["year"]["back"] > data["window"] > data["place"]["back"]  # the year's clue is out of reach
+
+
+def test_the_window_figure_plots_the_table_of_counts_and_both_runs() -> None:
+    data, lines, years = (
+        learning.window_figure().data,
+        modes.learn.table(DEFAULTS),
+        year_runs(year_settings(DEFAULTS)),
+    )
+    assert (data["place"], data["year"]) == (windows().place, windows().year)
+    assert data["head"] == (lines.head.places_named, years.head_years)
+    assert data["baseline"] == (lines.baseline.places_named, years.baseline_years)
+    assert data["held"] == (lines.held, years.held)
+
+
 ALL = [
     pictures.square_figure,
     pictures.shares_figure,
@@ -251,6 +277,8 @@ ALL = [
     ideas_later.layer_figure,
     learning.curve_figure,
     learning.learned_figure,
+    learning.clue_figure,
+    learning.window_figure,
 ]
 
 
@@ -325,6 +353,7 @@ HOMES = {
     "parting_figure": "$ attend positions",
     "curve_figure": "$ attend learn",
     "learned_figure": "$ attend learn",
+    "window_figure": "counted = windows()",  # the table of counts at every window, and the runs
 }
 
 
@@ -360,6 +389,7 @@ DIAGRAM_HOMES = {
     "placed_figure": "positions.md",
     "looking_back_figure": "causal-mask.md",
     "layer_figure": "real-models.md",
+    "clue_figure": "learning.md",
 }
 
 

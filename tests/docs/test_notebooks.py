@@ -121,6 +121,20 @@ def test_an_admonition_becomes_a_block_quote_a_notebook_can_render() -> None:
     assert cell.source == "> **Not built here**\n>\n> The repair has a name.\n>\nAfter."
 
 
+@pytest.mark.parametrize("indent", ["", "    "], ids=["on the page", "in an admonition"])
+def test_a_table_just_before_a_fence_makes_its_notebook(indent: str) -> None:
+    """In an admonition, the table's cell ended on the block quote's `>` alone, where
+    markdown-it-py's block rules indexed past the text's end: an IndexError, not a notebook."""
+    table = ["| token | weight |", "|---|---|", "| year | high |"]
+    fence = [f'{F}python exec="1"', "x = 1", F]
+    lines = [*table, "", *fence] if indent else [*table, *fence]
+    body = "\n".join(indent + line if line else "" for line in lines)
+    page = f'!!! note "In depth"\n\n{body}\n' if indent else f"{body}\n"
+    made = cells(page)
+    assert [cell.kind for cell in made] == ["markdown", "code"]
+    assert "| year | high |" in made[0].source and made[1].source == "x = 1"
+
+
 def test_a_notebook_is_nbformat_4_with_a_python_kernel_an_opening_note_and_an_install_cell() -> None:
     notebook = notebook_of([Cell("code", "print(1)")], "A page", "docs/a.md")
     assert notebook["nbformat"] == 4

@@ -8,7 +8,9 @@
 - `heads` cuts a layer into several heads joined by W_O, and `kvcache` generates with and
   without a cache;
 - `learn` is the smallest model that learns its matrices, its backward pass by hand, and
-  `training` trains it on the chronicle that `tokenizer` learned its tokens from;
+  `training` trains it on the chronicle that `tokenizer` learned its tokens from; `ngram` is
+  the baseline without attention, a table of counts over the last few tokens, and `years` a
+  task whose clue stands a whole line back, where that table fails;
 - `checks` is where the public functions refuse what they cannot do, in one line, before any of
   the math above runs; `arrays` names the one array type handed between them.
 """

@@ -40,6 +40,7 @@ __all__ = [
     "Corpus",
     "Run",
     "Settings",
+    "answer_correct",
     "corpus",
     "line_weights",
     "part_of_line",
@@ -136,9 +137,10 @@ class Settings:
         if isinstance(self.rate, bool) or not isinstance(self.rate, int | float) or not 0 < self.rate < 1:
             raise ValueError(f"the rate is a number between 0 and 1, not {self.rate!r}")
 
-    def shape(self) -> Shape:
-        longest = corpus().ids.shape[1] - 1
-        return Shape(len(corpus().names), self.d_model, self.d_model // 2, longest)
+    def shape(self, data: Corpus | None = None) -> Shape:
+        """The model's sizes for `data` (the chronicle's lines unless told)."""
+        data = corpus() if data is None else data
+        return Shape(len(data.names), self.d_model, self.d_model // 2, data.ids.shape[1] - 1)
 
 
 DEFAULTS = Settings()
@@ -167,10 +169,11 @@ class Run:
         return self.places_named / self.held_lines
 
 
-def batch(lines: Ids) -> tuple[Ids, Ids, Matrix]:
-    """Sequences, next tokens and weights for `lines`: each real next token weighs
-    1/(how many there are), so the loss is their mean; the padding weighs 0."""
-    data = corpus()
+def batch(lines: Ids, data: Corpus | None = None) -> tuple[Ids, Ids, Matrix]:
+    """Sequences, next tokens and weights for `lines` of `data` (the chronicle's lines unless
+    told): each real next token weighs 1/(how many there are), so the loss is their mean; the
+    padding weighs 0."""
+    data = corpus() if data is None else data
     n = int(data.length[lines].max()) - 1
     ids, targets = data.ids[lines, :n], data.ids[lines, 1 : n + 1]
     counted = (np.arange(n)[None, :] < data.length[lines, None] - 1).astype(np.float64)
@@ -199,26 +202,27 @@ def adam(params: Params, grads: Params, moments: Moments, step: int, rate: float
 
 
 # --8<-- [start:train]
-def train(settings: Settings = DEFAULTS, *, attends: bool = True) -> Run:
+def train(settings: Settings = DEFAULTS, *, attends: bool = True, data: Corpus | None = None) -> Run:
     """Adam on batches of training lines for `settings.steps` steps,
     the held-out loss measured every `settings.every` of them."""
-    data, shape = corpus(), settings.shape()
+    data = corpus() if data is None else data
+    shape = settings.shape(data)
     params = initial(shape, settings.seed, attends=attends)
     draw = np.random.default_rng([settings.seed, 1])  # picks the lines
     moments: Moments = {}
-    held = batch(data.held)
+    held = batch(data.held, data)
     train_loss: list[float] = []
     measured, held_loss = [0], [forward_pass(params, *held).loss]
     for step in range(1, settings.steps + 1):
         lines = draw.choice(data.train, settings.batch, replace=False)
-        ids, targets, weight = batch(lines)
+        ids, targets, weight = batch(lines, data)
         f = forward_pass(params, ids, targets, weight)
         train_loss.append(converging(f.loss, held_loss[0], step, settings.rate))
         adam(params, backward(params, f, targets), moments, step, settings.rate)
         if step % settings.every == 0 or step == settings.steps:
             measured.append(step)
             held_loss.append(forward_pass(params, *held).loss)
-    named = int(place_correct(params, data.held).sum())
+    named = int(place_correct(params, data.held, data).sum())
     losses = tuple(measured), tuple(train_loss), tuple(held_loss)
     return Run(settings, attends, params, *losses, named, len(data.held))
 
@@ -238,14 +242,21 @@ def converging(loss: float, start: float, step: int, rate: float) -> float:
     return loss
 
 
-def place_correct(params: Params, lines: Ids) -> npt.NDArray[np.bool_]:
+def place_correct(params: Params, lines: Ids, data: Corpus | None = None) -> npt.NDArray[np.bool_]:
     """For each line, whether the model's top guess is right at every token of the place's
     name, each guess made from the true tokens before it."""
-    data = corpus()
-    ids, targets, weight = batch(lines_of(lines))
+    data = corpus() if data is None else data
+    return answer_correct(params, lines, data.place, data)
+
+
+def answer_correct(params: Params, lines: Ids, answer: Matrix, data: Corpus) -> npt.NDArray[np.bool_]:
+    """For each of `lines`, whether the model's top guess is right at every token `answer`
+    marks (1 where the next token is part of it), each guess made from the true tokens before."""
+    lines = indices(lines, len(data.ids), "lines")
+    ids, targets, weight = batch(lines, data)
     guess = forward_pass(params, ids, targets, weight).probs.argmax(axis=-1)
-    place = data.place[lines, : ids.shape[1]] > 0
-    named: npt.NDArray[np.bool_] = np.all((guess == targets) | ~place, axis=1)
+    marked = answer[lines, : ids.shape[1]] > 0
+    named: npt.NDArray[np.bool_] = np.all((guess == targets) | ~marked, axis=1)
     return named
 
 

@@ -87,8 +87,8 @@ def text(cost: CostTable) -> str:
         "  where the query-key pairs overtake the projections",
     ]
     if cost.tie is not None:
-        lines.append(f"    2 x n x n x Dk equals 3 x n x D_MODEL x Dk at n = {cost.tie:d}")
-    lines.append(f"    2 x n x n x Dk first passes 3 x n x D_MODEL x Dk at n = {cost.crossover:d}")
+        lines.append(f"    2 x n x n x d_k equals 3 x n x d_model x d_k at n = {cost.tie:d}")
+    lines.append(f"    2 x n x n x d_k first passes 3 x n x d_model x d_k at n = {cost.crossover:d}")
     return "\n".join(lines)
 
 

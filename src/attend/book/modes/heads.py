@@ -53,19 +53,19 @@ def text(cut: HeadsTable) -> str:
         *block(cut.tokens, run.out, "that times W_O (the identity here)", MIXED),
         "",
         f"  the multiply-adds, {amount(h, 'head')} against one head with d_k = {run.out.shape[1]}",
-        f"    {'':<30}{f'{h} heads' if h > 1 else '1 head':>10}{'1 head':>10}  formula",
+        f"    {'':<28}{f'{h} heads' if h > 1 else '1 head':>8}{'1 head':>8}  formula",
     ]
     parts = zip(
         ("queries, keys and values", "each query against each key", "mixing the values", "W_O"),
         (run.cost.heads.project, run.cost.heads.score, run.cost.heads.mix, run.cost.wo),
         (one.cost.heads.project, one.cost.heads.score, one.cost.heads.mix, one.cost.wo),
         cut.formula,
-        (f"3 x {n} x D_MODEL x D", f"{n} x {n} x D", f"{n} x {n} x D", f"{n} x D_MODEL x D"),
+        (f"3 x {n} x d_model^2", f"{n} x {n} x d_model", f"{n} x {n} x d_model", f"{n} x d_model^2"),
         strict=True,
     )
     for name, ours, single, value, words in parts:
-        lines.append(f"    {name:<30}{ours:10d}{single:10d}  {words} = {value}")
-    lines.append(f"    {'altogether':<30}{run.cost.total:10d}{one.cost.total:10d}")
+        lines.append(f"    {name:<28}{ours:8d}{single:8d}  {words} = {value}")
+    lines.append(f"    {'altogether':<28}{run.cost.total:8d}{one.cost.total:8d}")
     return "\n".join(lines)
 
 
