@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 from bound_numbers import numerals
 from bound_numbers.numerals import Numeral
@@ -155,10 +155,11 @@ def computed(reading: Reading, values: Mapping[Asked, Value]) -> Reading:
 SHOWN = 12  # bindings named on the line of a cause they share
 
 
-def one_per_cause(problems: list[Problem]) -> list[Problem]:
+def one_per_cause(problems: list[Problem], named: Callable[[int], str] = "line {}".format) -> list[Problem]:
     """`problems` with the bindings that cannot be worked out for one and the same reason (the
-    fence that defined a name they use gone) made one line, at the first, naming the others:
-    what the build reports. `check` keeps one each, for the tools that count them."""
+    fence that defined a name they use gone) made one line, at the first, naming the others, each
+    by its line as `named` says it (a notebook's by its cell): what the build reports. `check`
+    keeps one each, for the tools that count them."""
     shared: dict[str, list[Problem]] = {}
     for problem in problems:
         if problem.cause is not None:
@@ -169,8 +170,8 @@ def one_per_cause(problems: list[Problem]) -> list[Problem]:
         if len(group) < 2:
             kept.append(problem)
         elif problem is group[0]:
-            named = list(dict.fromkeys(f"{p.cause[1]} (line {p.line})" for p in group[1:] if p.cause))
-            more = f" and {len(named) - SHOWN} more" if len(named) > SHOWN else ""
-            said = f"; nor, for that reason, can {len(group) - 1} more: {', '.join(named[:SHOWN])}{more}"
+            others = list(dict.fromkeys(f"{p.cause[1]} ({named(p.line)})" for p in group[1:] if p.cause))
+            more = f" and {len(others) - SHOWN} more" if len(others) > SHOWN else ""
+            said = f"; nor, for that reason, can {len(group) - 1} more: {', '.join(others[:SHOWN])}{more}"
             kept.append(dataclasses.replace(problem, message=problem.message + said))
     return kept

@@ -30,6 +30,8 @@ from typing import Any
 from bound_numbers.values import Value
 
 WIDTH = 200  # the most characters of an error a reason quotes
+SHOWN = 20  # the most characters of a value that a fence below changed
+AT_END = "at the page's end"
 # The longest integer a provider can send as JSON: json writes none past Python's digit limit.
 _JSON_BITS = int(sys.get_int_max_str_digits() * 3.32) or sys.maxsize
 
@@ -85,17 +87,29 @@ class Stages:
             end = evaluated(self.points[index][1], namespace)[0]
             if end != first:
                 said = (
-                    f"names what only the fences below it define, and they give it {first!r:.20} first and "
-                    f"{end!r:.20} at the page's end: bind it to what the code above it computes"
+                    f"names what only the fences below it define, and they give it {_given(first, 'first')} "
+                    f"and {_given(end, AT_END)}: bind it to what the code above it computes"
                 )
                 changed.append((index, said))
         return changed
 
 
+def _given(value: Value, when: str) -> str:
+    """What a binding was given `when` ("first"), in a few words: its value, or that it had none
+    and why ("no number at the page's end (it is a Quantity, not a number)")."""
+    if isinstance(value, str):  # the reason it has no value, not a value
+        return f"no number {when} ({'it ' if value.startswith('is ') else ''}{value})"
+    shown = repr(value)
+    return f"{shown if len(shown) <= SHOWN else shown[: SHOWN - 1] + '…'} {when}"
+
+
 def plain(value: object) -> Value:
     """`value` as a number or a nested list of numbers, or the one-line reason it is not one."""
     if callable(tolist := getattr(value, "tolist", None)):
-        value = tolist()
+        try:
+            value = tolist()
+        except Exception:  # handed on to what lacks it (pint's Quantity of an int): not numpy's
+            return f"is a {type(value).__name__}, not a number"
     if isinstance(value, bool) or not isinstance(value, numbers.Real | Decimal | list | tuple):
         return f"is a {type(value).__name__}, not a number"
     if isinstance(value, list | tuple):

@@ -142,3 +142,22 @@ def rendered(page: Page, problem: Problem) -> str:
     `page:cell N:line:column: message`."""
     label, line = page.place(problem.line)
     return dataclasses.replace(problem, line=line).render(label)
+
+
+def placed(page: Page, said: str) -> str:
+    """What a page's run said (`Unavailable`), which names a line of the page's Markdown as
+    `path:line: …` (the page's process knows no cells), with that line named as every other
+    message names it: for a notebook, `path:cell N:line: …`."""
+    found = re.match(rf"{re.escape(page.path)}:(\d+)(?=:)", said)
+    if found is None:
+        return said
+    label, line = page.place(int(found[1]))
+    return f"{label}:{line}{said[found.end() :]}"
+
+
+def line_named(page: Page, line: int) -> str:
+    """Line `line` of the page's Markdown in the words of a message that names the page already:
+    `line 12`, or for a notebook `cell 4, line 2`."""
+    label, within = page.place(line)
+    cell = label.removeprefix(page.path).removeprefix(":")
+    return f"{cell}, line {within}" if cell else f"line {within}"

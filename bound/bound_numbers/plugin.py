@@ -17,6 +17,7 @@ written down), `hint`, and `time_limit` (seconds, for the `fences` provider).
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -32,7 +33,7 @@ from mkdocs.structure.pages import Page as MkDocsPage
 
 from bound_numbers import check, declared, strict
 from bound_numbers.notebooks import Shown
-from bound_numbers.page import Page, rendered
+from bound_numbers.page import Page, line_named, placed, rendered
 from bound_numbers.plan import END_OF_PAGE, Plan, bindings_of
 from bound_numbers.reading import Problem, Reading, read
 from bound_numbers.text import TextError, read_text
@@ -212,11 +213,12 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         try:
             values = self.provider.bound_values(page, found.asked) if values is None else values
         except Unavailable as error:
-            log.error(str(error))
+            log.error(placed(page, str(error)))
             values = error.values
             # its labels' ranges come from its code too: one line for the page, not one per range
             found = check.computed(found, values)
-        return self.problems(found, values, meta, bindings_of(page))
+        problems = self.problems(found, values, meta, bindings_of(page))
+        return check.one_per_cause(problems, functools.partial(line_named, page))
 
     def problems(
         self,
@@ -225,8 +227,8 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         meta: Mapping[str, Any] | None = None,
         bindings: str = "",
     ) -> list[Problem]:
-        """The problems of a page read as `found`, its bindings' `values` at hand; `bindings`:
-        what its front matter says under `bindings:`."""
+        """The problems of a page read as `found`, its bindings' `values` at hand, one each, in
+        the order of its lines; `bindings`: what its front matter says under `bindings:`."""
         see = f"; {self.config.checklist}" if self.config.checklist else ""
         missing = [
             Problem(1, f"the front matter has no {key}{see}")
@@ -236,8 +238,7 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         if bindings not in ("", END_OF_PAGE):
             said = f"bindings: {bindings} in the front matter: write `bindings: {END_OF_PAGE}` (every"
             missing.append(Problem(1, f"{said} binding evaluated after the page's last fence), or nothing"))
-        problems = [*missing, *check.check(found, values)]
-        return check.one_per_cause(sorted(problems, key=lambda p: (p.line, p.column or 0)))
+        return sorted([*missing, *check.check(found, values)], key=lambda p: (p.line, p.column or 0))
 
     def report(self, page: Page, problems: list[Problem]) -> None:
         """Log each problem of `page`; the build's first moved number also says how moved

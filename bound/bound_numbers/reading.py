@@ -231,13 +231,16 @@ def _unmarked(line: str, content: str) -> str:
 class _Passage:
     """Lines of reader text (a paragraph, a heading, a table row, a math or an HTML block) as the
     file has them from `line` on, with what is not read blanked. `headers`: a row's column heads;
-    `maths`: where each math span starts and ends (its dollars included)."""
+    `maths`: where each math span starts and ends (its dollars included); `written`: the same
+    lines as written, math and all, column for column (where `not_results` patterns look, so one
+    may name a unit's power in math, `m/s$^2$`), or "" for the text itself."""
 
     line: int
     text: str
     kind: str = "prose"
     headers: tuple[str, ...] = ()
     maths: tuple[tuple[int, int], ...] = ()
+    written: str = ""
 
     def where(self, offset: int) -> tuple[int, int]:
         return self.line + self.text.count("\n", 0, offset), offset - self.text.rfind("\n", 0, offset) - 1
@@ -264,7 +267,7 @@ class _Walk:
             self.headers = None
         elif kind == "tr_open" and self.headers is not None:
             row = lines[first]
-            yield _Passage(first + 1, _read_as_text(row), "table", self.headers, _maths(row))
+            yield _Passage(first + 1, _read_as_text(row), "table", self.headers, _maths(row), row)
         elif kind == "math_block":
             yield self.math(first, end)
         elif kind == "html_block":
@@ -273,7 +276,7 @@ class _Walk:
     def inline(self, first: int, end: int, content: str) -> _Passage:
         said = "\n".join(map(_unmarked, self.lines[first:end], content.split("\n")))
         said = " " * self.taken.get(first, 0) + said[self.taken.get(first, 0) :]  # a math block's binding
-        return _Passage(first + 1, _read_as_text(said), maths=_maths(said))
+        return _Passage(first + 1, _read_as_text(said), maths=_maths(said), written=said)
 
     def math(self, first: int, end: int) -> _Passage:
         """A `$$` block, and its binding on the line after it: `{= [a, b]}` alone there."""
@@ -282,7 +285,7 @@ class _Walk:
         after = BRACE.match(lines[end]) if end < len(lines) else None
         self.taken[end] = after.end() if after else 0
         bound = f"{block}\n{lines[end][: after.end()]}" if after else block
-        return _Passage(first + 1, _tex(bound), "math", maths=((0, len(block) + 1),))
+        return _Passage(first + 1, _tex(bound), "math", maths=((0, len(block) + 1),), written=bound)
 
 
 def _passages(page: Page) -> Iterator[_Passage]:
@@ -437,7 +440,7 @@ class _Reader:
         if exempt.quotes:
             spans = spans + _spans(_QUOTATION, self.text)
         for pattern in exempt.patterns:
-            spans = spans + _spans(re.compile(pattern), self.text)
+            spans = spans + _spans(re.compile(pattern), self.passage.written or self.text)
         words = _following(exempt.after).finditer(self.text) if exempt.after else ()
         return spans + [(m.start("run"), m.end("run")) for m in words]
 

@@ -41,7 +41,7 @@ from bound_numbers import check as binding
 from bound_numbers import notebooks, numerals, reading
 from bound_numbers.declared import Declared
 from bound_numbers.page import Page as Source
-from bound_numbers.page import as_written, rendered
+from bound_numbers.page import as_written, line_named, placed, rendered
 from bound_numbers.reading import Problem
 from bound_numbers.text import ChangedError, TextError, decoded, write_atomic
 from bound_numbers.values import Asked, Provider, Unavailable, Value
@@ -192,13 +192,15 @@ def renumber_pages(
             except Unavailable as error:  # its code ran on past the fence that failed
                 values = error.values if check else {**error.values, **error.after}
                 given = binding.computed(found, values)
-                print(one_line(str(error)), file=sys.stderr)
+                said = placed(source, str(error))
+                print(one_line(said), file=sys.stderr)
                 hidden = len(found.bindings) - len(given.bindings)
                 unvalued = f": {_count(hidden, 'bound number')} without a value" if hidden else ""
-                tally.failed.append(f"{_place(page.shown, str(error))}{unvalued}")
+                tally.failed.append(f"{_place(page.shown, said)}{unvalued}")
                 found, status = given, 1
             if check:
-                lines = [rendered(source, p) for p in problems(found, values)]
+                named = functools.partial(line_named, source)
+                lines = [rendered(source, p) for p in binding.one_per_cause(problems(found, values), named)]
                 failed = bool(lines)
             else:
                 new, changes, left = _renumbered(source, values, book)

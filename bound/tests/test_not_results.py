@@ -67,6 +67,21 @@ def test_a_year_is_four_digits_in_the_declared_range_and_nothing_else() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "unbound"),
+    [
+        ("Gravity, $a = 9.8${= g} m/s$^2$, pulls at 9.8{= g} m/s$^2$.\n", 2),  # a unit's power in math
+        ("$$x = a t^2 / 2$$\n", 2),  # a math block
+        ("| pull | unit |\n|---|---|\n| 9.8{= g} | m/s$^2$ |\n", 1),  # a table row
+    ],
+)
+def test_a_pattern_covers_the_numbers_of_math_as_it_is_written(text: str, unbound: int) -> None:
+    """A physics book writes its units' powers in math (`m/s$^2$`); a pattern names them once."""
+    units = declared.of_config({"not_results": {"patterns": [r"m/s\$\^2\$", r"t\^2 / 2"]}})
+    assert problems(text, units) == []
+    assert [p.split(": ")[1].split(" ")[0] for p in problems(text)] == ["2"] * unbound
+
+
 def test_a_page_declares_its_own_no_results_over_the_sites() -> None:
     page = '---\nnot_results:\n  after: [figure]\n  quotes: false\n---\n\nFigure 3, chapter 5, "4 rows".\n'
     assert problems(page, SITE) == [f"p.md:7:23: 4 {UNBOUND}"]

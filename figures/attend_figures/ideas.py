@@ -586,7 +586,7 @@ def block_figure(model: Model = GPT2_SMALL) -> Figure:
         add(378)
         # after the stack
         _arrow(ax, (stream_x, 420), (stream_x, 436))
-        box(440, 26, f"norm → scores for {model.vocab:,} tokens", told, dashed=True, x=8)
+        box(440, 26, f"norm → logits for {model.vocab:,} tokens", told, dashed=True, x=8)
         ax.add_patch(Rectangle((8, 488), 14, 14, facecolor=_tint(built, 0.4), edgecolor=built))
         ax.text(28, 495, "built on these pages", va="center")
         ax.add_patch(
@@ -604,7 +604,7 @@ def block_figure(model: Model = GPT2_SMALL) -> Figure:
         f"from {model.d_model:,} to {model.mlp:,} and back, added into the stream again. After the last "
         "block a "
         "norm "
-        f"and an output table give scores for {model.vocab:,} tokens. The heads, the mask, WO and the "
+        f"and an output table give logits for {model.vocab:,} tokens. The heads, the mask, WO and the "
         "positions "
         "are drawn as built on these pages; the norms, the MLP and the rest as described only."
     )

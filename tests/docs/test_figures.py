@@ -162,6 +162,14 @@ def test_the_heads_diagram_cuts_wq_by_rows_and_joins_what_attend_heads_prints() 
     assert tuple(float(i == j) for i in range(4) for j in range(4)) == attend.WO
 
 
+def test_the_heads_diagram_draws_each_heads_own_attention_weights_for_token_two() -> None:
+    run = modes.heads.table(2).run
+    data = diagrams.heads_figure().data
+    assert data["heads' weights"] == run.attended.weights[:, 1].tolist()
+    assert data["heads' tops"] == [1, 3], "head 1 reads the year, head 2 the count token"
+    assert data["panels"] == 4, "the cut, a panel for each head's weights, the join"
+
+
 def test_the_rotation_diagram_turns_each_pair_by_its_position_and_keeps_its_length() -> None:
     data = diagrams.rotation_figure().data
     turned, query = np.array(data["turned"]), np.array(data["query"])

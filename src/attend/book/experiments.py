@@ -125,12 +125,12 @@ def cost_sweep(
     count = chapter_cost if head is None else partial(counted, _head(head))
     lengths = whole_numbers(lengths, "lengths", 1)
     work = sum(map(sequence_work, lengths))
-    within_work(work, "the sweep", "ask for shorter or fewer rows")
+    within_work(work, "the sweep", "ask for shorter or fewer sequences")
     return [count(n) for n in lengths]
 
 
 def crossover(head: Head | None = None) -> int:
-    """The shortest row whose counted pairs outgrow its projections."""
+    """The shortest sequence whose counted pairs outgrow its projections."""
     n = 1
     while (cost := cost_sweep([n], head)[0]).quadratic <= cost.project:
         n += 1

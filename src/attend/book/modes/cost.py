@@ -109,7 +109,7 @@ MODE = Mode(
         ),
     ),
     work=lambda lengths: sum(map(sequence_work, lengths)),
-    instead="ask for shorter or fewer rows",
+    instead="ask for shorter or fewer sequences",
     bound=f"a cost sequence of n tokens counts 3 x n x n, summed over the {MOST_ITEMS} lengths "
     "listed at most",
 )
