@@ -2,7 +2,7 @@
 
 `diagrams` draws one token's moves; these draw what a page is about, for a reader who has not yet
 read a number of it: the whole head as data flowing from tokens to outputs, a stored weight
-against an attention weight, the divide keeping softmax from picking one key, the strip and
+against an attention weight, scaling keeping softmax from picking one key, the strip and
 the square of the work, one token's attention weights in other company, and where a head sits
 in a transformer block. Each is drawn from the package's own calls (the book's head, its
 tokens, the counted cost, the published shapes in `attend.book.models`), so every number in a box or

@@ -70,7 +70,7 @@ PANEL_WIDTH = 330  # CSS px: two panels side by side in a laptop's column, one o
 SMALLEST_TEXT = 11  # CSS px: the least size of any letter or digit drawn
 INCH = 72  # SVG units per inch of a matplotlib figure, each drawn as one CSS pixel
 
-DIVIDED, UNDIVIDED = "#1f6feb", "#d1495b"  # one colour per side of the divide, on every figure
+DIVIDED, UNDIVIDED = "#1f6feb", "#d1495b"  # one colour for scaled, one for not, on every figure
 LINEAR, QUADRATIC = "#1f6feb", "#d1495b"
 MARKER = "#333333"
 
@@ -332,7 +332,7 @@ def _powers_of_ten(value: float, _: float) -> str:
 
 @cache
 def cost_figure(rows: Sequence[int] = COST_ROWS, marked: Sequence[int] = ()) -> Figure:
-    """The counted cost as `attend cost --rows 4,...,4096` prints it, on log–log axes.
+    """The counted cost as `attend cost --lengths 4,...,4096` prints it, on log–log axes.
 
     Each length in `marked` gets a marker of its own (a line and the two counts at that
     length), hidden until the cost control shows the one its slider names.

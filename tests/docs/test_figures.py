@@ -348,7 +348,7 @@ HOMES = {
     "square_figure": "$ attend square",
     "shares_figure": "chapter_head(divide=False)",  # the undivided shares, printed by a fence
     "scale_figure": "$ attend scale",
-    "cost_figure": "$ attend cost --rows " + ",".join(map(str, pictures.COST_ROWS)),
+    "cost_figure": "$ attend cost --lengths " + ",".join(map(str, pictures.COST_ROWS)),
     "mask_figure": "$ attend mask",
     "parting_figure": "$ attend positions",
     "curve_figure": "$ attend learn",
