@@ -65,7 +65,7 @@ def test_the_embeddings_table_holds_the_entry_its_seven_tokens_and_the_first_fou
     assert not entry.typed.flags.writeable
 
 
-def test_attend_embeddings_prints_token_3_whole_in_its_first_table(capsys: pytest.CaptureFixture[str]) -> None:
+def test_attend_embeddings_prints_token_3_whole_in_its_table(capsys: pytest.CaptureFixture[str]) -> None:
     out = printed(capsys, "embeddings")
     assert '      3    422     38  ": 235 hobbs standing in The Hollow, 17"\n' in out
     assert out == modes.embeddings.text(modes.embeddings.table()) + "\n"

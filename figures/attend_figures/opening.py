@@ -15,14 +15,13 @@ from functools import cache
 
 import numpy as np
 from matplotlib import pyplot as plt
-from matplotlib.axes import Axes
 from matplotlib.patches import FancyArrowPatch
 
 from attend.core.learn import Params
 from attend.core.training import DEFAULTS, Settings, corpus, line_weights, place_of, train, weights_from
 from attend_figures.diagrams import INK, _canvas
 from attend_figures.ideas import BAR, FOLLOWED, QUIET
-from attend_figures.pictures import _STYLE, PANEL_WIDTH, SMALLEST_TEXT, Figure, _svg
+from attend_figures.pictures import _STYLE, PANEL_WIDTH, SMALLEST_TEXT, Figure, _svg, written
 
 QUERY_WORD = " in"  # the token that must predict the place: what the head reads from
 THICKEST = 9.0  # CSS px: the line of a weight of 1
@@ -30,15 +29,6 @@ WORD_SIZE = 14  # CSS px: the line's words, the picture's subject, larger than i
 SEEN = 0.01  # a weight under this draws no line of its own, only the hairline every key has
 WORD_GAP, JOINED_GAP = 7.0, 1.5  # CSS px between tokens, with a space before them or without
 TRAINED_ON = ("Learning the matrices", "learning/")  # the page that trains the head, as the index links it
-
-
-def _width(ax: Axes, text: str, **style: object) -> float:
-    """How wide `text` is drawn, in the canvas's units (CSS px)."""
-    fig = ax.get_figure()
-    shown = ax.text(0, 0, text, **style)  # type: ignore[arg-type]
-    box = shown.get_window_extent(renderer=fig.canvas.get_renderer())  # type: ignore[union-attr]
-    shown.remove()
-    return float(box.width) * 72 / fig.dpi  # type: ignore[union-attr]
 
 
 def _animal(names: list[str]) -> str:
@@ -66,7 +56,9 @@ def chosen_line(params: Params) -> tuple[int, float]:
 def places_of(animal: str) -> set[str]:
     """Every place the chronicle's lines stand `animal` in."""
     data = corpus()
-    return {place_of(n) for n in range(len(data.ids)) if _animal([data.names[i] for i in data.ids[n]]) == animal}
+    return {
+        place_of(n) for n in range(len(data.ids)) if _animal([data.names[i] for i in data.ids[n]]) == animal
+    }
 
 
 @cache
@@ -87,19 +79,19 @@ def line_figure(settings: Settings = DEFAULTS) -> Figure:
                 fontsize=SMALLEST_TEXT + 1)  # fmt: skip
         # The words in a row, each token with its own rule under it; the place to come, greyed.
         base, x = 98.0, 8.0
-        centres, rules = [], []
+        centres: list[float] = []
+        rules: list[tuple[float, float]] = []
         for name, word in zip(names, words, strict=True):
             x += (WORD_GAP if name.startswith(" ") else JOINED_GAP) if centres else 0
             here = len(centres)
-            style = {"fontweight": "bold"} if here in (top, n - 1) else {}
-            wide = _width(ax, word, **style)
-            ax.text(x, base, word, va="baseline", color=FOLLOWED if here == n - 1 else INK, **style)  # type: ignore[arg-type]
-            centres.append(x + wide / 2)
-            rules.append((x, x + wide))
-            x += wide
+            bold = "bold" if here in (top, n - 1) else "normal"
+            end = written(ax, x, base, word, color=FOLLOWED if here == n - 1 else INK, fontweight=bold)
+            centres.append((x + end) / 2)
+            rules.append((x, end))
+            x = end
         place_x = x + WORD_GAP
-        ax.text(place_x, base, place, va="baseline", color=QUIET, style="italic")
-        place_wide = _width(ax, place, style="italic")
+        place_end = written(ax, place_x, base, place, color=QUIET, style="italic")
+        place_wide = place_end - place_x
         for left, right in rules:
             ax.plot([left, right], [base + 5] * 2, color="#c8c8c8", lw=1)
         ax.plot([place_x, place_x + place_wide], [base + 5] * 2, color=QUIET, lw=1, ls=(0, (2, 2)))
@@ -110,15 +102,15 @@ def line_figure(settings: Settings = DEFAULTS) -> Figure:
         # thick as the weight it gives that token.
         start = (centres[-1], base - 16)
         for key, weight in enumerate(weights[:-1]):
-            end = (centres[key], base - 16)
+            reach = (centres[key], base - 16)
             arc = "arc3,rad=0.55"  # above the words: the canvas's y grows downwards
             ax.add_patch(
-                FancyArrowPatch(start, end, connectionstyle=arc, arrowstyle="-", color="#cccccc", lw=0.7)
+                FancyArrowPatch(start, reach, connectionstyle=arc, arrowstyle="-", color="#cccccc", lw=0.7)
             )
             if weight >= SEEN:
                 ax.add_patch(
                     FancyArrowPatch(
-                        start, end, connectionstyle=arc, arrowstyle="-", color=BAR,
+                        start, reach, connectionstyle=arc, arrowstyle="-", color=BAR,
                         lw=THICKEST * float(weight), capstyle="round",
                     )
                 )  # fmt: skip

@@ -48,6 +48,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import Colormap
 from matplotlib.figure import Figure as MplFigure
 from matplotlib.patches import Rectangle
+from matplotlib.text import Text
 
 from attend import (
     chapter_embeddings,
@@ -432,7 +433,7 @@ def written(ax: Axes, x: float, y: float, text: str, ha: str = "left", **style: 
     renderer = ax.get_figure().canvas.get_renderer()  # type: ignore[union-attr]
     to_units = ax.transData.inverted()
 
-    def width(shown: Any) -> float:
+    def width(shown: Text) -> float:
         box = shown.get_window_extent(renderer=renderer)
         (left, _), (right, _) = to_units.transform([(box.x0, box.y0), (box.x1, box.y0)])
         return float(abs(right - left))
@@ -445,15 +446,15 @@ def written(ax: Axes, x: float, y: float, text: str, ha: str = "left", **style: 
         return wide
 
     gap = space()
-    drawn = []  # (text, where it starts past the one before, its width and the gap after it)
+    drawn: list[tuple[Text, float, float, float]] = []  # a text, the gap before it, its width, the gap after
     for piece in (piece for piece in re.split(r"(W_[QKVOU])", text) if piece):
         matrix = MATRIX.fullmatch(piece)
         core = piece.strip()
         size = {"fontsize": MATH_SIZE} if matrix else {}
         shown = ax.text(0, y, f"$W_{matrix[1]}$" if matrix else core, va="baseline", **{**style, **size})
-        before, after = len(piece) - len(piece.lstrip()), len(piece) - len(piece.rstrip())
-        drawn.append((shown, before * gap, width(shown) if core else 0.0, after * gap))
-    at = x - {"left": 0.0, "center": 0.5, "right": 1.0}[ha] * sum(sum(d[1:]) for d in drawn)
+        lead, trail = len(piece) - len(piece.lstrip()), len(piece) - len(piece.rstrip())
+        drawn.append((shown, lead * gap, width(shown) if core else 0.0, trail * gap))
+    at = x - {"left": 0.0, "center": 0.5, "right": 1.0}[ha] * sum(b + w + a for _, b, w, a in drawn)
     for shown, before, wide, after in drawn:
         shown.set_x(at + before)
         at += before + wide + after

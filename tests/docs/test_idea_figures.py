@@ -53,8 +53,10 @@ def test_the_head_figure_shades_its_boxes_and_prints_no_number_in_them() -> None
         for panel in figure.panels
         for text in re.findall(r"<text\b.*?</text>", panel, re.DOTALL)
     ]
-    boxed = {f"{round(float(v), 2):g}" for name in ("x", "q", "k", "v", "weights", "out") for v in np.ravel(figure.data[name])}
-    stray = [t.strip() for t in shown if t.strip() in boxed - {str(i) for i in range(1, figure.data["size"] + 1)}]
+    names = ("x", "q", "k", "v", "weights", "out")
+    boxed = {f"{round(float(v), 2):g}" for name in names for v in np.ravel(figure.data[name])}
+    boxed -= {str(i) for i in range(1, figure.data["size"] + 1)}  # the rows' numbers beside the boxes
+    stray = [t.strip() for t in shown if t.strip() in boxed]
     assert not stray, f"numbers printed in the head figure's boxes: {stray}"
     assert "shaded" in figure.caption and "0 to 1" in figure.caption
 
@@ -73,17 +75,20 @@ def test_the_line_figure_draws_the_head_the_learning_page_trains_on_a_line_it_he
     assert figure.data["back"] == len(names) - names.index(animal) - 1
 
 
-def test_the_line_figure_reads_the_animal_the_head_reads_most_by_the_animal_where_it_stands_in_one_place() -> None:
+def test_the_line_figure_reads_the_animal_the_head_reads_most_by_the_animal_which_has_one_place() -> None:
     figure = opening.line_figure()
     data = corpus()
     head = modes.learn.table().head
     by_animal: dict[str, list[int]] = {}
     for entry, n in ((entries()[n], int(n)) for n in data.held):
         by_animal.setdefault(" " + entry.split(" standing")[0].split()[-1], []).append(n)
-    on_animal = {a: weights_from(head.params, " in", np.array(ns))["the animal"] for a, ns in by_animal.items()}
+    on_animal = {
+        a: weights_from(head.params, " in", np.array(lines))["the animal"] for a, lines in by_animal.items()
+    }
     animal = max(on_animal, key=on_animal.__getitem__)
     assert figure.data["tokens"][figure.data["animal"] - 1] == animal
-    assert figure.data["line"] - 1 == by_animal[animal][0] and figure.data["mean on animal"] == on_animal[animal]
+    assert figure.data["line"] - 1 == by_animal[animal][0]
+    assert figure.data["mean on animal"] == on_animal[animal]
     places = {e.split(" standing in ")[1].split(",")[0] for e in entries() if f"{animal} standing in" in e}
     assert figure.data["places"] == len(places) == 1
 
