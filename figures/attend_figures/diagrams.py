@@ -28,7 +28,7 @@ from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
 from attend import chapter_embeddings, chapter_head, chapter_heads, chapter_tokens, modes, rotary
 from attend.book.experiments import chronicle_embeddings
 from attend.core.positions import angles
-from attend_figures.pictures import _STYLE, PANEL_WIDTH, Figure, _panel, _svg, label
+from attend_figures.pictures import _STYLE, PANEL_WIDTH, Figure, _panel, _svg, label, written
 
 PLACES = 2  # numbers in boxes: two places fit a box a phone can show four of
 QUERY, KEY, VALUE = "#1f6feb", "#d1495b", "#2a9d55"  # one colour per role, on every diagram
@@ -126,14 +126,7 @@ def projection_figure(token: int = 2) -> Figure:
         for i, (role, matrix, vector, colour) in enumerate(made, start=1):
             y = top + gap * i
             _arrow(ax, (spine, y + CELL_HEIGHT / 2), (left - 2, y + CELL_HEIGHT / 2), colour)
-            ax.text(
-                (spine + left) / 2,
-                y + CELL_HEIGHT / 2 - 4,
-                matrix.replace("_", ""),
-                ha="center",
-                va="bottom",
-                color=colour,
-            )
+            written(ax, (spine + left) / 2, y + CELL_HEIGHT / 2 - 6, matrix, ha="center", color=colour)
             _boxes(ax, left, y, vector.tolist(), colour)
             ax.text(
                 left + dk * CELL + 6,
@@ -144,7 +137,7 @@ def projection_figure(token: int = 2) -> Figure:
             )
     alt = (
         f"Token {token}, {words}, arrives as its embedding x{_sub(token)} = {_listed(run.x[t])}, {d} numbers "
-        f"in a row of boxes. A line runs from it to {len(made)} arrows, labelled WQ, WK and WV, each "
+        f"in a row of boxes. A line runs from it to {len(made)} arrows, labelled W_Q, W_K and W_V, each "
         f"ending in a row of {dk} boxes: the query {_listed(run.q[t])}, the key {_listed(run.k[t])} "
         f"and the value {_listed(run.v[t])}."
     )
@@ -298,7 +291,7 @@ def heads_figure(h: int = 2) -> Figure:
     left, top = 40, 30
     with plt.rc_context(_STYLE):
         fig_cut, cut = _canvas(PANEL_WIDTH, top + CELL_HEIGHT * d + 36)
-        cut.text(left, 14, "WQ, a row per query dimension", va="center")
+        written(cut, left, 18, "W_Q, a row per query dimension")
         for i in range(d):
             colour = HEADS[head_of[i]]
             y = top + CELL_HEIGHT * i
@@ -312,7 +305,7 @@ def heads_figure(h: int = 2) -> Figure:
                     va="center",
                     color=colour,
                 )
-        cut.text(left, top + CELL_HEIGHT * d + 18, "WK and WV are cut alike", va="center")
+        written(cut, left, top + CELL_HEIGHT * d + 24, "W_K and W_V are cut alike")
         below = top + 16  # room for the heads' names over their columns
         fig_join, join = _canvas(PANEL_WIDTH, below + CELL_HEIGHT * n + 36)
         join.text(left, 12, "outputs joined, a row per token", va="center")
@@ -330,7 +323,7 @@ def heads_figure(h: int = 2) -> Figure:
             fills = [_tint(HEADS[head_of[i]]) for i in range(d)]
             _boxes(join, left, y, run.joined[t].tolist(), INK, fills)
             join.text(left - 6, y + CELL_HEIGHT / 2, str(t + 1), ha="right", va="center")
-        join.text(left + d * CELL + 10, below + CELL_HEIGHT * n / 2, "× WO", va="center")
+        written(join, left + d * CELL + 10, below + CELL_HEIGHT * n / 2 + 5, "× W_O")
         join.text(left, below + CELL_HEIGHT * n + 18, "each head fills its own columns", va="center")
         reads = []
         for head, row in enumerate(rows):
@@ -344,11 +337,11 @@ def heads_figure(h: int = 2) -> Figure:
         f"in head {head + 1}, {_listed(row)}, the most on token {tops[head]}" for head, row in enumerate(rows)
     )
     alt = (
-        f"{len(panels)} panels. First: WQ as a {d} by {d} grid of its weights, each block of {dk} "
+        f"{len(panels)} panels. First: W_Q as a {d} by {d} grid of its weights, each block of {dk} "
         f"rows shaded as a head, {h} heads in all. Then, for each head, token {shown}'s query above "
         f"the {n} keys, a line to each as thick as its attention weight: {each}. Last: the heads' "
         f"outputs for the {n} tokens side by side, "
-        f"a row of {d} per token, each head's {dk} columns in its own shade, with × WO beside them; "
+        f"a row of {d} per token, each head's {dk} columns in its own shade, with × W_O beside them; "
         f"token {shown}'s row is {_listed(run.joined[shown - 1])}."
     )
     leads = " and ".join(

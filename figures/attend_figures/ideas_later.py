@@ -207,8 +207,8 @@ def looking_back_figure(token: int = 2) -> Figure:
 
 
 def _shares_panel(name: str, rows: Sequence[tuple[str, float]], title: str, height: float) -> str:
-    """One bar a row: the part of a layer's work that grows with the square of the length first,
-    the rest after it, and the square's percentage written past the bar's end."""
+    """One bar a row: first the part of a layer's work that is quadratic in the length, then
+    the rest, and the square's percentage written past the bar's end."""
     with plt.rc_context(_STYLE):
         fig, ax = _panel(height=height)
         y = np.arange(len(rows))

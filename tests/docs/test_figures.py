@@ -25,7 +25,7 @@ from attend.core.training import DEFAULTS, corpus, line_weights
 from attend.core.years import pairs, weights_to_year, windows, year_runs, year_settings
 from attend_book.page import Block
 from attend_book.run import run_page
-from attend_figures import diagrams, ideas, ideas_later, lacking, learning, pictures
+from attend_figures import diagrams, ideas, ideas_later, lacking, learning, opening, pictures
 from attend_figures.controls import DRIVES, cost_drive, driven
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -255,6 +255,7 @@ def test_the_window_figure_plots_the_table_of_counts_and_both_runs() -> None:
 
 
 ALL = [
+    opening.line_figure,
     pictures.square_figure,
     pictures.shares_figure,
     pictures.scale_figure,
@@ -348,7 +349,7 @@ HOMES = {
     "square_figure": "$ attend square",
     "shares_figure": "chapter_head(divide=False)",  # the undivided shares, printed by a fence
     "scale_figure": "$ attend scale",
-    "cost_figure": "$ attend cost --rows " + ",".join(map(str, pictures.COST_ROWS)),
+    "cost_figure": "$ attend cost --lengths " + ",".join(map(str, pictures.COST_ROWS)),
     "mask_figure": "$ attend mask",
     "parting_figure": "$ attend positions",
     "curve_figure": "$ attend learn",
@@ -381,6 +382,7 @@ DIAGRAM_HOMES = {
     "rotation_figure": "positions.md",
     "growth_figure": "kv-cache.md",
     "head_figure": "index.md",
+    "line_figure": "index.md",
     "kinds_figure": "bare-digit.md",
     "saturation_figure": "square-root-divide.md",
     "strip_figure": "longer-rows.md",
@@ -485,6 +487,7 @@ def _templates(tree: ast.AST) -> list[ast.expr]:
 def test_no_caption_template_in_figures_types_a_number(source: Path) -> None:
     templates = _templates(ast.parse(source.read_text(encoding="utf-8")))
     captioned = ("pictures.py", "controls.py", "lacking.py", "learning.py", "ideas.py", "ideas_later.py")
+    # opening.py holds one figure: its caption and its alt text
     if source.name in captioned:
         assert len(templates) >= 4, f"{source.name}: the captions were not found"
     for template in templates:

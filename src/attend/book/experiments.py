@@ -1,6 +1,6 @@
-"""The two measurements of the chapter: what the divide is for, and how the work grows.
+"""The two measurements of the chapter: what scaling is for, and how the work grows.
 
-Both are run, not argued. The divide is measured on random queries and keys at several
+Both are run, not argued. Scaling is measured on random queries and keys at several
 widths, with and without it, from the same draws. The cost is read off the head's own
 counters, running on the front of the chronicle, real text cut into real tokens.
 """
@@ -39,7 +39,7 @@ class Spread:
 
 @dataclass(frozen=True)
 class Measurement:
-    """One key width, measured divided by √width and with the divide left off."""
+    """One key width, measured divided by √width and not scaled."""
 
     width: int
     divided: Spread
