@@ -10,6 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from tree import DOCS, ROOT
 
 import attend.core.head
 from attend_book import workbench
@@ -440,3 +441,14 @@ def test_a_variable_the_pages_code_sets_itself_is_its_code_and_not_the_environme
 
         Cache(tmp_path, "env").page(plan_of(Page("docs/p.md", page_reading(body))), run, given)
     assert len(ran) == 1
+
+
+def test_the_contributors_page_follows_only_the_variables_its_code_reads() -> None:
+    """It ran pytest with a copy of `os.environ`, so its entry followed every variable: a shell's
+    `OLDPWD`, or `nox -s serve`'s own settings, ran it again on the next `nox -s docs`."""
+    page = DOCS / "contributing.md"
+    given = {**os.environ, "ATTEND_TEST_UNREAD": "0.5"}
+    ran = run_page(
+        "docs/contributing.md", page.read_text(encoding="utf-8"), environment=given, folder=str(ROOT)
+    )
+    assert ran.read.variables and "ATTEND_TEST_UNREAD" not in ran.read.variables
