@@ -76,6 +76,7 @@ serve` rebuilds, and as processes (two builds at once, Ctrl-C, SIGTERM).
 | a page's shell writing there, or emptying site/    | page:1: the page's code changed the site      |
 |                                                    |   folder (...); last site put back, the new   |
 |                                                    |   one never moved in (not even unstrict)      |
+| a workbench cell doing either (python, a shell)    | the same, at the cell's line or line 1        |
 | a workbench cell printing past the output limit    | workbench:line: printed more than 2 MB, the   |
 |   (8 MB; 2 MB here), at once or for ever           |   most the workbench may print                |
 | a page and a workbench cell each printing a MB     | the build, whole-book page and all, in time   |
@@ -1303,6 +1304,32 @@ def test_a_new_site_a_pages_code_changed_is_not_moved_in_even_by_a_build_that_is
     before = snapshot(project / "site")
     write(project / "docs" / "index.md", page_of(REACHES["a shell into the new site"][0]))
     build_command(project, project / "site")  # the page's failure is an error, which only --strict stops on
+    assert snapshot(project / "site") == before
+    assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+
+
+@pytest.mark.parametrize(
+    "cell",
+    ["open({planted!r}, 'w').write('x')", "import os\nos.system('echo x > ' + {planted!r})"],
+    ids=["python", "a shell"],
+)
+def test_what_a_workbench_cell_writes_into_the_site_reaches_neither_the_kept_site_nor_the_new_one(
+    cell: str, project: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.chdir(project)
+    jupyter = "  - mkdocs-jupyter:\n      include: [workbench.ipynb]\n      execute: false\n"
+    (project / "mkdocs.yml").write_text(
+        PROJECT.replace("markdown_extensions:", f"{jupyter}markdown_extensions:"), encoding="utf-8"
+    )
+    write(project / "docs" / "workbench.py", WORKBENCH + "print(1)\n")
+    build_command(project, project / "site")
+    before = snapshot(project / "site")
+    planted = str(project / "site" / "planted.html")  # the kernel runs in docs/
+    write(project / "docs" / "workbench.py", WORKBENCH + cell.format(planted=planted) + "\n")
+    with caplog.at_level(logging.ERROR), pytest.raises(Abort):
+        build_command(project, project / "site")
+    [said] = [unprefixed(r.getMessage()) for r in caplog.records if r.levelno >= logging.ERROR]
+    assert said.startswith("docs/workbench.py:") and planted in said
     assert snapshot(project / "site") == before
     assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
 
