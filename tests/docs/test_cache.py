@@ -452,3 +452,14 @@ def test_the_contributors_page_follows_only_the_variables_its_code_reads() -> No
         "docs/contributing.md", page.read_text(encoding="utf-8"), environment=given, folder=str(ROOT)
     )
     assert ran.read.variables and "ATTEND_TEST_UNREAD" not in ran.read.variables
+
+
+def test_an_environment_variable_a_workbench_cell_read_executes_it_again_when_changed(tmp_path: Path) -> None:
+    script = tmp_path / "workbench.py"
+    script.write_text(f"# %%\nimport os\n\nprint(os.environ.get({VARIABLE!r}))\n", encoding="utf-8")
+    cache = Cache(tmp_path / "cache", "env")
+    for value in ("0.5", "0.5", "0.6"):
+        given = {**os.environ, VARIABLE: value}
+        made, _ = workbench.executed(script, (), cache, limit=60, environment=given)
+        assert value in made.read_text(encoding="utf-8")
+    assert cache.runs == 2
