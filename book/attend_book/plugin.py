@@ -139,7 +139,9 @@ class BookPlugin(BasePlugin[BookConfig]):
         raise KeyboardInterrupt
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        self.root = Path(config.config_file_path).parent
+        # In full: mkdocs names the file as the command line did (`-f mkdocs.yml`) or in full (a
+        # rebuild under `serve`), and the root is part of what keeps a page's notebook.
+        self.root = Path(os.path.abspath(config.config_file_path)).parent
         self.strict = bool(config.strict)
         self.docs = Path(config.docs_dir)
         for name in JUPYTER_LOGGERS:  # its warnings still show

@@ -6,6 +6,7 @@ import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -15,7 +16,9 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 from mkdocs.utils.yaml import yaml_load
 
+from attend_book import notebooks
 from attend_book.plugin import BookPlugin
+from bound_numbers import Page
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -185,3 +188,29 @@ def test_a_pages_notebook_follows_the_file_its_listing_includes_from_one_build_t
     listed.write_text(listed.read_text(encoding="utf-8").replace("0.5", "0.6"), encoding="utf-8")
     build_site(project / "mkdocs.yml", project / "site")
     assert "WEIGHT = 0.6" in (project / "site" / "index.ipynb").read_text(encoding="utf-8")
+
+
+def test_a_pages_notebook_is_made_once_whether_mkdocs_yml_is_named_from_its_folder_or_in_full(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`nox -s docs` names it `mkdocs.yml`, `nox -s serve`'s rebuilds by its full path: each kept
+    its notebooks under keys of its own, so every rebuild under serve made them again and the next
+    `nox -s docs` after it too (its cache having dropped the others')."""
+    monkeypatch.chdir(project)
+    (project / "docs" / "index.md").write_text(
+        '---\ntitle: t\ndescription: d\n---\n\n```python exec="1"\nprint(1)\n```\n', encoding="utf-8"
+    )
+    made: list[str] = []
+    cells_of = notebooks.cells_of
+
+    def counted(page: Page, *args: Any) -> list[notebooks.Cell]:
+        made.append(page.path)
+        return cells_of(page, *args)
+
+    monkeypatch.setattr(notebooks, "cells_of", counted)
+    # the command line opens `-f mkdocs.yml` and hands mkdocs the file, named as it was given
+    for named in ("mkdocs.yml", project / "mkdocs.yml", "mkdocs.yml"):
+        with open(named, "rb") as config:
+            build(load_config(config, site_dir=str(project / "site")))
+        assert (project / "site" / "index.ipynb").is_file()
+    assert made == ["docs/index.md"]
