@@ -82,6 +82,16 @@ def wait_for(url: str, marker: str, limit: float = 120.0) -> float:
     return time.perf_counter() - start
 
 
+def saved(page: Path, text: str, repo: Path) -> None:
+    """`text` saved to `page` whole, as an editor saves it: written to a file of its own (in the
+    repository, where the server watches nothing) and moved over it. Written in place, the server
+    could read the page half written (no front matter, a fence cut), fail that rebuild in strict
+    mode and wait for the next: a second or two more, in one edit of three."""
+    beside = repo / f".{page.name}.saving"
+    beside.write_text(text, encoding="utf-8")
+    os.replace(beside, page)
+
+
 def serve_edits(repo: Path, runs: int, edited: str = PAGE) -> list[float]:
     """Seconds from writing a prose edit to the page `edited` to the served page showing it,
     once per run."""
@@ -103,9 +113,9 @@ def serve_edits(repo: Path, runs: int, edited: str = PAGE) -> list[float]:
         wait_for(url, "</html>", limit=600)
         for n in range(runs):
             marker = f"benchmarkword{n}x"
-            page.write_text(original.replace(title, f"{title} {marker}", 1), encoding="utf-8")
+            saved(page, original.replace(title, f"{title} {marker}", 1), repo)
             times.append(wait_for(url, marker))
-            page.write_text(original, encoding="utf-8")
+            saved(page, original, repo)
             # Let the rebuild that undoes the edit finish. mkdocs serve looks for changes every
             # 0.5 s: a fixed pause would meet that clock at the same point every time, so the
             # pause is drawn at random and the edits land anywhere in its cycle, as a writer's do.
