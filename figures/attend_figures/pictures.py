@@ -213,7 +213,7 @@ def square_figure() -> Figure:
 
 
 @cache
-def shares_figure() -> Figure:
+def weights_figure() -> Figure:
     """The attention weights as `attend scores` and `attend scores --no-scale` print them."""
     divided = chapter_head(divide=True).attend(chapter_embeddings())
     undivided = chapter_head(divide=False).attend(chapter_embeddings())
@@ -225,7 +225,7 @@ def shares_figure() -> Figure:
     key = int(np.argmax(divided.weights[row - 1])) + 1
     panels = (
         _heat_panel(
-            "shares-divided",
+            "weights-divided",
             divided.weights,
             labels,
             f"weights, scores divided by {divided.div:g}",
@@ -234,7 +234,7 @@ def shares_figure() -> Figure:
             SHARE_RANGE,
         ),
         _heat_panel(
-            "shares-undivided",
+            "weights-undivided",
             undivided.weights,
             labels,
             "weights, scores not scaled",
@@ -267,7 +267,7 @@ def shares_figure() -> Figure:
         "divided": divided.weights.tolist(),
         "undivided": undivided.weights.tolist(),
     }
-    return Figure("shares", panels, alt, caption, data)
+    return Figure("weights", panels, alt, caption, data)
 
 
 @cache
