@@ -12,7 +12,17 @@ from collections.abc import Callable, Iterator
 import numpy as np
 import pytest
 
-from attend import MultiHead, attention, causal_mask, chapter_heads, generate, pad, padding_mask, sinusoidal, softmax
+from attend import (
+    MultiHead,
+    attention,
+    causal_mask,
+    chapter_heads,
+    generate,
+    pad,
+    padding_mask,
+    sinusoidal,
+    softmax,
+)
 from attend.core.checks import WORK_LIMIT
 from attend.core.learn import Shape, forward, initial
 from attend.core.positions import angles

@@ -59,7 +59,10 @@ def run_test(node: str) -> str:
     calls = [report for report in outcomes.reports if report.when == "call"]
     failed = [report for report in outcomes.reports if not report.passed]
     if status != 0 or len(calls) != 1 or failed:
-        reason = next((_said(r) for r in failed), None) or (said.getvalue().strip().splitlines() or ["pytest said why on its error output"])[-1]
+        reason = (
+            next((_said(r) for r in failed), None)
+            or (said.getvalue().strip().splitlines() or ["pytest said why on its error output"])[-1]
+        )
         raise ChapterTestError(f"{node} did not pass (pytest exit status {int(status)}): {reason}")
     return f"{name} PASSED"
 
