@@ -12,11 +12,21 @@ from collections.abc import Callable, Iterator
 import numpy as np
 import pytest
 
-from attend import MultiHead, attention, causal_mask, chapter_heads, generate, pad, padding_mask, sinusoidal
+from attend import (
+    MultiHead,
+    attention,
+    causal_mask,
+    chapter_heads,
+    generate,
+    pad,
+    padding_mask,
+    sinusoidal,
+    softmax,
+)
 from attend.core.checks import WORK_LIMIT
 from attend.core.learn import Shape, forward, initial
 from attend.core.positions import angles
-from attend.core.training import Settings, corpus, line_weights, place_of, train
+from attend.core.training import Settings, batch, corpus, line_weights, place_of, train
 
 TINY = Shape(vocab=5, d_model=2, d_k=1, context=3)
 HUGE = np.broadcast_to(np.intp(0), (10**4, 10**4))  # a hundred million ids, none of them stored
@@ -54,6 +64,11 @@ def one_line(error: type[Exception], call: Callable[[], object]) -> str:
         lambda: generate(chapter_heads(1), np.broadcast_to(np.zeros(4), (600, 4)), cache=False),
         lambda: Shape(vocab=10**9, d_model=16, d_k=8, context=10),
         lambda: forward(initial(TINY, 1), HUGE, HUGE, np.zeros((1, 1))),
+        lambda: softmax(np.broadcast_to(np.zeros(1), (10**5, 10**5))),
+        lambda: softmax(np.broadcast_to(np.zeros(1), (1, 10**10))),
+        lambda: attention(*[np.broadcast_to(np.zeros(1), (2, 10**9))] * 3),
+        lambda: attention(np.broadcast_to(np.zeros(1), (10_001, 1)), np.zeros((1, 1)), np.zeros((1, 10_000))),
+        lambda: padding_mask([1] * 10**6, 1_000),
     ],
     ids=[
         "sinusoidal",
@@ -66,6 +81,11 @@ def one_line(error: type[Exception], call: Callable[[], object]) -> str:
         "generate",
         "a model's shape",
         "forward",
+        "softmax of a square",
+        "softmax of a long row",
+        "attention of wide tokens",
+        "attention whose outputs are too many",
+        "padding mask of a long list",
     ],
 )
 def test_every_array_making_call_over_the_work_limit_is_one_line_before_anything_is_made(
@@ -107,6 +127,7 @@ def test_a_line_number_outside_the_chronicle_is_refused_not_read_from_the_end(li
     assert "line" in one_line(ValueError, lambda: place_of(line))
     params = initial(Settings().shape(), 1)
     assert "line" in one_line(ValueError, lambda: line_weights(params, line, " in"))
+    assert "lines holds" in one_line(ValueError, lambda: batch(np.array([line])))
 
 
 def test_the_last_line_is_still_read() -> None:

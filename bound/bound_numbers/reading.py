@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import ast
 import functools
+import html
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -100,16 +102,25 @@ _SUM = re.compile(
 )
 # What of reader text is not read, blanked to spaces so that every offset stays a column of
 # the file: code spans, tags and comments, link targets and reference labels (`[text][2]`),
-# footnote markers (`[^1]`), addresses (`http://localhost:8000`, `127.0.0.1`), attribute lists
-# (`{: .class}`) and include lines; inline math, found as pymdownx.arithmatex finds it (no space
+# footnote markers (`[^1]`), addresses (`http://localhost:8000`, `127.0.0.1`, `www.example.org/3`,
+# `user+7@example.org`), character references (`&#8212;`), attribute lists (`{: .class}`,
+# `{ width=300 }`) and include lines; inline math, found as pymdownx.arithmatex finds it (no space
 # inside either dollar, so `$5 and $6` are prices), is read as TeX (`_tex`). A binding is kept
 # whole, as written: its `][` is a second subscript (`to_each[0][0]`), its `](` a call, its
 # `<b … >` a comparison, not a reference label, a link's target or a tag.
 CODE = r"(?P<ticks>`+).+?(?P=ticks)"
-_ADDRESS = r"\b[A-Za-z][\w+.-]*://[^\s<>()\[\]]+|\b(?:localhost|\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?\b"
+_ADDRESS = (
+    r"\b[A-Za-z][\w+.-]*://[^\s<>()\[\]]+|\bwww\.[^\s<>()\[\]]*[^\s<>()\[\].,;:!?]"
+    r"|\b(?:localhost|\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?\b|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+)
+# A character reference (`&#8212;`, `&#x2014;`, `&mdash;`) is the one character it names: its
+# digits are none the reader sees. One that names a digit or a fraction (`&#51;`, `&frac12;`) is
+# left as written, so that what it shows is not waved through.
+_ENTITY = r"(?<!\\)&(?:#[0-9]+|#[xX][0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);"
 _HIDDEN = re.compile(
     rf"(?P<binding>{BRACE.pattern})|{CODE}|<(?:!--.*?--|/?[A-Za-z][^>]*)>|(?<=\])\([^()\s]*(?:\s+\"[^\"]*\")?\)|(?<=\])\[[^\[\]]*\]"
-    rf"|\[\^[^\]\s]+\]|{_ADDRESS}|\{{\s*[:#.][^}}]*\}}|(?m:{INCLUDE.pattern})"
+    rf"|\[\^[^\]\s]+\]|{_ADDRESS}|(?P<entity>{_ENTITY})|\{{\s*(?:[:#.]|[A-Za-z_][\w-]*=)[^}}]*\}}"
+    rf"|(?m:{INCLUDE.pattern})"
     rf"|(?<!\\)\$(?!\s)(?P<tex>(?:\\.|[^\\$])+?)(?<![\s\\])\$",
     re.DOTALL,
 )
@@ -217,9 +228,14 @@ def _read_as_text(text: str) -> str:
 
 
 def _as_text(match: re.Match[str]) -> str:
-    if match["binding"]:
+    if match["binding"] or (match["entity"] and _numeric(html.unescape(match["entity"]))):
         return match.group(0)
     return f" {_tex(match['tex'])} " if match["tex"] else _blank(match)
+
+
+def _numeric(text: str) -> bool:
+    """Whether any character of `text` is a digit or a number of its own (`3`, `½`, `²`)."""
+    return any(unicodedata.numeric(c, None) is not None for c in text)
 
 
 def _unmarked(line: str, content: str) -> str:

@@ -33,7 +33,7 @@ from bound_numbers import processes
 from bound_numbers.evaluation import said
 from bound_numbers.executor import Executor, steps
 from bound_numbers.plan import Plan
-from bound_numbers.runner import LOST
+from bound_numbers.runner import LOST, REPLACED
 from bound_numbers.values import Unavailable, Value
 
 TIME_LIMIT = 30.0  # seconds one fence (or one binding) may run, unless the provider says otherwise
@@ -190,6 +190,11 @@ def _ended(status: int) -> str:
     """How the runner ended, said as what the step it was in did."""
     if status == LOST:
         return "closed the pipe the page's process reports on (a page's code may close only what it opened)"
+    if status == REPLACED:
+        return (
+            "put a file of its own in place of the pipe the page's process reports on (os.dup2 onto its "
+            "descriptor; a page's code may replace only what it opened)"
+        )
     return f"ended the page's process (exit status {status})"
 
 

@@ -172,6 +172,31 @@ def test_prices_footnote_markers_reference_labels_and_addresses_are_no_false_err
     assert problems(text) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A dash &#8212; a hex one &#x2014; and a sign &#169; in a sentence.\n",
+        "| Cell |\n|---|\n| a &#8212; b |\n",
+        "![A figure](f.png){ width=300 }\n",
+        "See www.example.org/page/3, or www.example.org:8080.\n",
+        "Write to user+7@example.org or ops2@mail3.example.org.\n",
+    ],
+    ids=["character references", "a reference in a table", "attributes without a colon", "www", "e-mail"],
+)
+def test_character_references_attributes_and_addresses_the_reader_never_sees_as_numbers_are_no_errors(
+    text: str,
+) -> None:
+    assert problems(text) == []
+
+
+def test_a_character_reference_that_shows_a_digit_or_one_written_literally_is_still_read() -> None:
+    assert problems("Shown as &#51; here.\n") == [f"p.md:1:12: 51 {UNBOUND}"]
+    assert problems("Write \\&#8212; for a dash.\n") == [f"p.md:1:10: 8212 {UNBOUND}"]
+    values: dict[str, Value] = {"x": 8}
+    said = [p.message for p in checked(read("A dash&#8212;7{= x} here.\n"), values)]
+    assert said == ["7 is written, 8 is computed now, bound to {= x}"]
+
+
 def test_two_prices_are_two_bound_numbers_and_a_footnotes_text_is_read() -> None:
     values: dict[str, Value] = {"a": 5, "b": 7}
     said = [p.message for p in checked(read("Prices of $5{= a} and $6{= b} each.\n"), values)]

@@ -381,6 +381,8 @@ def scores(values: object) -> npt.NDArray[np.float64]:
         isinstance(values, np.ndarray) and values.ndim == 0
     ):
         raise TypeError(f"softmax takes a row of scores, not {a_thing(values)}")
+    if isinstance(values, np.ndarray):  # a view may stand for far more numbers than it stores
+        within_work(3 * values.size, f"softmax over {values.size:,} scores", "ask for fewer scores")
     row = real_array(values, "softmax's scores", lambda at: f"softmax's score {at + 1}")
     if row.size == 0 or row.shape[-1] == 0:
         raise ValueError("softmax needs at least one score in a row")
@@ -416,6 +418,8 @@ def queries_keys_values(q: object, k: object, v: object, seen: object) -> Arrays
     """q, k and v as finite float64 arrays of shapes that fit together, (..., n, d_k),
     (..., m, d_k) and (..., m, d_v), their scores within `WORK_LIMIT` and float64's range, and
     `seen` a mask of True and False that lays over the scores; or a one-line refusal."""
+    given = sum(value.size for value in (q, k, v) if isinstance(value, np.ndarray))
+    within_work(given, "these queries, keys and values", "ask for fewer or narrower tokens")
     checked = []
     for name, value in (("q", q), ("k", k), ("v", v)):
         array = real_array(value, name, _naming(name))
@@ -428,7 +432,8 @@ def queries_keys_values(q: object, k: object, v: object, seen: object) -> Arrays
     if q.shape[-1] != k.shape[-1] or k.shape[:-1] != v.shape[:-1] or q.shape[:-2] != k.shape[:-2]:
         raise ValueError(f"queries {q.shape}, keys {k.shape} and values {v.shape} do not fit together")
     square = (*q.shape[:-1], k.shape[-2])
-    within_work(3 * math.prod(square), f"scores of shape {square}", "ask for fewer or shorter sequences")
+    handled = 3 * math.prod(square) + math.prod(q.shape[:-1]) * v.shape[-1]  # and the outputs
+    within_work(handled, f"scores of shape {square}", "ask for fewer or shorter sequences")
     most = math.sqrt(LARGEST / 2 / q.shape[-1])
     small(q, most, _naming("q"), "a score of q and k would leave float64's range")
     small(k, most, _naming("k"), "a score of q and k would leave float64's range")
@@ -502,8 +507,10 @@ def lengths_within(lengths: object, n: object) -> tuple[npt.NDArray[np.int_], in
     """Sequence lengths, each at least one and at most `n` places, and `n`, the batch's mask
     (lengths × n) within `WORK_LIMIT`."""
     n = whole(n, "n", 1)
+    if isinstance(lengths, list | tuple | range):  # before a long list is walked
+        count = len(lengths)
+        within_work(count * n, f"a mask of {count:,} sequences of {n:,} places", "ask for fewer places")
     sizes = np.array(whole_numbers(lengths, "lengths", 1))
-    within_work(len(sizes) * n, f"a mask of {len(sizes):,} sequences of {n:,} places", "ask for fewer places")
     if sizes.max() > n:
         raise ValueError(f"a sequence of {sizes.max()} tokens does not fit in {n} places")
     return sizes, n
