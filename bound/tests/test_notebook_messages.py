@@ -56,7 +56,7 @@ def test_a_code_cell_that_fails_is_named_by_its_notebook_cell_and_line(tmp_path:
     with pytest.raises(Unavailable) as raised:
         FenceValues(folder=tmp_path).bound_values(falling, read(falling).asked)
     assert placed(falling, str(raised.value)).startswith(
-        "docs/penny.ipynb:cell 2:2: a python fence failed at `v = 9.8 * t / 0`: ZeroDivisionError"
+        "docs/penny.ipynb:cell 2:2: a code cell failed at `v = 9.8 * t / 0`: ZeroDivisionError"
     )
 
 
@@ -113,5 +113,6 @@ def test_a_name_announced_then_given_no_number_says_so_in_words_not_a_cut_error(
     assert index == 0
     assert said == (
         "names what only the fences below it define, and they give it 9.8 first and no number at the "
-        "page's end (it is a Quantity, not a number): bind it to what the code above it computes"
+        "page's end (it is a Quantity, not a number): say where it is quoted from, as in `{= a; after the "
+        "next fence}`, or bind it to what the code above it computes"
     )

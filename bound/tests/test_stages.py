@@ -49,7 +49,7 @@ def checked(text: str) -> tuple[dict[int, Value], str]:
         found, failed = FenceValues().bound_values(page, asked), ""
     except Unavailable as error:
         found, failed = error.values, str(error)
-    return {a.line: value for a, value in found.items() if a.expression == "rate"}, failed
+    return {a.line: value for a, value in found.items() if a.expression == "rate" and not a.when}, failed
 
 
 def test_each_binding_quotes_the_namespace_the_fences_above_it_left() -> None:
@@ -79,7 +79,7 @@ def test_a_fence_that_fails_keeps_the_values_above_it_and_those_below_apart() ->
     page = Page("docs/p.md", PAGE.replace("rate = 2\n", "rate = 2 / 0\n"))
     with pytest.raises(Unavailable) as raised:
         FenceValues().bound_values(page, read(page).asked)
-    below = {a.line: v for a, v in raised.value.after.items() if a.expression == "rate"}
+    below = {a.line: v for a, v in raised.value.after.items() if a.expression == "rate" and not a.when}
     assert below == {3: 3, 20: 1, 26: 3}  # the page's run went on past the fence: what renumber writes
 
 
@@ -113,9 +113,10 @@ def test_a_binding_that_announces_what_the_code_below_computes_takes_its_value_t
     )
     page = Page("docs/p.md", text)
     found = FenceValues().bound_values(page, read(page).asked)
-    assert {(a.line, a.column): v for a, v in found.items()} == {
+    assert {(a.line, a.column): v for a, v in found.items() if not a.when} == {
         (1, 8): "names what only the fences below it define, and they give it 100 first and 5 at the "
-        "page's end: bind it to what the code above it computes",
+        "page's end: say where it is quoted from, as in `{= n; after the next fence}`, or bind it to what "
+        "the code above it computes",
         (1, 28): 7,
         (13, 8): 5,
         (13, 20): "NameError: name 'k' is not defined",
