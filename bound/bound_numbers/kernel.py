@@ -82,6 +82,8 @@ def run(
     except ImportError:
         return Executed(page.text, Unavailable(f"{page.path}:1: {NEEDED}"))
     notebook = _read(page.text)
+    if not plan.fences and not plan.asked:  # nothing to run, nothing to evaluate: no kernel
+        return Executed(_shown(notebook, len(notebook.cells)), {})
     heard = Heard(plan)
     values: Mapping[Asked, Value] | Unavailable
     with _Loop() as loop, tempfile.TemporaryDirectory(prefix="bound-numbers-kernel-") as sockets:

@@ -20,6 +20,7 @@ expression) once, however often the page asks for it between two fences.
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -153,9 +154,7 @@ def _stage(asked: Asked, above: int, fences: tuple[Fence, ...]) -> int | str:
         stage = found[0]
     else:
         if cells:
-            return (
-                f"a notebook's code is in cells: write `; after cell N`, N as messages count cells ({PLACES})"
-            )
+            return "a notebook's code is in cells: write `; after cell N`, N as messages count cells"
         if not 1 <= int(number) <= len(fences):
             return f"the page runs {len(fences)} fences: there is no fence {number}"
         stage = int(number)
@@ -216,13 +215,12 @@ def _base(node: ast.expr) -> set[str]:
 
 
 def _read(expression: str) -> set[str]:
+    """The names `expression` reads, Python's builtins (`round`, `len`) left out."""
     try:
         tree = ast.parse(expression, mode="eval")
     except SyntaxError:
         return set()
-    return {
-        node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
-    }
+    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)} - set(dir(builtins))
 
 
 def bindings_of(page: Page) -> str:

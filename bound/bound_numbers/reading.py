@@ -449,10 +449,9 @@ class _Reader:
         if brace["free"] is not None:
             return None
         if when is None:
-            place = said.rpartition(";")[2].strip()
-            self.problem(
-                start, f"{brace.group(0)}: “{place}” names no place to quote it from: write {PLACES}"
-            )
+            place = " ".join((brace["expression"] or "").rpartition(";")[2].split())
+            said = f"“{place}” names no place to quote it from: write {PLACES}"
+            self.problem(start, f"{first.text}{brace.group(0)}: {said}")
             return None
         if brace["reason"] is not None:
             why = "has no value to hold it to: declare it under `givens:` (name: [value, reason]) "

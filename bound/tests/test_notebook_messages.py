@@ -116,3 +116,41 @@ def test_a_name_announced_then_given_no_number_says_so_in_words_not_a_cut_error(
         "page's end (it is a Quantity, not a number): say where it is quoted from, as in `{= a; after the "
         "next fence}`, or bind it to what the code above it computes"
     )
+
+
+FALLING = (
+    ("markdown", "# Falling\n\nIt falls for 8.8{= t; after cell 5} s from 381{= h; after the next cell} m."),
+    ("code", "h = 381\nt = 3.4"),
+    ("markdown", "After 3.4{= t} s it is still falling."),
+    ("code", "g = 9.8"),
+    ("code", "t = (2 * h / g) ** 0.5"),
+    ("markdown", "A quantity of 3.4{= t; after the next cell} s."),
+    ("code", "t = 3.4"),
+)
+
+
+def test_a_notebooks_binding_may_quote_the_next_cell_or_a_cell_counted_as_messages_count_them(
+    tmp_path: Path,
+) -> None:
+    """The opening summary quotes cells further down; the quantity announced quotes the cell
+    below it, though a cell above set `t` to 8.8."""
+    assert plugin(tmp_path).check(page(tmp_path, *FALLING)) == []
+
+
+@pytest.mark.parametrize(
+    ("place", "said"),
+    [
+        ("after cell 4", "cell 4 neither assigns nor changes t, which it reads: name the cell that sets it"),
+        ("after cell 3", "cell 3 is no code cell of this notebook: name one, as messages count cells"),
+        ("after fence 3", "a notebook's code is in cells: write `; after cell N`, N as messages count cells"),
+    ],
+)
+def test_a_cell_that_is_not_code_or_sets_nothing_the_binding_reads_is_one_line(
+    tmp_path: Path, place: str, said: str
+) -> None:
+    """A cell added above the one a binding names would make it quote another cell's value in
+    silence: the cell it names must be code that assigns or changes what the binding reads."""
+    cells = (FALLING[0][0], FALLING[0][1].replace("after cell 5", place)), *FALLING[1:]
+    [problem] = plugin(tmp_path).check(page(tmp_path, *cells))
+    assert problem.render("docs/penny.ipynb").startswith("docs/penny.ipynb:3:14: 8.8{= t; ")
+    assert f"cannot be worked out: {said}" in problem.message
