@@ -104,7 +104,7 @@ wk = np.array(WK).reshape(D_K, D_MODEL)
 wv = np.array(WV).reshape(D_K, D_MODEL)
 divide = True
 
-for name, m in (("Wq", wq), ("Wk", wk), ("Wv", wv)):
+for name, m in (("W_Q", wq), ("W_K", wk), ("W_V", wv)):
     print(name)
     print(m)
 

@@ -3,7 +3,7 @@
 Not a test: these machines are shared and noisy, so the figures go in notes, never in
 assertions. Run it as `python scripts/bench.py` after `pip install -e .`.
 
-  1. `attend cost --rows 128,256,512,1024` against a plain numpy script doing the same
+  1. `attend cost --lengths 128,256,512,1024` against a plain numpy script doing the same
      projections, scores, softmax and mixing on rows of the same sizes (target: within 1.5x);
   2. every other mode at its defaults (target: under 0.3 s each);
   3. the heaviest runs the command's bound lets through, time and peak memory (target: a
@@ -42,8 +42,8 @@ for n in (128, 256, 512, 1024):
 ATTEND = [sys.executable, "-m", "attend"]
 # At the bound: 3 x 5773² is just under 100,000,000 numbers, and so is 1000 x (5 x 19996 + 20).
 HEAVY = [
-    ["cost", "--rows", "5773"],
-    ["cost", "--rows", ",".join(str(2**p) for p in range(2, 13))],
+    ["cost", "--lengths", "5773"],
+    ["cost", "--lengths", ",".join(str(2**p) for p in range(2, 13))],
     ["scale", "--count", "1000", "--widths", "19996"],
     ["scale", "--count", "3999999", "--widths", "1"],
 ]
@@ -110,11 +110,11 @@ def main() -> None:
         script = Path(tmp) / "plain.py"
         script.write_text(PLAIN_NUMPY)
         plain = best_of([sys.executable, str(script)])
-    ours = best_of([*ATTEND, "cost", "--rows", "128,256,512,1024"])
-    print(f"attend cost --rows 128,256,512,1024   {ours:6.3f} s")
+    ours = best_of([*ATTEND, "cost", "--lengths", "128,256,512,1024"])
+    print(f"attend cost --lengths 128,256,512,1024   {ours:6.3f} s")
     print(f"plain numpy script, same sizes        {plain:6.3f} s")
     print(f"ratio                                 {ours / plain:6.2f} x   (target: within 1.5x)")
-    for mode in ("row", "weights", "project", "square", "scores", "scale", "cost"):
+    for mode in ("embeddings", "weights", "project", "square", "scores", "scale", "cost"):
         print(f"attend {mode:<30} {best_of([*ATTEND, mode]):6.3f} s   (target: 0.3 s)")
     for argv in HEAVY:
         seconds, mib = peak_mib([*ATTEND, *argv])

@@ -273,7 +273,7 @@ def test_decode_and_embed_take_only_ids_in_the_table(ids: object) -> None:
 
 
 FLAGS = [
-    "--rows",
+    "--lengths",
     "--widths",
     "--count",
     "--seed",
@@ -284,11 +284,11 @@ FLAGS = [
     "--steps",
     "--help",
     "--version",
-    "--r",
+    "--len",
     "-h",
 ]
 MODES = [
-    "row",
+    "embeddings",
     "weights",
     "project",
     "square",

@@ -55,8 +55,8 @@ def printed(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     return out
 
 
-def test_the_row_table_holds_the_entry_its_seven_tokens_and_the_first_four() -> None:
-    entry = modes.row.table()
+def test_the_embeddings_table_holds_the_entry_its_seven_tokens_and_the_first_four() -> None:
+    entry = modes.embeddings.table()
     assert entry.text == "year 40: 235 hobbs standing in The Hollow, 1773 born and 1567 gone"
     assert (entry.size, len(entry.ids), entry.round_trip, entry.vocabulary) == (66, 7, True, 512)
     assert [t.id for t in entry.tokens] == [309, 48, 422, 55]
@@ -65,15 +65,15 @@ def test_the_row_table_holds_the_entry_its_seven_tokens_and_the_first_four() -> 
     assert not entry.typed.flags.writeable
 
 
-def test_attend_row_prints_token_3_whole_in_its_first_table(capsys: pytest.CaptureFixture[str]) -> None:
-    out = printed(capsys, "row")
+def test_attend_embeddings_prints_token_3_whole_in_its_table(capsys: pytest.CaptureFixture[str]) -> None:
+    out = printed(capsys, "embeddings")
     assert '      3    422     38  ": 235 hobbs standing in The Hollow, 17"\n' in out
-    assert out == modes.row.text(modes.row.table()) + "\n"
+    assert out == modes.embeddings.text(modes.embeddings.table()) + "\n"
 
 
 def test_the_weights_table_holds_the_three_chapter_matrices_a_row_per_output_dimension() -> None:
     table = modes.weights.table()
-    assert [name for name, _ in table.matrices] == ["Wq", "Wk", "Wv"]
+    assert [name for name, _ in table.matrices] == ["W_Q", "W_K", "W_V"]
     assert [matrix.tolist() for _, matrix in table.matrices] == [m.tolist() for m in by_numpy().matrices]
     assert "row j holds the 4 weights that make output dimension j" in modes.weights.text(table)
 
@@ -171,7 +171,7 @@ def test_a_width_gives_the_same_numbers_whatever_it_is_listed_with() -> None:
 @pytest.mark.parametrize(
     ("argv", "made"),
     [
-        (["row"], lambda: modes.row.text(modes.row.table())),
+        (["embeddings"], lambda: modes.embeddings.text(modes.embeddings.table())),
         (["weights"], lambda: modes.weights.text(modes.weights.table())),
         (["project"], lambda: modes.project.text(modes.project.table())),
         (["square"], lambda: modes.square.text(modes.square.table())),
@@ -182,7 +182,7 @@ def test_a_width_gives_the_same_numbers_whatever_it_is_listed_with() -> None:
             lambda: modes.scale.text(modes.scale.table([64, 96], count=10, seed=3)),
         ),
         (["cost"], lambda: modes.cost.text(modes.cost.table([4, 8, 16, 32]))),
-        (["cost", "--rows", "1,2"], lambda: modes.cost.text(modes.cost.table([1, 2]))),
+        (["cost", "--lengths", "1,2"], lambda: modes.cost.text(modes.cost.table([1, 2]))),
         (["positions"], lambda: modes.positions.text(modes.positions.table())),
         (["mask"], lambda: modes.mask.text(modes.mask.table())),
         (["heads"], lambda: modes.heads.text(modes.heads.table(2))),
@@ -204,8 +204,8 @@ def test_every_mode_prints_exactly_its_rendered_table(
     ("argv", "phrase"),
     [
         (["scale", "--count", "1", "--widths", "4"], "1 draw at each width"),
-        (["cost", "--rows", "1"], "the count held against the formula, at 1 token\n"),
-        (["cost", "--rows", "2"], "the count held against the formula, at 2 tokens\n"),
+        (["cost", "--lengths", "1"], "the count held against the formula, at 1 token\n"),
+        (["cost", "--lengths", "2"], "the count held against the formula, at 2 tokens\n"),
     ],
 )
 def test_a_count_of_one_takes_the_singular(
@@ -217,20 +217,20 @@ def test_a_count_of_one_takes_the_singular(
 @pytest.mark.parametrize(
     ("argv", "problem"),
     [
-        (["cost", "--rows", "abc"], "'abc' is not one"),
-        (["cost", "--rows", "0"], "at least 1, not 0"),
-        (["cost", "--rows=-4"], "at least 1, not -4"),
-        (["cost", "--rows", "4,,8"], "'' is not one"),
-        (["cost", "--rows", "999999"], "999999 tokens and the chronicle holds"),
-        (["cost", "--rows", "１６"], "'１６' is not one"),
-        (["cost", "--rows", "٤"], "'٤' is not one"),
-        (["cost", "--rows", "𝟒"], "'𝟒' is not one"),
-        (["cost", "--rows", "1_000"], "'1_000' is not one"),
-        (["cost", "--rows", "+8"], "'+8' is not one"),
-        (["cost", "--rows", "9" * 30], "at most 20 digits"),
-        (["cost", "--rows", ",".join(["4"] * 101)], "takes at most 100"),
-        (["cost", "--rows", "6000"], "would handle 108,000,000 numbers"),
-        (["cost", "--rows", "4096,4096"], "would handle 100,663,296 numbers"),
+        (["cost", "--lengths", "abc"], "'abc' is not one"),
+        (["cost", "--lengths", "0"], "at least 1, not 0"),
+        (["cost", "--lengths=-4"], "at least 1, not -4"),
+        (["cost", "--lengths", "4,,8"], "'' is not one"),
+        (["cost", "--lengths", "999999"], "999999 tokens and the chronicle holds"),
+        (["cost", "--lengths", "１６"], "'１６' is not one"),
+        (["cost", "--lengths", "٤"], "'٤' is not one"),
+        (["cost", "--lengths", "𝟒"], "'𝟒' is not one"),
+        (["cost", "--lengths", "1_000"], "'1_000' is not one"),
+        (["cost", "--lengths", "+8"], "'+8' is not one"),
+        (["cost", "--lengths", "9" * 30], "at most 20 digits"),
+        (["cost", "--lengths", ",".join(["4"] * 101)], "takes at most 100"),
+        (["cost", "--lengths", "6000"], "would handle 108,000,000 numbers"),
+        (["cost", "--lengths", "4096,4096"], "would handle 100,663,296 numbers"),
         (["scale", "--widths", "0"], "--widths takes numbers of at least 1, not 0"),
         (["scale", "--count", "0"], "--count takes numbers of at least 1, not 0"),
         (["scale", "--seed", "-1"], "--seed takes numbers of at least 0, not -1"),
@@ -241,8 +241,8 @@ def test_a_count_of_one_takes_the_singular(
         (["scale", "--wid", "4"], "unrecognized arguments: --wid 4"),
         (["fly"], "invalid choice: 'fly'"),
         ([], "required: MODE"),
-        (["row", "--rows", "4"], "unrecognized arguments: --rows 4"),
-        (["row", "a\nb"], "unrecognized arguments: a\\nb"),
+        (["embeddings", "--lengths", "4"], "unrecognized arguments: --lengths 4"),
+        (["embeddings", "a\nb"], "unrecognized arguments: a\\nb"),
         (["heads", "--heads", "3"], "--heads takes 1, 2 or 4: the chapter's 4 numbers split into heads"),
         (["kvcache", "--heads", "8"], "--heads takes 1, 2 or 4"),
         (["kvcache", "--tokens", "0"], "--tokens takes numbers of at least 1, not 0"),
@@ -266,7 +266,7 @@ def test_a_bad_flag_gets_one_line_naming_it_and_status_2(
 
 def test_the_longest_rows_the_book_prints_are_within_the_bound() -> None:
     ladder = ",".join(str(2**p) for p in range(2, 13))  # 4 .. 4096, as longer-rows.md asks
-    args = parser().parse_args(["cost", "--rows", ladder])
+    args = parser().parse_args(["cost", "--lengths", ladder])
     handled = registered()["cost"].handled({"lengths": args.lengths})
     assert 0 < handled <= WORK_LIMIT
 
@@ -309,7 +309,7 @@ def test_the_help_states_the_bound_on_one_run(capsys: pytest.CaptureFixture[str]
 
 def test_a_bad_flag_in_a_real_process_leaves_no_traceback() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "attend", "cost", "--rows", "abc"],
+        [sys.executable, "-m", "attend", "cost", "--lengths", "abc"],
         capture_output=True,
         text=True,
         check=False,

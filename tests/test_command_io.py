@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ATTEND = [sys.executable, "-m", "attend"]
-RUNS = [["row"], ["cost"], ["scores", "--help"], ["--help"], ["--version"]]
+RUNS = [["embeddings"], ["cost"], ["scores", "--help"], ["--help"], ["--version"]]
 
 
 def one_line(stderr: str) -> bool:
@@ -60,7 +60,7 @@ def test_a_reader_who_stops_reading_ends_the_run_quietly() -> None:
 @pytest.mark.parametrize("encoding", ["latin-1", "ascii", "cp1252"])
 @pytest.mark.parametrize(
     "argv",
-    [["--help"], ["scores", "--help"], ["square", "--help"], ["row"], ["scores"], ["cost"]],
+    [["--help"], ["scores", "--help"], ["square", "--help"], ["embeddings"], ["scores"], ["cost"]],
     ids=" ".join,
 )
 def test_a_terminal_without_utf_8_gets_every_table_and_help(encoding: str, argv: list[str]) -> None:
@@ -74,13 +74,13 @@ def test_a_terminal_without_utf_8_gets_every_table_and_help(encoding: str, argv:
     assert done.stderr == b""
     text = done.stdout.decode(encoding)
     if argv[-1] == "--help" and argv[0] in ("scores", "square"):
-        assert "leave the divide by sqrt d_k off" in text
+        assert "leave the scaling by 1/sqrt d_k off" in text
 
 
 @pytest.mark.parametrize("encoding", ["latin-1", "ascii", "cp1252"])
 def test_a_refusal_naming_a_character_the_terminal_lacks_is_still_one_line(encoding: str) -> None:
     done = subprocess.run(
-        [*ATTEND, "cost", "--rows", "４"],
+        [*ATTEND, "cost", "--lengths", "４"],
         capture_output=True,
         check=False,
         env={**os.environ, "PYTHONIOENCODING": encoding},
@@ -128,7 +128,7 @@ def test_a_usage_error_with_nowhere_to_say_it_still_exits_2(stderr: str) -> None
         pytest.skip("no /dev/full on this system")
     redirect = "2>&-" if stderr == "closed" else "2>/dev/full"
     done = subprocess.run(
-        ["sh", "-c", f'"$@" {redirect}', "sh", *ATTEND, "cost", "--rows", "x"],
+        ["sh", "-c", f'"$@" {redirect}', "sh", *ATTEND, "cost", "--lengths", "x"],
         capture_output=True,
         text=True,
         check=False,

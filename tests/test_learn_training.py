@@ -168,7 +168,7 @@ def test_the_learn_table_prints_a_row_per_measurement_with_both_losses() -> None
         (["learn", "--steps", "0"], "--steps takes numbers of at least 1, not 0"),
         (["learn", "--seed", "-1"], "--seed takes numbers of at least 0, not -1"),
         (["learn", "--steps", "1e3"], "--steps takes whole numbers in the digits 0 to 9"),
-        (["learn", "--rows", "4"], "unrecognized arguments: --rows 4"),
+        (["learn", "--lengths", "4"], "unrecognized arguments: --lengths 4"),
     ],
 )
 def test_a_bad_learn_flag_gets_one_line_naming_it_and_status_2(

@@ -134,6 +134,9 @@ _TIME = re.compile(r"(?<![\w.,:])\d{1,2}(?::\d{2}){1,2}(?![\w:]|[.,]\d)")
 # A unit's symbol just before a superscript (`m/s²`), or before math that is only a power (`m/s$^2$`).
 _UNIT_BEFORE = re.compile(rf"(?<![^\W\d_])(?:{'|'.join(numerals.UNIT_SYMBOLS)})\Z")
 _POWER_ONLY = re.compile(r"\$\^(?:\{\d+\}|\d)\$")
+# A paragraph's first line as Python-Markdown's ordered lists start, once its binding (blanked to
+# _GAP here) is stripped: digits, a full stop and a space.
+_MARKER = re.compile(rf"[ \t]*(?P<number>\d+)[{_GAP}]+\.[ \t]")
 
 
 @dataclass(frozen=True)
@@ -253,7 +256,8 @@ class _Passage:
     file has them from `line` on, with what is not read blanked. `headers`: a row's column heads;
     `maths`: where each math span starts and ends (its dollars included); `written`: the same
     lines as written, math and all, column for column (where `not_results` patterns look, so one
-    may name a unit's power in math, `m/s$^2$`), or "" for the text itself."""
+    may name a unit's power in math, `m/s$^2$`), or "" for the text itself; `paragraph`: whether
+    the lines are a paragraph's (not a heading's)."""
 
     line: int
     text: str
@@ -261,6 +265,7 @@ class _Passage:
     headers: tuple[str, ...] = ()
     maths: tuple[tuple[int, int], ...] = ()
     written: str = ""
+    paragraph: bool = False  # a paragraph's text, whose first line Markdown may read as a list's marker
 
     def where(self, offset: int) -> tuple[int, int]:
         return self.line + self.text.count("\n", 0, offset), offset - self.text.rfind("\n", 0, offset) - 1
@@ -293,10 +298,10 @@ class _Walk:
         elif kind == "html_block":
             yield _Passage(first + 1, _read_as_text("\n".join(lines[first:end])), "html")
 
-    def inline(self, first: int, end: int, content: str) -> _Passage:
+    def inline(self, first: int, end: int, content: str, paragraph: bool) -> _Passage:
         said = "\n".join(map(_unmarked, self.lines[first:end], content.split("\n")))
         said = " " * self.taken.get(first, 0) + said[self.taken.get(first, 0) :]  # a math block's binding
-        return _Passage(first + 1, _read_as_text(said), maths=_maths(said), written=said)
+        return _Passage(first + 1, _read_as_text(said), maths=_maths(said), written=said, paragraph=paragraph)
 
     def math(self, first: int, end: int) -> _Passage:
         """A `$$` block, and its binding on the line after it: `{= [a, b]}` alone there."""
@@ -317,12 +322,14 @@ def _passages(page: Page) -> Iterator[_Passage]:
             line, at = front.group(0).count("\n", 0, key.start()), key.end() - key.start()
             yield _Passage(line + 1, " " * at + lines[line][at:])
     walk = _Walk(lines)
+    opened = ""  # the block token before each inline one: what its text is
     for token in page.tokens:
         first, end = token.map or (0, 0)
         if token.type == "inline" and walk.headers is None and token.map:
-            yield walk.inline(first, end, token.content)
+            yield walk.inline(first, end, token.content, paragraph=opened == "paragraph_open")
         else:
             yield from walk.passage(token.type, first, end)
+        opened = token.type
 
 
 def _numeral_end(found: re.Match[str]) -> int:
@@ -408,6 +415,7 @@ class _Reader:
 
     def read(self) -> None:
         self.screen()
+        self.refuse_marker()
         self.bind_maths()
         self.bind_sums()
         self.bind_groups()
@@ -550,6 +558,17 @@ class _Reader:
                     _POWER_ONLY.fullmatch(written, start, end) and _UNIT_BEFORE.search(written, 0, start)
                 )
         return False
+
+    def refuse_marker(self) -> None:
+        """A number bound where it opens a paragraph, a full stop and a space after it: with the
+        binding stripped, Markdown reads `768. The` as a numbered list's marker, and the number
+        leaves the page (Python-Markdown starts every list at 1) while its binding still holds."""
+        if self.passage.paragraph and (opens := _MARKER.match(self.text)):
+            why = (
+                "opens its paragraph and a full stop follows it, so Markdown reads it as a numbered list's "
+                "marker and the number leaves the page: reword so the paragraph does not open with it"
+            )
+            self.problem(opens.start("number"), f"{opens['number']} {why}")
 
     def bind_maths(self) -> None:
         """Each binding inside a math span refused; each after one binds the span's numbers."""

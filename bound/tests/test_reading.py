@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import markdown  # the renderer a site's pages go through: what it makes of a stripped page
 import pytest
 
 from bound_numbers import Asked
@@ -381,3 +382,42 @@ def test_the_books_declarations_are_read_from_the_plugins_config_and_a_bad_one_i
 def test_a_coefficient_in_math_is_read_though_a_letter_follows_it() -> None:
     assert problems("So $2n + 3$.\n") == [f"p.md:1:5: 2 {UNBOUND}", f"p.md:1:10: 3 {UNBOUND}"]
     assert bound("So $2n + 3${= [a, b]}.\n") == [("(2, 3)", "[a, b]")]
+
+
+LISTED = (
+    "opens its paragraph and a full stop follows it, so Markdown reads it as a numbered list's "
+    "marker and the number leaves the page: reword so the paragraph does not open with it"
+)
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "768{= d}. The model is that wide.\n",
+        "Before.\n\n768{= d}. The model is that wide.\n",
+        "- 768{= d}. The model is that wide.\n",
+        '!!! note "Wide"\n    768{= d}. The model is that wide.\n',
+    ],
+)
+def test_a_bound_number_that_opens_a_paragraph_before_a_full_stop_is_refused_where_it_would_vanish(
+    page: str,
+) -> None:
+    assert "<ol>" in markdown.markdown(strip(page), extensions=["admonition"])  # the number is gone
+    line = page.count("\n", 0, page.index("768")) + 1
+    column = page.index("768") - page.rfind("\n", 0, page.index("768"))
+    assert problems(page) == [f"p.md:{line}:{column}: 768 {LISTED}"]
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "The model is\n768{= d}. The rest is wider.\n",  # inside a paragraph: no list starts there
+        "# 768{= d}. A heading\n",
+        "768{= d}.\nThe model is that wide.\n",  # no space after the full stop: no marker
+        "768{= d}, the width.\n",
+        "**768**{= d}. In bold it stays.\n",
+        "Seven{= d}. In words it stays.\n",
+    ],
+)
+def test_a_bound_number_that_markdown_keeps_is_not_refused(page: str) -> None:
+    assert problems(page) == []

@@ -32,6 +32,7 @@ from attend_figures.ideas import (
 from attend_figures.ideas_later import layer_figure, looking_back_figure, placed_figure
 from attend_figures.lacking import mask_figure, parting_figure
 from attend_figures.learning import clue_figure, curve_figure, learned_figure, window_figure
+from attend_figures.opening import line_figure
 from attend_figures.pictures import cost_figure, scale_figure, shares_figure, square_figure
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "kinds_figure",
     "layer_figure",
     "learned_figure",
+    "line_figure",
     "looking_back_figure",
     "mask_figure",
     "parting_figure",

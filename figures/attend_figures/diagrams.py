@@ -28,13 +28,14 @@ from matplotlib.patches import Circle, FancyArrowPatch, Rectangle
 from attend import chapter_embeddings, chapter_head, chapter_heads, chapter_tokens, modes, rotary
 from attend.book.experiments import chronicle_embeddings
 from attend.core.positions import angles
-from attend_figures.pictures import _STYLE, PANEL_WIDTH, Figure, _panel, _svg, label
+from attend_figures.pictures import _STYLE, PANEL_WIDTH, Figure, _panel, _svg, label, written
 
 PLACES = 2  # numbers in boxes: two places fit a box a phone can show four of
 QUERY, KEY, VALUE = "#1f6feb", "#d1495b", "#2a9d55"  # one colour per role, on every diagram
 HEADS = ("#1f6feb", "#e08a1e", "#7b52ab", "#2a9d55")  # head 1, 2, ... of a cut matrix
 MADE, READ = "#1f6feb", "#d9d9d9"  # the cache: made this step, read from what was kept
 INK = "#333333"
+HIDDEN = "#8c8c8c"  # a key the mask hides: its line dashed, in a grey that still reads on white
 CELL = 36  # CSS px: a box for one number at two places
 CELL_HEIGHT = 24
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
@@ -125,14 +126,7 @@ def projection_figure(token: int = 2) -> Figure:
         for i, (role, matrix, vector, colour) in enumerate(made, start=1):
             y = top + gap * i
             _arrow(ax, (spine, y + CELL_HEIGHT / 2), (left - 2, y + CELL_HEIGHT / 2), colour)
-            ax.text(
-                (spine + left) / 2,
-                y + CELL_HEIGHT / 2 - 4,
-                matrix.replace("_", ""),
-                ha="center",
-                va="bottom",
-                color=colour,
-            )
+            written(ax, (spine + left) / 2, y + CELL_HEIGHT / 2 - 6, matrix, ha="center", color=colour)
             _boxes(ax, left, y, vector.tolist(), colour)
             ax.text(
                 left + dk * CELL + 6,
@@ -143,7 +137,7 @@ def projection_figure(token: int = 2) -> Figure:
             )
     alt = (
         f"Token {token}, {words}, arrives as its embedding x{_sub(token)} = {_listed(run.x[t])}, {d} numbers "
-        f"in a row of boxes. A line runs from it to {len(made)} arrows, labelled WQ, WK and WV, each "
+        f"in a row of boxes. A line runs from it to {len(made)} arrows, labelled W_Q, W_K and W_V, each "
         f"ending in a row of {dk} boxes: the query {_listed(run.q[t])}, the key {_listed(run.k[t])} "
         f"and the value {_listed(run.v[t])}."
     )
@@ -229,18 +223,75 @@ def query_figure(token: int = 2) -> Figure:
     return Figure("query", panels, alt, caption, data)
 
 
+def _reach(
+    ax: Axes,
+    weights: npt.NDArray[np.float64],
+    seen: npt.NDArray[np.bool_],
+    token: int,
+    colour: str = QUERY,
+) -> None:
+    """Token `token`'s query above the sequence, a line to every key: solid, in `colour` and
+    labelled with its attention weight where the query may see it, dashed and grey where it is
+    hidden."""
+    n = len(weights)
+    labels = [label(t, width=9) for t in chapter_tokens()]
+    box, gap, left = 72, 6, 8
+    centre = [left + j * (box + gap) + box / 2 for j in range(n)]
+    query = (centre[token - 1], 34)
+    ax.add_patch(Rectangle((query[0] - 18, 8), 36, 24, facecolor=_tint(colour), edgecolor=colour, lw=1.2))
+    ax.text(query[0], 20, f"q{_sub(token)}", ha="center", va="center", color=colour)
+    keys_y = 112
+    for j in range(n):
+        shown = bool(seen[j])
+        ax.plot(
+            [query[0], centre[j]],
+            [query[1], keys_y],
+            color=colour if shown else HIDDEN,
+            lw=1 + 5 * float(weights[j]),
+            ls="-" if shown else "--",
+            solid_capstyle="round",
+        )
+        mid = (0.45 * query[0] + 0.55 * centre[j], 0.45 * query[1] + 0.55 * keys_y)
+        ax.text(
+            mid[0],
+            mid[1],
+            f"{weights[j]:.2f}",
+            ha="center",
+            va="center",
+            color=INK,
+            bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none"},
+        )
+        ax.add_patch(
+            Rectangle(
+                (centre[j] - box / 2, keys_y),
+                box,
+                CELL_HEIGHT,
+                facecolor=_tint(KEY) if shown else "white",
+                edgecolor=KEY if shown else HIDDEN,
+                lw=1.2,
+                ls="-" if shown else "--",
+            )
+        )
+        ax.text(centre[j], keys_y + CELL_HEIGHT / 2, labels[j], ha="center", va="center", color=INK)
+        ax.text(centre[j], keys_y + CELL_HEIGHT + 12, f"k{_sub(j + 1)}", ha="center", va="center", color=INK)
+
+
 @cache
 def heads_figure(h: int = 2) -> Figure:
-    """W_Q's rows cut into h heads, and the heads' outputs joined side by side for W_O."""
+    """W_Q's rows cut into h heads, each head's own attention weights for the token the pages
+    follow, and the heads' outputs joined side by side for W_O."""
     layer = chapter_heads(h)
     run = layer.attend(chapter_embeddings())
     d, dk, n = layer.d_model, layer.d_k, len(run.joined)
     wq = layer.wq.reshape(d, d)  # output dimension by input dimension, head after head
     head_of = [i // dk for i in range(d)]
+    shown = 2  # the bare digit, the token the pages follow
+    rows = run.attended.weights[:, shown - 1]  # (h, n): that token's weights in each head
+    tops = [int(np.argmax(row)) + 1 for row in rows]
     left, top = 40, 30
     with plt.rc_context(_STYLE):
         fig_cut, cut = _canvas(PANEL_WIDTH, top + CELL_HEIGHT * d + 36)
-        cut.text(left, 14, "WQ, a row per query dimension", va="center")
+        written(cut, left, 18, "W_Q, a row per query dimension")
         for i in range(d):
             colour = HEADS[head_of[i]]
             y = top + CELL_HEIGHT * i
@@ -254,7 +305,7 @@ def heads_figure(h: int = 2) -> Figure:
                     va="center",
                     color=colour,
                 )
-        cut.text(left, top + CELL_HEIGHT * d + 18, "WK and WV are cut alike", va="center")
+        written(cut, left, top + CELL_HEIGHT * d + 24, "W_K and W_V are cut alike")
         below = top + 16  # room for the heads' names over their columns
         fig_join, join = _canvas(PANEL_WIDTH, below + CELL_HEIGHT * n + 36)
         join.text(left, 12, "outputs joined, a row per token", va="center")
@@ -272,22 +323,35 @@ def heads_figure(h: int = 2) -> Figure:
             fills = [_tint(HEADS[head_of[i]]) for i in range(d)]
             _boxes(join, left, y, run.joined[t].tolist(), INK, fills)
             join.text(left - 6, y + CELL_HEIGHT / 2, str(t + 1), ha="right", va="center")
-        join.text(left + d * CELL + 10, below + CELL_HEIGHT * n / 2, "× WO", va="center")
+        written(join, left + d * CELL + 10, below + CELL_HEIGHT * n / 2 + 5, "× W_O")
         join.text(left, below + CELL_HEIGHT * n + 18, "each head fills its own columns", va="center")
+        reads = []
+        for head, row in enumerate(rows):
+            fig_read, read = _canvas(PANEL_WIDTH, 112 + CELL_HEIGHT + 22)
+            read.text(PANEL_WIDTH - 8, 20, f"head {head + 1}", ha="right", va="center", color=HEADS[head])
+            _reach(read, row, np.ones(n, dtype=bool), shown, HEADS[head])
+            reads.append(_svg(fig_read, f"heads-read-{head + 1}"))
     identity = bool(np.array_equal(layer.wo, np.eye(d)))
-    shown = 2  # the bare digit, the token the pages follow
-    panels = (_svg(fig_cut, "heads-cut"), _svg(fig_join, "heads-join"))
+    panels = (_svg(fig_cut, "heads-cut"), *reads, _svg(fig_join, "heads-join"))
+    each = "; ".join(
+        f"in head {head + 1}, {_listed(row)}, the most on token {tops[head]}" for head, row in enumerate(rows)
+    )
     alt = (
-        f"{len(panels)} panels. Left: WQ as a {d} by {d} grid of its weights, each block of {dk} "
-        f"rows shaded as a head, {h} heads in all. Right: the heads' outputs for the {n} tokens "
-        "side by side, "
-        f"a row of {d} per token, each head's {dk} columns in its own shade, with × WO beside them; "
+        f"{len(panels)} panels. First: W_Q as a {d} by {d} grid of its weights, each block of {dk} "
+        f"rows shaded as a head, {h} heads in all. Then, for each head, token {shown}'s query above "
+        f"the {n} keys, a line to each as thick as its attention weight: {each}. Last: the heads' "
+        f"outputs for the {n} tokens side by side, "
+        f"a row of {d} per token, each head's {dk} columns in its own shade, with × W_O beside them; "
         f"token {shown}'s row is {_listed(run.joined[shown - 1])}."
+    )
+    leads = " and ".join(
+        f"{row[top - 1]:.2f} on token {top} in head {head + 1}"
+        for head, (row, top) in enumerate(zip(rows, tops, strict=True))
     )
     caption = (
         f"Multi-head attention with {h} heads: W_Q, W_K and W_V are cut by rows, {dk} query "
-        f"dimensions a head, each head attends on its own, and the outputs are laid side by side "
-        "for W_O to mix"
+        f"dimensions a head, and each head gives every token attention weights of its own (token "
+        f"{shown} puts {leads}); the outputs are laid side by side for W_O to mix"
         + (". Here W_O is the identity, so the joined row is the layer's output." if identity else ".")
     )
     data = {
@@ -296,6 +360,9 @@ def heads_figure(h: int = 2) -> Figure:
         "widths": (d, dk),
         "tokens": n,
         "followed": shown,
+        "heads' weights": rows.tolist(),
+        "heads' tops": tops,
+        "head numbers": list(range(1, h + 1)),
         "wq": wq.tolist(),
         "joined": run.joined.tolist(),
         "out": run.out.tolist(),

@@ -2,7 +2,7 @@
 
 `diagrams` draws one token's moves; these draw what a page is about, for a reader who has not yet
 read a number of it: the whole head as data flowing from tokens to outputs, a stored weight
-against an attention weight, the divide keeping softmax from picking one key, the strip and
+against an attention weight, scaling keeping softmax from picking one key, the strip and
 the square of the work, one token's attention weights in other company, and where a head sits
 in a transformer block. Each is drawn from the package's own calls (the book's head, its
 tokens, the counted cost, the published shapes in `attend.book.models`), so every number in a box or
@@ -38,7 +38,7 @@ from attend import (
 from attend.book.models import GPT2_SMALL, Model
 from attend.core.tokenizer import load_tokenizer
 from attend_figures.diagrams import INK, KEY, QUERY, VALUE, _arrow, _canvas, _listed, _number, _tint
-from attend_figures.pictures import _STYLE, PANEL_WIDTH, Figure, _svg, label
+from attend_figures.pictures import _STYLE, PANEL_WIDTH, SHARE_RANGE, Figure, _svg, label, written
 
 BAR = "#1f6feb"  # an attention weight's bar
 QUIET = "#8a8a8a"  # what a picture shows but does not build or use
@@ -55,20 +55,27 @@ def _grid(
     followed: int | None = None,
     shade: str | None = None,
     cell: float = GRID_CELL,
+    darkest: float | None = None,
 ) -> None:
-    """A small matrix as boxes from (x, y), a row per token, each number printed; row `followed`
-    (counted from 1) outlined, and each cell tinted by its value where `shade` is given."""
+    """A small matrix as boxes from (x, y), a row per token; row `followed` (counted from 1)
+    outlined. Each number is printed in its box, or, where `shade` is given, the box is tinted
+    `shade` as deep as its size against `darkest` (the matrix's largest, if not given) and no
+    number printed: a picture of where the large numbers are."""
     rows, cols = matrix.shape
+    deepest = darkest if darkest is not None else float(np.abs(matrix).max()) or 1.0
     for i in range(rows):
         for j in range(cols):
             value = float(matrix[i, j])
-            fill = _tint(shade, 0.85 * value) if shade is not None else "white"
+            fill = _tint(shade, 0.9 * abs(value) / deepest) if shade is not None else "white"
             ax.add_patch(
                 Rectangle(
                     (x + j * cell, y + i * GRID_ROW), cell, GRID_ROW, facecolor=fill, edgecolor=edge, lw=0.8
                 )
             )
-            ax.text(x + (j + 0.5) * cell, y + (i + 0.5) * GRID_ROW, _number(value), ha="center", va="center")
+            if shade is None:
+                ax.text(
+                    x + (j + 0.5) * cell, y + (i + 0.5) * GRID_ROW, _number(value), ha="center", va="center"
+                )
     if followed is not None:
         ax.add_patch(
             Rectangle(
@@ -115,37 +122,37 @@ def head_figure(followed: int = 2) -> Figure:
             y = y_x + (i + 0.5) * GRID_ROW
             one.text(8, y, f"{i + 1} {word}", va="center", color=FOLLOWED if i == t else INK)
             _arrow(one, (x_left - 34, y), (x_left - 6, y))
-        _grid(one, x_left, y_x, run.x, INK, followed)
+        _grid(one, x_left, y_x, run.x, INK, followed, INK)
         one.text(x_left + d * GRID_CELL / 2, y_x - 8, "embeddings X", ha="center", va="bottom")
         centre = x_left + d * GRID_CELL / 2
         middles = [x + grid_w / 2 for x in xs]
         one.plot([centre, centre], [y_x + n * GRID_ROW + 4, bar_y], color=INK, lw=1.2)
         one.plot([middles[0], centre], [bar_y, bar_y], color=INK, lw=1.2)
         made = (
-            ("queries Q", "× WQ", run.q, QUERY),
-            ("keys K", "× WK", run.k, KEY),
-            ("values V", "× WV", run.v, VALUE),
+            ("queries Q", "× W_Q", run.q, QUERY),
+            ("keys K", "× W_K", run.k, KEY),
+            ("values V", "× W_V", run.v, VALUE),
         )
         for x, middle, (name, times, values, colour) in zip(xs, middles, made, strict=True):
             _arrow(one, (middle, bar_y), (middle, y_grids - 4), colour)
-            one.text(middle + 5, (bar_y + y_grids) / 2, times, va="center", color=colour)
-            _grid(one, x, y_grids, values, colour, followed, cell=small)
+            written(one, middle + 5, (bar_y + y_grids) / 2 + 5, times, color=colour)
+            _grid(one, x, y_grids, values, colour, followed, colour, cell=small)
             one.text(middle, y_grids + n * GRID_ROW + 6, name, ha="center", va="top", color=colour)
         # Panel 2: every query meets every key; softmax makes weights; the weights mix the values.
         cell = 40
         width = n * cell
         x0 = (PANEL_WIDTH - width) / 2 - 30
         steps = (
-            (f"scores Q·Kᵀ ÷ {run.div:g}", run.scaled, None),
-            ("attention weights", run.weights, BAR),
-            ("outputs, weights × V", run.out, None),
+            (f"scores Q·Kᵀ ÷ {run.div:g}", run.scaled, INK, None),
+            ("attention weights", run.weights, BAR, SHARE_RANGE[1]),  # on their own scale, 0 to 1
+            ("outputs, weights × V", run.out, VALUE, None),
         )
         arrows = ("softmax, row by row", "× V: mix the values")
         block = n * GRID_ROW + 22
         fig_two, two = _canvas(PANEL_WIDTH, 44 + 3 * block + 2 * 34 + 8)
         two.text(8, 12, "tokens meet", va="center", fontweight="bold")
         y = 44
-        for s, (title, matrix, shade) in enumerate(steps):
+        for s, (title, matrix, shade, deepest) in enumerate(steps):
             two.text(x0, y - 6, title, va="bottom")
             for i in range(n):
                 two.text(
@@ -156,16 +163,18 @@ def head_figure(followed: int = 2) -> Figure:
                     va="center",
                     color=FOLLOWED if i == t else INK,
                 )
-            _grid(two, x0, y, matrix, INK, followed, shade, cell=cell)
+            _grid(two, x0, y, matrix, INK, followed, shade, cell=cell, darkest=deepest)
             y += n * GRID_ROW
             if s < len(arrows):
                 _down(two, x0 + width / 2, y + 6, y + 40, arrows[s])
                 y += 62
     panels = (_svg(fig_one, "head-alone"), _svg(fig_two, "head-meet"))
     alt = (
-        f"{len(panels)} panels of boxes joined by arrows. First: the {n} tokens, each pointing to its row of "
-        f"the embeddings X, {n} rows of {d}; from X {len(made)} arrows, marked × WQ, × WK and × WV, lead to "
-        "the "
+        f"{len(panels)} panels of boxes joined by arrows, each box shaded by its number, the darkest the "
+        "largest in its grid. "
+        f"First: the {n} tokens, each pointing to its row of "
+        f"the embeddings X, {n} rows of {d}; from X {len(made)} arrows, marked × W_Q, × W_K and × W_V, lead "
+        "to the "
         f"queries Q, the keys K and the values V, {n} rows of {dk} each. Second: the scores Q·Kᵀ divided by "
         f"{run.div:g}, a {n} by {n} grid; an arrow marked softmax leads to the attention weights, each row "
         f"adding to {run.weights[t].sum():g}; an arrow marked × V leads to the outputs, {n} rows of {dk}. "
@@ -175,19 +184,20 @@ def head_figure(followed: int = 2) -> Figure:
         f"output {_listed(run.out[t])}."
     )
     caption = (
-        f"The whole head on the book's {n} tokens, every number from its run. Each token's embedding "
-        "is projected to its query, key and value "
-        f"(first panel); every query meets every key in the scores, divided by {run.div:g}; softmax "
-        f"turns each row into attention weights; each output is the values added up in its weights. Row "
-        f"{followed}, the {words[t]}, is outlined: it gives {run.weights[t, top_key - 1]:.2f} of its weight "
-        "to "
-        f"token {top_key}."
+        f"The whole head on the book's {n} tokens, each box shaded by a number of its run, the darkest "
+        "the largest in its grid (the attention weights on their own scale, "
+        f"{SHARE_RANGE[0]:g} to {SHARE_RANGE[1]:g}). Each token's embedding is projected to its query, key "
+        f"and value (first panel); every query meets every key in the scores, divided by {run.div:g}; "
+        "softmax turns each row into attention weights; each output is the values added up in its "
+        f"weights. Row {followed}, the {words[t]}, is outlined: its darkest weight, "
+        f"{run.weights[t, top_key - 1]:.2f}, is on token {top_key}."
     )
     data = {
         "size": n,
         "widths": (d, dk),
         "followed": followed,
         "top key": top_key,
+        "scale": SHARE_RANGE,
         "div": run.div,
         "row sum": float(run.weights[t].sum()),
         **{name: getattr(run, name).tolist() for name in ("x", "q", "k", "v", "scaled", "weights", "out")},
@@ -273,7 +283,7 @@ def kinds_figure(digit: int = 2, twin: int = 4) -> Figure:
         f"{len(panels)} panels. First: token {digit}, {words[digit - 1]}, and token {twin}, "
         f"{words[twin - 1]}, "
         f"each alone, arrive as {_listed(run.x[digit - 1])} and pass through the same box W, a layer whose "
-        f"stored weights are WQ's; both come out as {_listed(outputs[0])}. Second: the {n} tokens in a row, "
+        f"stored weights are W_Q's; both come out as {_listed(outputs[0])}. Second: the {n} tokens in a row, "
         f"and arrows from token {digit} to the others, thicker for a larger attention weight; under the "
         f"tokens its weights, {_listed(weights)}, the largest on token {top}, {words[top - 1]}."
     )
@@ -573,7 +583,7 @@ def block_figure(model: Model = GPT2_SMALL) -> Figure:
         ax.text(
             branch_x + 8, y_heads + 62, f"each dk = {model.d_k}; this book: one", va="center", color=FOLLOWED
         )
-        ax.text(branch_x + 8, y_heads + 78, "joined by WO", va="center")
+        written(ax, branch_x + 8, y_heads + 80, "joined by W_O")
         _arrow(ax, (branch_x, y_heads + 50), (stream_x + 10, 262))
         add(266)
         # the MLP, on a copy of the stream
@@ -586,7 +596,7 @@ def block_figure(model: Model = GPT2_SMALL) -> Figure:
         add(378)
         # after the stack
         _arrow(ax, (stream_x, 420), (stream_x, 436))
-        box(440, 26, f"norm → scores for {model.vocab:,} tokens", told, dashed=True, x=8)
+        box(440, 26, f"norm → logits for {model.vocab:,} tokens", told, dashed=True, x=8)
         ax.add_patch(Rectangle((8, 488), 14, 14, facecolor=_tint(built, 0.4), edgecolor=built))
         ax.text(28, 495, "built on these pages", va="center")
         ax.add_patch(
@@ -599,19 +609,19 @@ def block_figure(model: Model = GPT2_SMALL) -> Figure:
         f"added, and a thick line, the residual stream, runs down through a block repeated {model.layers} "
         "times. "
         f"In the block, a norm feeds {model.heads} attention heads of dk = {model.d_k}, the first "
-        "marked as this book's head, joined by WO, and their result is added back into the stream; then a "
+        "marked as this book's head, joined by W_O, and their result is added back into the stream; then a "
         "norm feeds an MLP "
         f"from {model.d_model:,} to {model.mlp:,} and back, added into the stream again. After the last "
         "block a "
         "norm "
-        f"and an output table give scores for {model.vocab:,} tokens. The heads, the mask, WO and the "
+        f"and an output table give logits for {model.vocab:,} tokens. The heads, the mask, W_O and the "
         "positions "
         "are drawn as built on these pages; the norms, the MLP and the rest as described only."
     )
     caption = (
         f"Where a head sits, at {model.name}'s shapes: {model.heads} heads of dk = {model.d_k} side by side, "
         "joined "
-        f"by WO and added into the residual stream, then an MLP {model.mlp:,} wide, in each of "
+        f"by W_O and added into the residual stream, then an MLP {model.mlp:,} wide, in each of "
         f"{model.layers} "
         "blocks. This book builds a head, then positions, the mask and several heads; it describes the rest."
     )

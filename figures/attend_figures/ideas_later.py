@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from matplotlib import pyplot as plt
 from matplotlib.axes import Axes
-from matplotlib.patches import Circle, Rectangle
+from matplotlib.patches import Circle
 
 from attend import (
     attention,
@@ -31,11 +31,22 @@ from attend import (
     rotary,
 )
 from attend.book.models import LLAMA31_8B, MODELS, square_share
-from attend_figures.diagrams import CELL, CELL_HEIGHT, INK, KEY, QUERY, _boxes, _canvas, _listed, _sub, _tint
-from attend_figures.pictures import _STYLE, LINEAR, PANEL_WIDTH, QUADRATIC, Figure, _panel, _svg, label
+from attend_figures.diagrams import (
+    CELL,
+    CELL_HEIGHT,
+    INK,
+    KEY,
+    QUERY,
+    _boxes,
+    _canvas,
+    _listed,
+    _reach,
+    _sub,
+    _tint,
+)
+from attend_figures.pictures import _STYLE, LINEAR, PANEL_WIDTH, QUADRATIC, Figure, _panel, _svg
 
 PLACE = "#c06a00"  # a position's vector, added: neither a query's, a key's nor a value's colour
-HIDDEN = "#8c8c8c"  # a key the mask hides: its line dashed, in a grey that still reads on white
 Colour = str | tuple[float, float, float]  # a name, or red, green and blue from 0 to 1
 TWINS = (2, 4)  # the bare digits, tokens that arrive with the same embedding (counted from 1)
 YEAR = 1  # the dimension, from 0, that says a token carries a year
@@ -108,8 +119,8 @@ def placed_figure() -> Figure:
                 color=INK,
             )
         turn.set_title("rotary: each query turned by its place")
-        turn.set_xlabel("query dimension 1")
-        turn.set_ylabel("query dimension 2")
+        turn.set_xlabel("dimension 1")
+        turn.set_ylabel("dimension 2")
     unturned = float(run.raw[first - 1, year])
     scores = tuple(float(q_turned[t - 1] @ k_turned[year]) for t in TWINS)
     digits = tuple(_digit(t) for t in TWINS)
@@ -150,52 +161,6 @@ def placed_figure() -> Figure:
     return Figure("placed", panels, alt, caption, data)
 
 
-def _reach(ax: Axes, weights: npt.NDArray[np.float64], seen: npt.NDArray[np.bool_], token: int) -> None:
-    """Token `token`'s query above the sequence, a line to every key: solid and labelled with its
-    attention weight where the query may see it, dashed and grey where it is hidden."""
-    n = len(weights)
-    labels = [label(t, width=9) for t in chapter_tokens()]
-    box, gap, left = 72, 6, 8
-    centre = [left + j * (box + gap) + box / 2 for j in range(n)]
-    query = (centre[token - 1], 34)
-    ax.add_patch(Rectangle((query[0] - 18, 8), 36, 24, facecolor=_tint(QUERY), edgecolor=QUERY, lw=1.2))
-    ax.text(query[0], 20, f"q{_sub(token)}", ha="center", va="center", color=QUERY)
-    keys_y = 112
-    for j in range(n):
-        shown = bool(seen[j])
-        ax.plot(
-            [query[0], centre[j]],
-            [query[1], keys_y],
-            color=QUERY if shown else HIDDEN,
-            lw=1 + 5 * float(weights[j]),
-            ls="-" if shown else "--",
-            solid_capstyle="round",
-        )
-        mid = (0.45 * query[0] + 0.55 * centre[j], 0.45 * query[1] + 0.55 * keys_y)
-        ax.text(
-            mid[0],
-            mid[1],
-            f"{weights[j]:.2f}",
-            ha="center",
-            va="center",
-            color=INK,
-            bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none"},
-        )
-        ax.add_patch(
-            Rectangle(
-                (centre[j] - box / 2, keys_y),
-                box,
-                CELL_HEIGHT,
-                facecolor=_tint(KEY) if shown else "white",
-                edgecolor=KEY if shown else HIDDEN,
-                lw=1.2,
-                ls="-" if shown else "--",
-            )
-        )
-        ax.text(centre[j], keys_y + CELL_HEIGHT / 2, labels[j], ha="center", va="center", color=INK)
-        ax.text(centre[j], keys_y + CELL_HEIGHT + 12, f"k{_sub(j + 1)}", ha="center", va="center", color=INK)
-
-
 @cache
 def looking_back_figure(token: int = 2) -> Figure:
     """Token `token`'s query against every key, then under the causal mask: only the keys at or
@@ -226,8 +191,8 @@ def looking_back_figure(token: int = 2) -> Figure:
         f"{after[hidden[0] - 1]:g}; the weights are {_listed(after)}."
     )
     caption = (
-        f"Token {token}'s query reaches every key (top), then only the keys at or before it, under the "
-        f"causal mask (bottom). The hidden keys get an attention weight of exactly {after[hidden[0] - 1]:g}, "
+        f"Token {token}'s query reaches every key, then, under the causal mask, only the keys at or "
+        f"before it. The hidden keys get an attention weight of exactly {after[hidden[0] - 1]:g}, "
         f"and token {top} takes {after[top - 1]:.4f} where it took {before[top - 1]:.4f}."
     )
     data = {
@@ -242,8 +207,8 @@ def looking_back_figure(token: int = 2) -> Figure:
 
 
 def _shares_panel(name: str, rows: Sequence[tuple[str, float]], title: str, height: float) -> str:
-    """One bar a row: the part of a layer's work that grows with the square of the length first,
-    the rest after it, and the square's percentage written past the bar's end."""
+    """One bar a row: first the part of a layer's work that is quadratic in the length, then
+    the rest, and the square's percentage written past the bar's end."""
     with plt.rc_context(_STYLE):
         fig, ax = _panel(height=height)
         y = np.arange(len(rows))
@@ -284,7 +249,7 @@ def layer_figure() -> Figure:
         "that grows in step with the tokens read, and the part that grows with their square, "
         "labelled with its percentage. At each model's full window the square is "
         + ", ".join(f"{share:.0%} for {name}" for name, share in windows)
-        + f". Below, {LLAMA31_8B.name}'s layer at "
+        + f". The second chart: {LLAMA31_8B.name}'s layer at "
         + ", ".join(f"{n} tokens, {share:.0%}" for n, share in growing)
         + "."
     )
@@ -293,8 +258,8 @@ def layer_figure() -> Figure:
         f"{high:.0%} of it for {', '.join(under[:-1])} and {under[-1]}, the MLP and the "
         "projections the rest; "
         f"only {', '.join(over)}, whose window is {LLAMA31_8B.context:,} tokens, reads far enough for the "
-        f"square to lead. Below, the same layer as the tokens read grow from {lengths[0]:,} to "
-        f"{lengths[-1]:,}."
+        f"square to lead. The second chart: {LLAMA31_8B.name}'s layer as the tokens read grow from "
+        f"{lengths[0]:,} to {lengths[-1]:,}."
     )
     data = {
         "panels": len(panels),

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import html
 import io
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import Colormap
 from matplotlib.figure import Figure as MplFigure
 from matplotlib.patches import Rectangle
+from matplotlib.text import Text
 
 from attend import (
     chapter_embeddings,
@@ -70,7 +72,7 @@ PANEL_WIDTH = 330  # CSS px: two panels side by side in a laptop's column, one o
 SMALLEST_TEXT = 11  # CSS px: the least size of any letter or digit drawn
 INCH = 72  # SVG units per inch of a matplotlib figure, each drawn as one CSS pixel
 
-DIVIDED, UNDIVIDED = "#1f6feb", "#d1495b"  # one colour per side of the divide, on every figure
+DIVIDED, UNDIVIDED = "#1f6feb", "#d1495b"  # one colour for scaled, one for not, on every figure
 LINEAR, QUADRATIC = "#1f6feb", "#d1495b"
 MARKER = "#333333"
 
@@ -91,6 +93,10 @@ _STYLE: Any = {  # matplotlib rcParams
 }
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+# A weight matrix as the pages write it, $W_Q$, in matplotlib's mathtext: set large enough that its
+# subscript, which mathtext draws at 0.7 of the size, is still SMALLEST_TEXT.
+MATRIX = re.compile(r"W_([QKVOU])")
+MATH_SIZE = math.ceil(SMALLEST_TEXT / 0.7)
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,7 @@ class Figure:
     alt: str
     caption: str
     data: dict[str, Any] = field(repr=False)
+    link: tuple[str, str] | None = None  # (words, address): a page the caption ends by linking to
 
     def drawing(self) -> str:
         """The panels in one box that a screen reader reads as one image, by its alt text."""
@@ -114,14 +121,25 @@ class Figure:
     def html(self, live: str = "") -> str:
         """The picture as a `<figure>` a page can print straight into its HTML, with `live` (a
         control, from `attend_figures.controls`) under the caption."""
+        link = f' <a href="{html.escape(self.link[1])}">{html.escape(self.link[0])}</a>.' if self.link else ""
+        caption = MATRIX.sub(_mathml, html.escape(self.caption))
         parts = [
             f'<figure class="attend-figure" id="figure-{self.name}">',
             self.drawing(),
-            f"<figcaption>{html.escape(self.caption)}</figcaption>",
+            f"<figcaption>{caption}{link}</figcaption>",
             *([live] if live else []),
             "</figure>",
         ]
         return "\n".join(parts)
+
+
+def _mathml(matrix: re.Match[str]) -> str:
+    """A weight matrix of a caption (`W_Q`) as the pages' math renders it: MathML, W and its letter
+    as a subscript."""
+    return (
+        '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">'
+        f"<mrow><msub><mi>W</mi><mi>{matrix[1]}</mi></msub></mrow></math>"
+    )
 
 
 def label(token_id: int, width: int = 14) -> str:
@@ -332,7 +350,7 @@ def _powers_of_ten(value: float, _: float) -> str:
 
 @cache
 def cost_figure(rows: Sequence[int] = COST_ROWS, marked: Sequence[int] = ()) -> Figure:
-    """The counted cost as `attend cost --rows 4,...,4096` prints it, on log–log axes.
+    """The counted cost as `attend cost --lengths 4,...,4096` prints it, on log–log axes.
 
     Each length in `marked` gets a marker of its own (a line and the two counts at that
     length), hidden until the cost control shows the one its slider names.
@@ -406,6 +424,41 @@ def cost_figure(rows: Sequence[int] = COST_ROWS, marked: Sequence[int] = ()) -> 
         "rows": [(c.length, c.project, c.quadratic, c.total) for c in costs],
     }
     return Figure("cost", (_svg(fig, "cost"),), alt, caption, data)
+
+
+def written(ax: Axes, x: float, y: float, text: str, ha: str = "left", **style: Any) -> float:
+    """`text` on one baseline at `y`, each weight matrix in it (`W_Q`) written as the pages write
+    it, in mathtext at `MATH_SIZE`; the rest as given. Returns where the text ends, in the
+    canvas's units (CSS px on a `diagrams._canvas`)."""
+    renderer = ax.get_figure().canvas.get_renderer()  # type: ignore[union-attr]
+    to_units = ax.transData.inverted()
+
+    def width(shown: Text) -> float:
+        box = shown.get_window_extent(renderer=renderer)
+        (left, _), (right, _) = to_units.transform([(box.x0, box.y0), (box.x1, box.y0)])
+        return float(abs(right - left))
+
+    def space() -> float:  # an SVG text drops a space at either end: each is a gap instead
+        with_space, without = ax.text(0, y, "x x", **style), ax.text(0, y, "xx", **style)
+        wide = width(with_space) - width(without)
+        with_space.remove()
+        without.remove()
+        return wide
+
+    gap = space()
+    drawn: list[tuple[Text, float, float, float]] = []  # a text, the gap before it, its width, the gap after
+    for piece in (piece for piece in re.split(r"(W_[QKVOU])", text) if piece):
+        matrix = MATRIX.fullmatch(piece)
+        core = piece.strip()
+        size = {"fontsize": MATH_SIZE} if matrix else {}
+        shown = ax.text(0, y, f"$W_{matrix[1]}$" if matrix else core, va="baseline", **{**style, **size})
+        lead, trail = len(piece) - len(piece.lstrip()), len(piece) - len(piece.rstrip())
+        drawn.append((shown, lead * gap, width(shown) if core else 0.0, trail * gap))
+    at = x - {"left": 0.0, "center": 0.5, "right": 1.0}[ha] * sum(b + w + a for _, b, w, a in drawn)
+    for shown, before, wide, after in drawn:
+        shown.set_x(at + before)
+        at += before + wide + after
+    return at
 
 
 def _panel(height: float, width: float = PANEL_WIDTH) -> tuple[MplFigure, Axes]:

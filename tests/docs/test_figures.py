@@ -25,7 +25,7 @@ from attend.core.training import DEFAULTS, corpus, line_weights
 from attend.core.years import pairs, weights_to_year, windows, year_runs, year_settings
 from attend_book.page import Block
 from attend_book.run import run_page
-from attend_figures import diagrams, ideas, ideas_later, lacking, learning, pictures
+from attend_figures import diagrams, ideas, ideas_later, lacking, learning, opening, pictures
 from attend_figures.controls import DRIVES, cost_drive, driven
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -162,6 +162,14 @@ def test_the_heads_diagram_cuts_wq_by_rows_and_joins_what_attend_heads_prints() 
     assert tuple(float(i == j) for i in range(4) for j in range(4)) == attend.WO
 
 
+def test_the_heads_diagram_draws_each_heads_own_attention_weights_for_token_two() -> None:
+    run = modes.heads.table(2).run
+    data = diagrams.heads_figure().data
+    assert data["heads' weights"] == run.attended.weights[:, 1].tolist()
+    assert data["heads' tops"] == [1, 3], "head 1 reads the year, head 2 the count token"
+    assert data["panels"] == 4, "the cut, a panel for each head's weights, the join"
+
+
 def test_the_rotation_diagram_turns_each_pair_by_its_position_and_keeps_its_length() -> None:
     data = diagrams.rotation_figure().data
     turned, query = np.array(data["turned"]), np.array(data["query"])
@@ -247,6 +255,7 @@ def test_the_window_figure_plots_the_table_of_counts_and_both_runs() -> None:
 
 
 ALL = [
+    opening.line_figure,
     pictures.square_figure,
     pictures.shares_figure,
     pictures.scale_figure,
@@ -340,7 +349,7 @@ HOMES = {
     "square_figure": "$ attend square",
     "shares_figure": "chapter_head(divide=False)",  # the undivided shares, printed by a fence
     "scale_figure": "$ attend scale",
-    "cost_figure": "$ attend cost --rows " + ",".join(map(str, pictures.COST_ROWS)),
+    "cost_figure": "$ attend cost --lengths " + ",".join(map(str, pictures.COST_ROWS)),
     "mask_figure": "$ attend mask",
     "parting_figure": "$ attend positions",
     "curve_figure": "$ attend learn",
@@ -373,6 +382,7 @@ DIAGRAM_HOMES = {
     "rotation_figure": "positions.md",
     "growth_figure": "kv-cache.md",
     "head_figure": "index.md",
+    "line_figure": "index.md",
     "kinds_figure": "bare-digit.md",
     "saturation_figure": "square-root-divide.md",
     "strip_figure": "longer-rows.md",
@@ -477,6 +487,7 @@ def _templates(tree: ast.AST) -> list[ast.expr]:
 def test_no_caption_template_in_figures_types_a_number(source: Path) -> None:
     templates = _templates(ast.parse(source.read_text(encoding="utf-8")))
     captioned = ("pictures.py", "controls.py", "lacking.py", "learning.py", "ideas.py", "ideas_later.py")
+    # opening.py holds one figure: its caption and its alt text
     if source.name in captioned:
         assert len(templates) >= 4, f"{source.name}: the captions were not found"
     for template in templates:

@@ -164,3 +164,15 @@ def test_the_reading_path_reads_in_under_an_hour_as_the_index_says(site: Path) -
     pages = counter.reading_path(ROOT / "mkdocs.yml")
     words = sum(counter.words(html(site, page.removesuffix(".md"))) for page in pages)
     assert words / rate < 60, f"{words:,} words of prose: {words / rate:.0f} minutes at {rate} a minute"
+
+
+def test_every_link_in_a_figures_caption_leads_to_a_built_page(site: Path) -> None:
+    """A caption is printed as HTML by its figure, which the build's link check never reads."""
+    linked = 0
+    for page in PAGES:
+        folder = site if page == "index" else site / page
+        for caption in re.findall(r"<figcaption>(.*?)</figcaption>", html(site, page), re.DOTALL):
+            for href in re.findall(r'<a href="([^"#]+)"', caption):
+                assert (folder / href / "index.html").is_file(), f"{page}: a caption links to {href}"
+                linked += 1
+    assert linked, "no figure caption links anywhere: the first picture's links to the page that trains it"

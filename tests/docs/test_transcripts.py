@@ -33,7 +33,7 @@ def test_the_book_runs_every_mode_of_the_command() -> None:
     assert modes == set(subcommands.choices)
     assert {
         "attend scale --widths 64,96,128,160,192",
-        "attend cost --rows 4,8,16,32,64,128,256,512,1024,2048,4096",
+        "attend cost --lengths 4,8,16,32,64,128,256,512,1024,2048,4096",
     } <= set(COMMANDS)
 
 
@@ -65,4 +65,4 @@ def test_a_transcript_may_run_nothing_but_attend() -> None:
 
 def test_a_transcript_whose_command_fails_stops_the_build() -> None:
     with pytest.raises(Unavailable, match="exited with status 2"):
-        run_transcript("$ attend cost --rows 0")
+        run_transcript("$ attend cost --lengths 0")

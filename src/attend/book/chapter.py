@@ -64,7 +64,7 @@ WV = (
 # --8<-- [end:weights]
 
 # --8<-- [start:wo]
-# Wo for the chapter's matrices cut into heads: the identity, so the
+# W_O for the chapter's matrices cut into heads: the identity, so the
 # heads' outputs leave side by side exactly as they were made.
 WO = tuple(float(i == j) for i in range(D_MODEL) for j in range(D_MODEL))
 # --8<-- [end:wo]
@@ -76,8 +76,8 @@ def chapter_head(*, divide: bool = True) -> Head:
 
 
 def chapter_heads(h: int) -> MultiHead:
-    """The chapter's three matrices cut into h heads of 4/h dimensions, in order, and Wo the
-    identity: with h = 1 it is the chapter's head, divide and all."""
+    """The chapter's three matrices cut into h heads of 4/h dimensions, in order, and W_O the
+    identity: with h = 1 it is the chapter's head, scaling and all."""
     return MultiHead(D_MODEL, h, WQ, WK, WV, WO)
 
 

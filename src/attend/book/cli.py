@@ -69,7 +69,7 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose complaints are one line, not a usage block."""
 
     def error(self, message: str) -> NoReturn:
-        # our own complaints already name their flag; drop argparse's "argument --rows: " before them
+        # our own complaints already name their flag; drop argparse's "argument --lengths: " before them
         message = re.sub(r"^argument [^:]+: (?=--)", "", message)
         # an argument may hold a newline or a tab; show it escaped so the complaint stays one line
         message = "".join(c if c.isprintable() else repr(c)[1:-1] for c in message)

@@ -1,6 +1,6 @@
-"""The two measurements of the chapter: what the divide is for, and how the work grows.
+"""The two measurements of the chapter: what scaling is for, and how the work grows.
 
-Both are run, not argued. The divide is measured on random queries and keys at several
+Both are run, not argued. Scaling is measured on random queries and keys at several
 widths, with and without it, from the same draws. The cost is read off the head's own
 counters, running on the front of the chronicle, real text cut into real tokens.
 """
@@ -39,7 +39,7 @@ class Spread:
 
 @dataclass(frozen=True)
 class Measurement:
-    """One key width, measured divided by √width and with the divide left off."""
+    """One key width, measured divided by √width and not scaled."""
 
     width: int
     divided: Spread
@@ -125,12 +125,12 @@ def cost_sweep(
     count = chapter_cost if head is None else partial(counted, _head(head))
     lengths = whole_numbers(lengths, "lengths", 1)
     work = sum(map(sequence_work, lengths))
-    within_work(work, "the sweep", "ask for shorter or fewer rows")
+    within_work(work, "the sweep", "ask for shorter or fewer sequences")
     return [count(n) for n in lengths]
 
 
 def crossover(head: Head | None = None) -> int:
-    """The shortest row whose counted pairs outgrow its projections."""
+    """The shortest sequence whose counted pairs outgrow its projections."""
     n = 1
     while (cost := cost_sweep([n], head)[0]).quadratic <= cost.project:
         n += 1

@@ -146,7 +146,7 @@ def steps(flag: str, text: str) -> int:
     return n
 
 
-NO_SCALE = Flag("--no-scale", "leave the divide by √d_k off", default=True, keyword="divide")
+NO_SCALE = Flag("--no-scale", "leave the scaling by 1/√d_k off", default=True, keyword="divide")
 
 
 def heads_flag(default: int) -> Flag:

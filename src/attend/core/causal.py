@@ -1,7 +1,7 @@
 """The causal mask: a token may look at itself and the tokens before it, never after.
 
 A model that writes text one token at a time has, at each step, only the tokens written so
-far. Trained on whole rows, it would learn to copy from the token it is meant to guess
+far. Trained on whole sequences, it would learn to copy from the token it is meant to guess
 unless each query is kept from the keys after it. The mask does that before softmax: a
 hidden score becomes -inf, e to -inf is exactly 0, and the attention weights that are left
 still add to one.
@@ -21,8 +21,8 @@ __all__ = ["causal_mask", "hide"]
 def causal_mask(queries: int, keys: int) -> npt.NDArray[np.bool_]:
     """True where a query may look: the queries are the last of
     the keys' positions, so query i sees keys 1 to i + keys − queries.
-    A whole row asking gives the lower triangle; one new token
-    asking of a cache gives a row with nothing hidden."""
+    A whole sequence asking gives the lower triangle; one new
+    token asking of a cache gives a row with nothing hidden."""
     queries, keys = queries_of_keys(queries, keys)
     asking = np.arange(keys - queries, keys)[:, None]  # (queries, 1): each query's own position
     return np.arange(keys)[None, :] <= asking  # (queries, keys)

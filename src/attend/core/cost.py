@@ -34,12 +34,12 @@ __all__ = ["Cost", "product"]
 class Cost:
     """Multiply-adds of one run, by the step that did them.
 
-    `project` grows in a straight line with the row: three matrices
+    `project` grows in a straight line with the sequence: three matrices
     per token. `score` and `mix` grow with its square: every token
     against every other, once to score and once to mix.
     """
 
-    length: int  # tokens in the row
+    length: int  # tokens in the sequence
     project: int
     score: int
     mix: int

@@ -27,7 +27,7 @@ __all__ = ["Head", "Workings"]
 class Workings:
     """Every number one run of a head produced, kept so that each can be printed and checked.
 
-    `raw` is every query dotted with every key; `scaled` is the same square after the divide
+    `raw` is every query dotted with every key; `scaled` is the same scores after scaling, divided
     by `div` (when `divided`); `weights` holds the attention weights (each token's add to one);
     `out` is the values mixed in those weights. The arrays are read-only: a record of what
     happened, not a workspace.

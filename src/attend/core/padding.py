@@ -34,11 +34,11 @@ def pad(sequences: Sequence[npt.ArrayLike]) -> tuple[Matrix, tuple[int, ...]]:
     """The sequences (each tokens × d) as one (batch, longest, d)
     array, each filled out on the right with rows of zeros, and
     their lengths, which `padding_mask` takes."""
-    rows = batch_of_sequences(sequences)  # each (tokens, d), one d for all
-    lengths = tuple(len(row) for row in rows)
-    batch = np.zeros((len(rows), max(lengths), rows[0].shape[1]))
-    for b, row in enumerate(rows):
-        batch[b, : len(row)] = row
+    checked = batch_of_sequences(sequences)  # each (tokens, d), one d for all
+    lengths = tuple(len(s) for s in checked)
+    batch = np.zeros((len(checked), max(lengths), checked[0].shape[1]))
+    for b, sequence in enumerate(checked):
+        batch[b, : len(sequence)] = sequence
     return batch, lengths
 
 

@@ -69,7 +69,7 @@ def text(cost: CostTable) -> str:
         "",
         f"  d_model {d}, d_k and d_v {dk}, each sequence the first n tokens of the chronicle",
         "",
-        "    tokens  q, k and v  q-k pairs  altogether   x previous  pairs' share",
+        "    tokens  q, k and v  q-k pairs  altogether   x previous  % q-k pairs",
     ]
     for c, growth, percent in zip(cost.costs, cost.growth, cost.pair_percent, strict=True):
         ratio = " " * 13 if growth is None else f"{growth:13.2f}"
@@ -100,7 +100,7 @@ MODE = Mode(
     text=text,
     flags=(
         Flag(
-            "--rows",
+            "--lengths",
             "sequence lengths in tokens, each the first tokens of the chronicle",
             chronicle_lengths,
             [4, 8, 16, 32],
@@ -109,7 +109,7 @@ MODE = Mode(
         ),
     ),
     work=lambda lengths: sum(map(sequence_work, lengths)),
-    instead="ask for shorter or fewer rows",
-    bound=f"a cost sequence of n tokens counts 3 x n x n, summed over the {MOST_ITEMS} lengths "
+    instead="ask for shorter or fewer sequences",
+    bound=f"cost counts 3 x n x n for each sequence length n, summed over the {MOST_ITEMS} lengths "
     "listed at most",
 )

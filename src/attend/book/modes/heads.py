@@ -20,12 +20,12 @@ class HeadsTable:
 
     tokens: tuple[Token, ...]
     run: HeadsRun
-    one: HeadsRun  # the same matrices as one head (h = 1), Wo and all
+    one: HeadsRun  # the same matrices as one head (h = 1), W_O and all
 
     @property
     def formula(self) -> tuple[int, int, int, int]:
         """3·n·d², n·n·d, n·n·d and n·d² (d = d_model): the projections, the scores, the mixing
-        and Wo, whatever h is, by the formula the counts are held against."""
+        and W_O, whatever h is, by the formula the counts are held against."""
         n, d = self.run.out.shape
         return 3 * n * d * d, n * n * d, n * n * d, n * d * d
 
@@ -70,5 +70,5 @@ def text(cut: HeadsTable) -> str:
 
 
 MODE = Mode(
-    "heads", "the matrices cut into several heads, joined by Wo", 100, table, text, flags=(heads_flag(2),)
+    "heads", "the matrices cut into several heads, joined by W_O", 100, table, text, flags=(heads_flag(2),)
 )

@@ -59,4 +59,4 @@ def text(mask: MaskTable) -> str:
     return "\n".join(lines)
 
 
-MODE = Mode("mask", "the square under the causal mask", 90, table, text)
+MODE = Mode("mask", "the score matrix under the causal mask", 90, table, text)

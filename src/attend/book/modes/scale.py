@@ -1,4 +1,4 @@
-"""`attend scale`: what the divide by √d_k does, measured on random queries and keys at several widths."""
+"""`attend scale`: what scaling by 1/√d_k does, measured on random queries and keys at several widths."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ __all__ = ["MODE", "ScaleTable", "table", "text"]
 
 @dataclass(frozen=True)
 class ScaleTable:
-    """The divide measured at several key widths."""
+    """Scaling measured at several key widths."""
 
     count: int  # draws at each width
     seed: int
@@ -23,7 +23,7 @@ class ScaleTable:
 
 
 def table(widths: Sequence[int] = (4, 16, 64, 256), *, count: int = 1000, seed: int = 82) -> ScaleTable:
-    """The divide experiment at each width."""
+    """The scaling experiment at each width."""
     return ScaleTable(count, seed, tuple(scale_experiment(widths, count=count, seed=seed)))
 
 
@@ -48,7 +48,7 @@ def text(scale: ScaleTable) -> str:
 
 MODE = Mode(
     name="scale",
-    help="what the divide does, measured at several widths",
+    help="what scaling does, measured at several widths",
     order=60,
     table=table,
     text=text,

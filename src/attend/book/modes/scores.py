@@ -77,4 +77,4 @@ def text(scores: Scores) -> str:
     return "\n".join(lines)
 
 
-MODE = Mode("scores", "the attention weights and the mixed values", 50, table, text, flags=(NO_SCALE,))
+MODE = Mode("scores", "the attention weights and the head's output", 50, table, text, flags=(NO_SCALE,))

@@ -1,4 +1,4 @@
-"""`attend square`: every query against every key, before and after the divide by √d_k."""
+"""`attend square`: every query against every key, before and after scaling by 1/√d_k."""
 
 from __future__ import annotations
 
@@ -16,14 +16,14 @@ __all__ = ["MODE", "Square", "table", "text"]
 
 @dataclass(frozen=True)
 class Square:
-    """The chapter's run, for its scores before and after the divide."""
+    """The chapter's run, for its scores before and after scaling."""
 
     tokens: tuple[Token, ...]
     run: Workings
 
 
 def table(*, divide: bool = True) -> Square:
-    """One run of the chapter's head, with or without the divide."""
+    """One run of the chapter's head, scaled or not."""
     return Square(chapter_pieces(), chapter_head(divide=divide).attend(chapter_embeddings()))
 
 

@@ -19,13 +19,13 @@ class Weights:
 
     d_model: int
     d_k: int
-    matrices: tuple[tuple[str, Matrix], ...]  # ("Wq", d_k × d_model), ("Wk", …), ("Wv", …)
+    matrices: tuple[tuple[str, Matrix], ...]  # ("W_Q", d_k × d_model), ("W_K", …), ("W_V", …)
 
 
 def table() -> Weights:
     """The chapter's matrices as its head holds them."""
     head = chapter_head()
-    return Weights(D_MODEL, D_K, (("Wq", head.wq), ("Wk", head.wk), ("Wv", head.wv)))
+    return Weights(D_MODEL, D_K, (("W_Q", head.wq), ("W_K", head.wk), ("W_V", head.wv)))
 
 
 def text(weights: Weights) -> str:
@@ -37,7 +37,7 @@ def text(weights: Weights) -> str:
     for name, matrix in weights.matrices:
         lines.append("")
         for j, row in enumerate(matrix, start=1):
-            lines.append(f"  {name if j == 1 else '  '} row {j}  {numbers(row)}")
+            lines.append(f"  {name if j == 1 else '   '} row {j}  {numbers(row)}")
     return "\n".join(lines)
 
 

@@ -1,4 +1,4 @@
-"""`attend row`: the chapter's chronicle entry, its tokens, and the typed embeddings of the first four."""
+"""`attend embeddings`: the chapter's chronicle entry, its tokens, and the embeddings of the first four."""
 
 from __future__ import annotations
 
@@ -75,4 +75,6 @@ def _dimension_header(dimensions: tuple[str, ...]) -> list[str]:
     return [first, " " * 32 + "".join(f"{bottom:>11}" for _, bottom in halves)]
 
 
-MODE = Mode("row", "the chapter's entry, its tokens and their typed embeddings", 10, table, text)
+MODE = Mode(
+    "embeddings", "the chapter's entry, its tokens and their embeddings, set by a rule", 10, table, text
+)
