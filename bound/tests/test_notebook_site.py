@@ -21,6 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mkdocs.config import load_config
+from mkdocs.structure.files import get_files
+
+from bound_numbers.notebooks import Shown, stripped
 
 SITE = Path(__file__).parent / "notebook_site"
 NOTEBOOK = "docs/tea.ipynb"
@@ -184,3 +188,42 @@ def test_renumber_rewrites_the_markdown_cells_and_not_another_byte(site: Path) -
     assert notebook.read_text(encoding="utf-8") == expected and "0 numbers rewritten" in again.stdout
     notebook.write_text(expected.replace("a tenth{= RATE}", "0.12{= RATE}"), encoding="utf-8")
     assert build(site)[:2] == (0, [])
+
+
+def test_a_second_build_hands_mkdocs_jupyter_the_same_bytes_and_its_cache_finds_them(site: Path) -> None:
+    """The notebook shown is written only when the run's outputs change (cells given fixed ids,
+    no timings recorded): mkdocs-jupyter's cache, which knows a notebook by its path and bytes,
+    converts it once."""
+    assert build(site)[:2] == (0, [])
+    shown = site / ".cache" / "bound-numbers" / "shown" / "tea.ipynb"
+    first = shown.read_bytes(), shown.stat().st_mtime_ns
+    status, said, everything = build(site)
+    assert (status, said) == (0, [])
+    assert (shown.read_bytes(), shown.stat().st_mtime_ns) == first
+    assert "Cache hit: .cache/bound-numbers/shown/tea.ipynb" in everything
+
+
+def test_the_kernel_mkdocs_jupyter_names_is_the_one_the_notebook_runs_in(site: Path) -> None:
+    config = site / "mkdocs.yml"
+    config.write_text(
+        config.read_text(encoding="utf-8").replace("execute: true", "execute: true\n      kernel_name: nope"),
+        encoding="utf-8",
+    )
+    status, said, _ = build(site)
+    assert status == 1
+    assert said == [
+        f"{PLUGIN}{NOTEBOOK}:cell 1:1: the notebook's kernel cannot start: "
+        "jupyter_client.kernelspec.NoSuchKernel: No such kernel named nope"
+    ]
+
+
+def test_mkdocs_jupyter_is_told_not_to_execute_the_copy_for_this_build_only(site: Path) -> None:
+    """The copy handed to mkdocs-jupyter joins its `execute_ignore` while the build lasts; after
+    it, the setting is as the configuration wrote it, so a second build on the same config is told afresh."""
+    config = load_config(str(site / "mkdocs.yml"))
+    settings = config.plugins["mkdocs-jupyter"].config
+    shown = Shown()
+    shown.check(get_files(config), config, lambda page: stripped(page.text))
+    assert settings["execute_ignore"] == [str(site / ".cache" / "bound-numbers" / "shown" / "tea.ipynb")]
+    shown.done(config)
+    assert settings["execute_ignore"] == []
