@@ -19,11 +19,17 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bound_numbers.page import Fence, Page
 from bound_numbers.plan import Plan
 from bound_numbers.running import TIME_LIMIT, run
-from bound_numbers.values import Asked, Sources, Value
+from bound_numbers.values import Asked, Sources, Unavailable, Value
+
+if TYPE_CHECKING:
+    from bound_numbers.kernel import Executed
+
+NOTEBOOK = ".ipynb"  # a notebook page (`notebooks.page_of`): its code cells run in a Jupyter kernel
 
 PYTHON = frozenset({"python", "py"})  # the languages markdown-exec runs as Python
 
@@ -41,19 +47,36 @@ def runs(fence: Fence, auto: Iterable[str] | None = None) -> bool:
 class FenceValues:
     """The provider: each page's executed python fences run in a process of its own, each fence
     and each binding with at most `time_limit` seconds, in `folder` (default: the build's working
-    directory, where markdown-exec runs them too)."""
+    directory, where markdown-exec runs them too); each notebook's code cells in a Jupyter
+    kernel (`kernel`, default: the one the notebook names) started in the notebook's folder."""
 
-    def __init__(self, time_limit: float = TIME_LIMIT, folder: str | Path | None = None) -> None:
+    def __init__(
+        self, time_limit: float = TIME_LIMIT, folder: str | Path | None = None, kernel: str = ""
+    ) -> None:
         self.time_limit = time_limit
         self.folder = folder
+        self.kernel = kernel
 
     def bound_values(self, page: Page, asked: Sequence[Asked]) -> Mapping[Asked, Value]:
         """Each asked value, or the one-line reason it has none; `Unavailable` if a fence failed,
         or the page ran past the time limit or died, with the values of the bindings above it."""
+        if page.path.endswith(NOTEBOOK):
+            values = self.notebook(page, asked).values
+            if isinstance(values, Unavailable):
+                raise values
+            return values
         plan = Plan.of(page, asked, filter(runs, page.fences))
         if not plan.fences and not plan.asked:
             return {}
         return plan.values_of(run(plan, limit=self.time_limit, folder=self.folder).values)
+
+    def notebook(self, page: Page, asked: Sequence[Asked]) -> Executed:
+        """The notebook `page` run once in a Jupyter kernel, the asked values evaluated there,
+        and the notebook as its page then shows it."""
+        from bound_numbers import kernel
+
+        root = Path(self.folder or ".")
+        return kernel.run(page, asked, root=root, limit=self.time_limit, kernel=self.kernel)
 
     def bound_sources(self) -> Sources:
         """No pages but the site's Markdown files."""

@@ -32,7 +32,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page as MkDocsPage
 
 from bound_numbers import check, declared, strict
-from bound_numbers.notebooks import Shown
+from bound_numbers.notebooks import Shown, stripped
 from bound_numbers.page import Page, line_named, placed, rendered
 from bound_numbers.plan import END_OF_PAGE, Plan, bindings_of
 from bound_numbers.reading import Problem, Reading, read
@@ -100,7 +100,9 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         if chosen == "fences":
             from bound_numbers.fences import FenceValues  # the built-in provider: only a site that uses it
 
-            return FenceValues(time_limit=float(self.config.time_limit), folder=self.root)
+            jupyter = getattr(self._plugins.get("mkdocs-jupyter"), "config", {})
+            kernel = str(jupyter.get("kernel_name") or "")  # a notebook's kernel, as mkdocs-jupyter names it
+            return FenceValues(time_limit=float(self.config.time_limit), folder=self.root, kernel=kernel)
         found = self._plugins.get(chosen)
         if not isinstance(found, Provider):
             said = "is not a plugin of this build" if found is None else "lacks bound_values or bound_sources"
@@ -118,6 +120,7 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         self._watching = self.config.values_ == "fences" and self._watch.wrap(config.mdx_configs)
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        self._notebooks.done(config)
         log.verdict()
 
     # The check asks before any other plugin of the page's (priority 50, every other one's 0
@@ -137,8 +140,23 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
                 continue
             self.report(Page(path, source, prose), self.check(Page(path, source, prose)))
         if "mkdocs-jupyter" in self._plugins:  # it shows the site's notebooks as pages
-            self._notebooks.check(files, config, lambda page: self.report(page, self.check(page)))
+            self._notebooks.check(files, config, self.notebook)
         return files
+
+    def notebook(self, page: Page) -> str:
+        """A notebook page checked, and what its page shows: with `values: fences`, the notebook
+        run once in a Jupyter kernel, outputs and all (`kernel.py`); else the notebook as it is.
+        Either way without its bindings."""
+        from bound_numbers.fences import FenceValues
+
+        found = read(page, self.declared)
+        provider = self.provider
+        if not isinstance(provider, FenceValues):
+            self.report(page, self.check(page, found=found))
+            return stripped(page.text)
+        ran = provider.notebook(page, found.asked)
+        self.report(page, self.check(page, found=found, values=ran.values))
+        return ran.shown
 
     def on_page_read_source(self, *, page: MkDocsPage, config: MkDocsConfig) -> str | None:
         """A page as mkdocs reads it, without its bindings; read once, kept for the check. A byte
@@ -202,19 +220,22 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         page: Page,
         meta: Mapping[str, Any] | None = None,
         found: Reading | None = None,
-        values: Mapping[Asked, Value] | None = None,
+        values: Mapping[Asked, Value] | Unavailable | None = None,
     ) -> list[Problem]:
         """Every problem of `page` (`found` as read) with its numbers and, given its `meta`, its
         front matter: one line each (bindings stopped by one cause: one line), in the order of
-        its lines, against `values` or else the provider's. A page whose code fails is one
-        error, and is checked for all but the bindings and labels below the fence that failed,
-        which have no values."""
+        its lines, against `values` (or why the page's code failed) or else the provider's. A
+        page whose code fails is one error, and is checked for all but the bindings and labels
+        below the fence that failed, which have no values."""
         found = found or read(page, self.declared)
-        try:
-            values = self.provider.bound_values(page, found.asked) if values is None else values
-        except Unavailable as error:
-            log.error(placed(page, str(error)))
-            values = error.values
+        if values is None:
+            try:
+                values = self.provider.bound_values(page, found.asked)
+            except Unavailable as error:
+                values = error
+        if isinstance(values, Unavailable):
+            log.error(placed(page, str(values)))
+            values = values.values
             # its labels' ranges come from its code too: one line for the page, not one per range
             found = check.computed(found, values)
         problems = self.problems(found, values, meta, bindings_of(page))

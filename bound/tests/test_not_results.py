@@ -67,17 +67,23 @@ def test_a_year_is_four_digits_in_the_declared_range_and_nothing_else() -> None:
     ]
 
 
+def test_a_decade_is_a_year_with_an_s_and_the_years_rule_covers_it() -> None:
+    years = declared.of_config({"not_results": {"years": [1900, 2030]}})
+    assert problems("Saved on a floppy disk from the 1990s, or the 1990’s.\n", years) == []
+    assert problems("A disk from the 1880s.\n", years)[0].startswith("p.md:1:17: 1880s is not bound")
+
+
 @pytest.mark.parametrize(
     ("text", "unbound"),
     [
-        ("Gravity, $a = 9.8${= g} m/s$^2$, pulls at 9.8{= g} m/s$^2$.\n", 2),  # a unit's power in math
+        ("Moving at $v = 9.8${= g}, it has $m v^2 / 2$ joules, $v^2 / 2$ a mass.\n", 4),  # inline math
         ("$$x = a t^2 / 2$$\n", 2),  # a math block
-        ("| pull | unit |\n|---|---|\n| 9.8{= g} | m/s$^2$ |\n", 1),  # a table row
+        ("| pull | energy |\n|---|---|\n| 9.8{= g} | $m v^2 / 2$ |\n", 2),  # a table row
     ],
 )
 def test_a_pattern_covers_the_numbers_of_math_as_it_is_written(text: str, unbound: int) -> None:
-    """A physics book writes its units' powers in math (`m/s$^2$`); a pattern names them once."""
-    units = declared.of_config({"not_results": {"patterns": [r"m/s\$\^2\$", r"t\^2 / 2"]}})
+    """A physics book writes its formulas' constants in math (`$m v^2 / 2$`); a pattern names them once."""
+    units = declared.of_config({"not_results": {"patterns": [r"v\^2 / 2", r"t\^2 / 2"]}})
     assert problems(text, units) == []
     assert [p.split(": ")[1].split(" ")[0] for p in problems(text)] == ["2"] * unbound
 
