@@ -28,6 +28,7 @@ from bound_numbers.values import Asked, Sources, Unavailable, Value
 
 if TYPE_CHECKING:
     from bound_numbers.kernel import Executed
+    from bound_numbers.notebook_cache import NotebookCache
 
 NOTEBOOK = ".ipynb"  # a notebook page (`notebooks.page_of`): its code cells run in a Jupyter kernel
 
@@ -48,14 +49,20 @@ class FenceValues:
     """The provider: each page's executed python fences run in a process of its own, each fence
     and each binding with at most `time_limit` seconds, in `folder` (default: the build's working
     directory, where markdown-exec runs them too); each notebook's code cells in a Jupyter
-    kernel (`kernel`, default: the one the notebook names) started in the notebook's folder."""
+    kernel (`kernel`, default: the one the notebook names) started in the notebook's folder, its
+    run kept between builds in `cache` (None: run on every build)."""
 
     def __init__(
-        self, time_limit: float = TIME_LIMIT, folder: str | Path | None = None, kernel: str = ""
+        self,
+        time_limit: float = TIME_LIMIT,
+        folder: str | Path | None = None,
+        kernel: str = "",
+        cache: NotebookCache | None = None,
     ) -> None:
         self.time_limit = time_limit
         self.folder = folder
         self.kernel = kernel
+        self.cache = cache
 
     def bound_values(self, page: Page, asked: Sequence[Asked]) -> Mapping[Asked, Value]:
         """Each asked value, or the one-line reason it has none; `Unavailable` if a fence failed,
@@ -72,11 +79,18 @@ class FenceValues:
 
     def notebook(self, page: Page, asked: Sequence[Asked]) -> Executed:
         """The notebook `page` run once in a Jupyter kernel, the asked values evaluated there,
-        and the notebook as its page then shows it."""
+        and the notebook as its page then shows it; or all of it as the cache kept it."""
         from bound_numbers import kernel
 
         root = Path(self.folder or ".")
-        return kernel.run(page, asked, root=root, limit=self.time_limit, kernel=self.kernel)
+        limit, name = self.time_limit, self.kernel
+
+        def run(record: bool = False) -> Executed:
+            return kernel.run(page, asked, root=root, limit=limit, kernel=name, record=record)
+
+        if self.cache is None:
+            return run()
+        return self.cache.run(page, asked, run, root=root, limit=limit, kernel=name)
 
     def bound_sources(self) -> Sources:
         """No pages but the site's Markdown files."""

@@ -18,6 +18,10 @@ page's fences do; a cell past the time limit, or one that ends the kernel, stops
 The kernel's client runs on an event loop in a thread of its own, and the build's thread waits
 on each step: the build keeps its signal handlers, a Ctrl-C ends the wait where it is, and the
 kernel is shut down on the way out, whatever ended the run.
+
+Asked to `record`, the kernel also loads `kernel_reads` before the first cell, and the run
+answers what the notebook's code reached (`Executed.reached`), from which `notebook_cache` keeps
+the run between builds.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from bound_numbers import evaluation
+from bound_numbers import evaluation, kernel_reads
 from bound_numbers.evaluation import Stages, said
 from bound_numbers.page import Fence, Page
 from bound_numbers.plan import Plan
@@ -49,6 +53,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 MODULE = "__bound_numbers__"  # what the kernel calls the module that evaluates bindings
+READS = "__bound_numbers_reads__"  # and the one that records what the notebook's code reached
 SHOWN = 60  # the most characters of a failing line a message quotes
 NEEDED = (
     "a notebook runs in a Jupyter kernel, which needs nbclient and ipykernel: "
@@ -59,10 +64,13 @@ NEEDED = (
 @dataclass(frozen=True)
 class Executed:
     """A notebook's run: `shown`, the notebook its page shows (nbformat JSON), and `values`, each
-    asked value, or why its code failed (the values above the cell that failed kept in it)."""
+    asked value, or why its code failed (the values above the cell that failed kept in it);
+    `reached`, where the run was recorded and every cell ran, what its code reached
+    (`kernel_reads.report`)."""
 
     shown: str
     values: Mapping[Asked, Value] | Unavailable
+    reached: Mapping[str, Any] | None = None
 
 
 def code_cells(page: Page) -> list[Fence]:
@@ -71,11 +79,17 @@ def code_cells(page: Page) -> list[Fence]:
 
 
 def run(
-    page: Page, asked: Sequence[Asked], *, root: Path, limit: float = TIME_LIMIT, kernel: str = ""
+    page: Page,
+    asked: Sequence[Asked],
+    *,
+    root: Path,
+    limit: float = TIME_LIMIT,
+    kernel: str = "",
+    record: bool = False,
 ) -> Executed:
     """The notebook `page` (its path from `root`) run in a Jupyter kernel (`kernel`, or the one
     its metadata names) in its folder, each cell with `limit` seconds, and each asked value
-    evaluated there at its stage."""
+    evaluated there at its stage; with `record`, what its code reached recorded too."""
     plan = Plan.of(page, asked, code_cells(page))
     try:
         import nbclient
@@ -86,14 +100,16 @@ def run(
         return Executed(_shown(notebook, len(notebook.cells)), {})
     heard = Heard(plan)
     values: Mapping[Asked, Value] | Unavailable
+    reached = None
     with _Loop() as loop, tempfile.TemporaryDirectory(prefix="bound-numbers-kernel-") as sockets:
         session = _Session(
-            notebook, plan, loop, limit, _client(notebook, kernel, limit, root / page.path, sockets)
+            notebook, plan, loop, limit, _client(notebook, kernel, limit, root / page.path, sockets), record
         )
         try:
             session.run(heard)
             heard.done()
             values = plan.values_of(heard.values)
+            reached = session.reached() if record else None
         except Unavailable as error:
             values = heard.unavailable(str(error))
         except nbclient.exceptions.DeadKernelError:
@@ -102,7 +118,7 @@ def run(
             values = heard.unavailable(f"{session.where}: the notebook's kernel failed: {said(error)}")
         finally:
             session.stop()
-    return Executed(_shown(notebook, session.ran), values)
+    return Executed(_shown(notebook, session.ran), values, reached)
 
 
 def _client(notebook: Any, kernel: str, limit: float, path: Path, sockets: str) -> NotebookClient:
@@ -162,8 +178,11 @@ class _Loop:
 class _Session:
     """The notebook's run in one kernel: started, its cells and its bindings in order, stopped."""
 
-    def __init__(self, notebook: Any, plan: Plan, loop: _Loop, limit: float, client: NotebookClient) -> None:
+    def __init__(
+        self, notebook: Any, plan: Plan, loop: _Loop, limit: float, client: NotebookClient, record: bool
+    ) -> None:
         self.notebook, self.plan, self.loop, self.limit, self.client = notebook, plan, loop, limit, client
+        self.record = record  # whether what the notebook's code reaches is recorded (`kernel_reads`)
         self.where = f"{plan.page}:1: the notebook's kernel"  # the step under way, as messages name it
         self.ran = 0  # how many of the notebook's cells have run (or were passed by) from the top
         self.errors: list[dict[str, Any]] = []  # the reply of each cell that failed
@@ -187,6 +206,20 @@ class _Session:
         self.where = self.plan.where(points[indexes[0]])
         return self.loop.run(self._evaluate([points[n].expression for n in indexes]))
 
+    def reached(self) -> Mapping[str, Any] | None:
+        """What the notebook's code reached (`kernel_reads.report`), or None if the kernel cannot say."""
+        asked = {"reached": f"__import__({READS!r}).report()"}
+        try:
+            found = self.loop.run(self._request("", asked)).get("user_expressions", {}).get("reached", {})
+        except Unavailable:  # past the time limit: the run stands, and is not kept
+            return None
+        if found.get("status") != "ok":
+            return None
+        with contextlib.suppress(ValueError, SyntaxError):
+            report = json.loads(ast.literal_eval(found["data"]["text/plain"]))
+            return report if isinstance(report, dict) else None
+        return None
+
     async def _start(self) -> None:
         """A kernel in the notebook's folder, checked to run Python, with the module that
         evaluates bindings loaded from its source."""
@@ -206,14 +239,13 @@ class _Session:
             raise Unavailable(
                 f"{self.where} runs {said_language}: bindings are Python, evaluated in a Python kernel"
             )
-        module = (
-            f"__import__('sys').modules.setdefault({MODULE!r}, __import__('types').ModuleType({MODULE!r}))"
-        )
-        reply = await self._request(f"exec({inspect.getsource(evaluation)!r}, {module}.__dict__)")
+        reply = await self._request(_loaded(MODULE, evaluation))
         if reply["status"] != "ok":
             raise Unavailable(
                 f"{self.where} cannot evaluate bindings: {reply.get('ename')}: {reply.get('evalue')}"
             )
+        if self.record:  # before the first cell; a kernel that cannot is not recorded (`reached`)
+            await self._request(f"{_loaded(READS, kernel_reads)}\n__import__({READS!r}).record()")
 
     @property
     def _kc(self) -> Any:
@@ -303,6 +335,12 @@ class _Session:
 
         with contextlib.suppress(Exception, concurrent.futures.CancelledError):  # a kernel already gone
             self.loop.run(asyncio.wait_for(shut(), timeout=10))
+
+
+def _loaded(name: str, module: Any) -> str:
+    """The code that loads `module` into the kernel from its source, as the module `name`."""
+    made = f"__import__('sys').modules.setdefault({name!r}, __import__('types').ModuleType({name!r}))"
+    return f"exec({inspect.getsource(module)!r}, {made}.__dict__)"
 
 
 async def _maybe(value: Any) -> Any:

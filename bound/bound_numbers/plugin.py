@@ -12,7 +12,8 @@ A strict build fails on these lines whatever the log level lets through (`strict
 Configuration: `values` (the provider: `fences`, or the name of another plugin of the build),
 `labels`, `givens`, `not_results` and `decimal_mark` (declared.py), `front_matter` (the keys
 every page must have), `checklist` (what a missing key's line adds: where a page's rules are
-written down), `hint`, and `time_limit` (seconds, for the `fences` provider).
+written down), `hint`, `time_limit` (seconds, for the `fences` provider), and `cache` (whether
+the `fences` provider keeps a notebook's run between builds, `notebook_cache.py`).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ class BoundNumbersConfig(Config):
     checklist = c.Type(str, default="")  # added to a missing key's line: where the rules are written
     hint = c.Type(str, default="`bound-numbers renumber` rewrites moved numbers")
     time_limit = c.Type((int, float), default=30)  # seconds a page's fences may take (`values: fences`)
+    cache = c.Type(bool, default=True)  # a notebook's run kept between builds (`values: fences`)
 
 
 class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
@@ -99,10 +101,13 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         chosen = self.config.values_
         if chosen == "fences":
             from bound_numbers.fences import FenceValues  # the built-in provider: only a site that uses it
+            from bound_numbers.notebook_cache import FOLDER, NotebookCache
 
             jupyter = getattr(self._plugins.get("mkdocs-jupyter"), "config", {})
             kernel = str(jupyter.get("kernel_name") or "")  # a notebook's kernel, as mkdocs-jupyter names it
-            return FenceValues(time_limit=float(self.config.time_limit), folder=self.root, kernel=kernel)
+            cache = NotebookCache(self.root / FOLDER) if self.config.cache else None
+            limit = float(self.config.time_limit)
+            return FenceValues(time_limit=limit, folder=self.root, kernel=kernel, cache=cache)
         found = self._plugins.get(chosen)
         if not isinstance(found, Provider):
             said = "is not a plugin of this build" if found is None else "lacks bound_values or bound_sources"
@@ -120,7 +125,11 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         self._watching = self.config.values_ == "fences" and self._watch.wrap(config.mdx_configs)
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        from bound_numbers.fences import FenceValues
+
         self._notebooks.done(config)
+        if isinstance(self._provider, FenceValues) and self._provider.cache is not None:
+            self._provider.cache.prune()  # the entries of notebooks since edited, or gone
         log.verdict()
 
     # The check asks before any other plugin of the page's (priority 50, every other one's 0

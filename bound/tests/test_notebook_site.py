@@ -5,7 +5,7 @@ it once, in a Jupyter kernel in its folder, and the page shows that run: mkdocs-
 nothing again. The numbers of its Markdown cells are bound to its own code cells, each after the
 cells above it or where its binding says; messages name the notebook and the cell;
 `bound-numbers renumber` rewrites the Markdown cells and leaves every other byte of the file as
-it was.
+it was. A second build takes the run from the cache while nothing it reached changed.
 """
 
 from __future__ import annotations
@@ -24,7 +24,12 @@ import pytest
 from mkdocs.config import load_config
 from mkdocs.structure.files import get_files
 
-from bound_numbers.notebooks import Shown, stripped
+from bound_numbers import kernel
+from bound_numbers.declared import Declared
+from bound_numbers.fences import FenceValues
+from bound_numbers.notebook_cache import FOLDER, NotebookCache
+from bound_numbers.notebooks import Shown, page_of, stripped
+from bound_numbers.reading import read
 
 SITE = Path(__file__).parent / "notebook_site"
 NOTEBOOK = "docs/tea.ipynb"
@@ -227,3 +232,124 @@ def test_mkdocs_jupyter_is_told_not_to_execute_the_copy_for_this_build_only(site
     assert settings["execute_ignore"] == [str(site / ".cache" / "bound-numbers" / "shown" / "tea.ipynb")]
     shown.done(config)
     assert settings["execute_ignore"] == []
+
+
+# Cell 4 as a counter: each run of the notebook adds a line to runs.txt beside it.
+COUNTED = 'with open("runs.txt", "a") as runs:\n    runs.write("ran\\n")\n\ndrinkable = minutes_until(60)'
+
+
+def runs(site: Path) -> int:
+    """How many times the notebook ran since `COUNTED` went into it."""
+    counted = site / "docs" / "runs.txt"
+    return len(counted.read_text(encoding="utf-8").splitlines()) if counted.exists() else 0
+
+
+def test_a_second_run_of_an_unchanged_notebook_starts_no_kernel(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = NotebookCache(site / FOLDER)
+    provider = FenceValues(time_limit=20, folder=site, cache=cache)
+    page = page_of(site / NOTEBOOK, site, (site / NOTEBOOK).read_text(encoding="utf-8"))
+    asked = read(page, Declared()).asked
+    first = provider.notebook(page, asked)
+    monkeypatch.setattr(kernel, "_client", lambda *given: pytest.fail("a kernel was started"))
+    again = provider.notebook(page, asked)
+    assert (again.values, again.shown) == (first.values, first.shown) and cache.runs == 1
+
+
+def test_a_second_build_takes_the_notebooks_run_from_the_cache_and_shows_the_same_page(site: Path) -> None:
+    edit_cell(site, 4, code(COUNTED))
+    assert build(site)[:2] == (0, [])
+    page = site / "built" / "tea" / "index.html"
+    shown = page.read_text(encoding="utf-8")
+    assert build(site)[:2] == (0, [])
+    assert runs(site) == 1 and page.read_text(encoding="utf-8") == shown
+
+
+def test_a_change_to_the_module_a_cell_imports_runs_the_notebook_again(site: Path) -> None:
+    edit_cell(site, 4, code(COUNTED))
+    assert build(site)[:2] == build(site)[:2] == (0, []) and runs(site) == 1
+    module = site / "docs" / "cooling.py"
+    module.write_text(
+        module.read_text(encoding="utf-8").replace("RATE = 0.1 ", "RATE = 0.12 "), encoding="utf-8"
+    )
+    status, said, _ = build(site)
+    assert status == 1 and runs(site) == 2
+    assert said[1].startswith(f"{PLUGIN}{NOTEBOOK}:cell 3:1:33: 83.0 is written, 81.6 is computed now")
+
+
+@pytest.mark.parametrize(
+    "reading",
+    [
+        'import numpy\nmeasured = numpy.loadtxt("measured.csv", ndmin=1)',
+        'measured = [float(open("measured.csv").read())]',
+    ],
+    ids=["numpy", "open"],
+)
+def test_a_change_to_a_data_file_a_cell_reads_runs_the_notebook_again(site: Path, reading: str) -> None:
+    (site / "docs" / "measured.csv").write_text("81.5\n", encoding="utf-8")
+    edit_cell(site, 4, code(f"{COUNTED}\n{reading}"))
+    edit_cell(
+        site, 7, lambda cell: cell["source"].append(" A thermometer first read 81.5{= measured[0]} °C.")
+    )
+    assert build(site)[:2] == build(site)[:2] == (0, []) and runs(site) == 1
+    (site / "docs" / "measured.csv").write_text("79.0\n", encoding="utf-8")
+    status, said, _ = build(site)
+    assert status == 1 and runs(site) == 2
+    assert said[0].startswith(f"{PLUGIN}{NOTEBOOK}:cell 7:1:89: 81.5 is written, 79.0 is computed now")
+
+
+def test_a_changed_binding_is_evaluated_afresh_never_answered_from_the_cache(site: Path) -> None:
+    edit_cell(site, 4, code(COUNTED))
+    assert build(site)[:2] == build(site)[:2] == (0, []) and runs(site) == 1
+    notebook = site / NOTEBOOK
+    notebook.write_text(notebook.read_text(encoding="utf-8").replace("76.7{= first[1]}", "76.7{= first[2]}"))
+    status, said, _ = build(site)
+    assert status == 1 and said[0].startswith(
+        f"{PLUGIN}{NOTEBOOK}:cell 5:6:7: 76.7 is written, 71.0 is computed now"
+    )
+
+
+@pytest.mark.parametrize(
+    ("reaching", "why"),
+    [
+        (
+            'import subprocess\nsubprocess.run(["true"], check=True)',
+            "its code started a process (`subprocess.Popen`)",
+        ),
+        ('import os\nos.environ.get("HOME")', "its code read the environment variable HOME"),
+    ],
+    ids=["process", "environment"],
+)
+def test_a_notebook_that_starts_a_process_or_reads_the_environment_runs_on_every_build(
+    site: Path, reaching: str, why: str
+) -> None:
+    edit_cell(site, 4, code(f"{COUNTED}\n{reaching}"))
+    first, second = build(site), build(site)
+    assert first[:2] == second[:2] == (0, []) and runs(site) == 2
+    assert f"{NOTEBOOK}: not kept between builds, so it runs on every build: {why}" in second[2]
+
+
+def test_cache_false_runs_the_notebook_on_every_build(site: Path) -> None:
+    config = site / "mkdocs.yml"
+    config.write_text(
+        config.read_text(encoding="utf-8").replace("time_limit: 20", "time_limit: 20\n      cache: false"),
+        encoding="utf-8",
+    )
+    edit_cell(site, 4, code(COUNTED))
+    assert build(site)[:2] == build(site)[:2] == (0, [])
+    assert runs(site) == 2 and not (site / FOLDER).exists()
+
+
+def test_a_cache_entry_that_cannot_be_read_is_run_again_in_one_line_and_written_anew(site: Path) -> None:
+    edit_cell(site, 4, code(COUNTED))
+    assert build(site)[:2] == (0, [])
+    [entry] = (site / FOLDER).glob("*.json")
+    entry.write_text('{"format": 1, "values": [', encoding="utf-8")
+    status, said, everything = build(site)
+    assert (status, said, runs(site)) == (0, [], 2) and "Traceback" not in everything
+    assert (
+        f"{NOTEBOOK}: its cache entry {entry.relative_to(site)} cannot be read (JSONDecodeError: "
+        in everything
+    )
+    assert build(site)[:2] == (0, []) and runs(site) == 2
