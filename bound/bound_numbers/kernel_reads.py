@@ -68,13 +68,13 @@ def _installation(filename: str) -> bool:
 def _caller() -> FrameType | None:
     """The frame that read a variable: the first one above this module's and the installation's
     mapping methods (`os.getenv`, `Mapping.get`)."""
-    frame = sys._getframe(2)
+    frame: FrameType | None = sys._getframe(2)
     while frame is not None and frame.f_code.co_filename in _MAPPING:
         frame = frame.f_back
     return frame
 
 
-class _Watched(os._Environ):  # type: ignore[misc,name-defined]  # os.environ's own class, watched
+class _Watched(os._Environ[str]):  # os.environ's own class, watched
     def __getitem__(self, key: str) -> str:
         frame = None if _variables else _caller()
         if frame is not None and not _installation(frame.f_code.co_filename):
