@@ -8,6 +8,7 @@ from __future__ import annotations
 import tracemalloc
 import warnings
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -40,7 +41,7 @@ def allocated() -> Iterator[Callable[[], int]]:
     tracemalloc.stop()
 
 
-def one_line(error: type[Exception], call: Callable[[], object]) -> str:
+def one_line(error: type[Exception] | tuple[type[Exception], ...], call: Callable[[], object]) -> str:
     """The refusal `call` raises, with no warning on the way, as one line."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -120,6 +121,37 @@ def test_forward_refuses_ids_that_are_not_whole_numbers_and_weights_of_another_s
     floats = ids * 1.0
     assert "whole numbers" in one_line(TypeError, lambda: forward(params, floats, ids, np.ones((1, 2))))  # type: ignore[arg-type]
     assert "weight" in one_line(ValueError, lambda: forward(params, ids, ids, np.ones((2, 2))))
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        (lambda p: [], "a dict"),
+        (lambda p: {"E": p["E"]}, "lack W_U"),
+        (lambda p: {k: v for k, v in p.items() if k != "W_O"}, "lack W_O"),
+        (lambda p: {**p, "W_X": p["W_Q"]}, "'W_X'"),
+        (lambda p: {**p, "W_Q": p["W_Q"].T}, "params['W_Q']"),
+        (lambda p: {**p, "E": p["E"][0]}, "params['E']"),
+        (lambda p: {**p, "W_U": p["W_U"] * np.nan}, "W_U is nan"),
+    ],
+    ids=["a list", "no W_U", "three of a head", "an unknown matrix", "W_Q turned", "E flat", "nan in W_U"],
+)
+def test_forward_refuses_parameters_that_are_not_a_model_s_naming_what_is_wrong(
+    change: Callable[[dict[str, Any]], object], named: str
+) -> None:
+    ids = np.array([[0, 1]])
+    params = change(initial(TINY, 1))
+    assert named in one_line((TypeError, ValueError), lambda: forward(params, ids, ids, np.ones((1, 2))))  # type: ignore[arg-type]
+
+
+def test_a_model_without_a_head_is_still_a_model() -> None:
+    ids = np.array([[0, 1]])
+    assert np.isfinite(forward(initial(TINY, 1, attends=False), ids, ids, np.ones((1, 2))).loss)
+
+
+def test_the_attention_of_a_line_is_refused_at_a_word_the_line_does_not_hold() -> None:
+    params = initial(Settings().shape(), 1)
+    assert "no token 'zebra'" in one_line(ValueError, lambda: line_weights(params, 0, "zebra"))
 
 
 @pytest.mark.parametrize("line", [-1, 10**6])

@@ -308,6 +308,10 @@ def line_weights(params: Params, line: int, word: str) -> tuple[list[str], Matri
     if weights is None:
         raise ValueError("the baseline has no head, so no attention weights")
     names = [data.names[i] for i in ids[0]]
+    if word not in names:
+        raise ValueError(
+            f"line {line} has no token {word!r}; its tokens are {' '.join(map(repr, names[:12]))} ..."
+        )
     end = names.index(word) + 1
     return names[:end], weights[0, :end, :end]
 
