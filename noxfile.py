@@ -78,9 +78,11 @@ def bound(session: nox.Session) -> None:
     test of numpy's values."""
     site = ("properdocs", "mkdocs-material", "markdown-exec", "mkdocs-jupyter", "pymdown-extensions")
     session.install(*LOCK, "-e", "./bound", *site, "numpy", "pytest", "check-jsonschema")
-    session.run(
-        "pytest", "bound/tests", "-p", "no:cacheprovider", "-o", "addopts=-ra", *session.posargs, env=QUIET
-    )
+    named = any(
+        arg.startswith("bound/") for arg in session.posargs
+    )  # `-- bound/tests/test_x.py`: that file only
+    tests = [] if named else ["bound/tests"]
+    session.run("pytest", *tests, "-p", "no:cacheprovider", "-o", "addopts=-ra", *session.posargs, env=QUIET)
 
 
 def _pip_find_links() -> list[str]:

@@ -62,9 +62,9 @@ def test_two_tokens_with_the_same_numbers_get_the_same_row(run: Workings) -> Non
 
 # --8<-- [start:cost]
 def test_the_cost_is_three_projections_and_two_passes(run: Workings) -> None:
-    n, d, dk = 4, 4, 4
+    n, d_model, d_k = 4, 4, 4
     assert (run.cost.project, run.cost.score, run.cost.mix) == (192, 64, 64)
-    assert run.cost.total == 320 == 3 * n * d * dk + 2 * n * n * dk
+    assert run.cost.total == 320 == 3 * n * d_model * d_k + 2 * n * n * d_k
     assert run.cost.quadratic == 128
     # --8<-- [end:cost]
 
@@ -72,10 +72,10 @@ def test_the_cost_is_three_projections_and_two_passes(run: Workings) -> None:
 # --8<-- [start:softmax]
 def test_softmax_survives_a_score_nothing_can_raise_e_to() -> None:
     with np.errstate(over="raise"):
-        shares = softmax([800.0, 0.0, -800.0])
-    assert np.isfinite(shares).all()
-    assert math.isclose(shares.sum(), 1.0)
-    assert shares[0] == 1.0
+        weights = softmax([800.0, 0.0, -800.0])
+    assert np.isfinite(weights).all()
+    assert math.isclose(weights.sum(), 1.0)
+    assert weights[0] == 1.0
     # --8<-- [end:softmax]
 
 
@@ -88,7 +88,7 @@ def test_a_matrix_of_the_wrong_size_is_refused() -> None:
 
 # --8<-- [start:wrong-width]
 def test_a_token_of_the_wrong_width_is_refused() -> None:
-    row = [(0, 1, 0, 0.5), (1, 0), (0, 0, 1, 1), (1, 0, 0, 0)]
+    sequence = [(0, 1, 0, 0.5), (1, 0), (0, 0, 1, 1), (1, 0, 0, 0)]
     with pytest.raises(ValueError, match="token 2 of 4 arrives with 2 numbers"):
-        chapter_head().attend(row)
+        chapter_head().attend(sequence)
     # --8<-- [end:wrong-width]

@@ -8,15 +8,26 @@ from __future__ import annotations
 import tracemalloc
 import warnings
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 import pytest
 
-from attend import MultiHead, attention, causal_mask, chapter_heads, generate, pad, padding_mask, sinusoidal
+from attend import (
+    MultiHead,
+    attention,
+    causal_mask,
+    chapter_heads,
+    generate,
+    pad,
+    padding_mask,
+    sinusoidal,
+    softmax,
+)
 from attend.core.checks import WORK_LIMIT
 from attend.core.learn import Shape, forward, initial
 from attend.core.positions import angles
-from attend.core.training import Settings, corpus, line_weights, place_of, train
+from attend.core.training import Settings, batch, corpus, line_weights, place_of, train
 
 TINY = Shape(vocab=5, d_model=2, d_k=1, context=3)
 HUGE = np.broadcast_to(np.intp(0), (10**4, 10**4))  # a hundred million ids, none of them stored
@@ -30,7 +41,7 @@ def allocated() -> Iterator[Callable[[], int]]:
     tracemalloc.stop()
 
 
-def one_line(error: type[Exception], call: Callable[[], object]) -> str:
+def one_line(error: type[Exception] | tuple[type[Exception], ...], call: Callable[[], object]) -> str:
     """The refusal `call` raises, with no warning on the way, as one line."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
@@ -54,6 +65,11 @@ def one_line(error: type[Exception], call: Callable[[], object]) -> str:
         lambda: generate(chapter_heads(1), np.broadcast_to(np.zeros(4), (600, 4)), cache=False),
         lambda: Shape(vocab=10**9, d_model=16, d_k=8, context=10),
         lambda: forward(initial(TINY, 1), HUGE, HUGE, np.zeros((1, 1))),
+        lambda: softmax(np.broadcast_to(np.zeros(1), (10**5, 10**5))),
+        lambda: softmax(np.broadcast_to(np.zeros(1), (1, 10**10))),
+        lambda: attention(*[np.broadcast_to(np.zeros(1), (2, 10**9))] * 3),
+        lambda: attention(np.broadcast_to(np.zeros(1), (10_001, 1)), np.zeros((1, 1)), np.zeros((1, 10_000))),
+        lambda: padding_mask([1] * 10**6, 1_000),
     ],
     ids=[
         "sinusoidal",
@@ -66,6 +82,11 @@ def one_line(error: type[Exception], call: Callable[[], object]) -> str:
         "generate",
         "a model's shape",
         "forward",
+        "softmax of a square",
+        "softmax of a long row",
+        "attention of wide tokens",
+        "attention whose outputs are too many",
+        "padding mask of a long list",
     ],
 )
 def test_every_array_making_call_over_the_work_limit_is_one_line_before_anything_is_made(
@@ -102,11 +123,43 @@ def test_forward_refuses_ids_that_are_not_whole_numbers_and_weights_of_another_s
     assert "weight" in one_line(ValueError, lambda: forward(params, ids, ids, np.ones((2, 2))))
 
 
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        (lambda p: [], "a dict"),
+        (lambda p: {"E": p["E"]}, "lack W_U"),
+        (lambda p: {k: v for k, v in p.items() if k != "W_O"}, "lack W_O"),
+        (lambda p: {**p, "W_X": p["W_Q"]}, "'W_X'"),
+        (lambda p: {**p, "W_Q": p["W_Q"].T}, "params['W_Q']"),
+        (lambda p: {**p, "E": p["E"][0]}, "params['E']"),
+        (lambda p: {**p, "W_U": p["W_U"] * np.nan}, "W_U is nan"),
+    ],
+    ids=["a list", "no W_U", "three of a head", "an unknown matrix", "W_Q turned", "E flat", "nan in W_U"],
+)
+def test_forward_refuses_parameters_that_are_not_a_model_s_naming_what_is_wrong(
+    change: Callable[[dict[str, Any]], object], named: str
+) -> None:
+    ids = np.array([[0, 1]])
+    params = change(initial(TINY, 1))
+    assert named in one_line((TypeError, ValueError), lambda: forward(params, ids, ids, np.ones((1, 2))))  # type: ignore[arg-type]
+
+
+def test_a_model_without_a_head_is_still_a_model() -> None:
+    ids = np.array([[0, 1]])
+    assert np.isfinite(forward(initial(TINY, 1, attends=False), ids, ids, np.ones((1, 2))).loss)
+
+
+def test_the_attention_of_a_line_is_refused_at_a_word_the_line_does_not_hold() -> None:
+    params = initial(Settings().shape(), 1)
+    assert "no token 'zebra'" in one_line(ValueError, lambda: line_weights(params, 0, "zebra"))
+
+
 @pytest.mark.parametrize("line", [-1, 10**6])
 def test_a_line_number_outside_the_chronicle_is_refused_not_read_from_the_end(line: int) -> None:
     assert "line" in one_line(ValueError, lambda: place_of(line))
     params = initial(Settings().shape(), 1)
     assert "line" in one_line(ValueError, lambda: line_weights(params, line, " in"))
+    assert "lines holds" in one_line(ValueError, lambda: batch(np.array([line])))
 
 
 def test_the_last_line_is_still_read() -> None:

@@ -49,19 +49,22 @@ def run_test(node: str) -> str:
     `pytest -v` does, by the test's name (the listing above it names the file): `name PASSED`.
     Anything but one test of a file that is there is refused before pytest collects anything."""
     path, _, name = str(node).partition("::")
-    if not (name and path.endswith(".py") and Path(path).is_file()):
+    if not (name and path.endswith(".py") and str(node).isprintable() and Path(path).is_file()):
         raise ChapterTestError(
             f"{node!r} names no test: write `file.py::test_name`, the file from {Path.cwd()}"
         )
     outcomes = _Outcomes()
     with contextlib.redirect_stdout(io.StringIO()) as said:
-        status = pytest.main([*_QUIET, node], plugins=[outcomes])
+        status = pytest.main([*_QUIET, f"{Path(path).absolute()}::{name}"], plugins=[outcomes])
     calls = [report for report in outcomes.reports if report.when == "call"]
     failed = [report for report in outcomes.reports if not report.passed]
     if status != 0 or len(calls) != 1 or failed:
-        reason = next((_said(r) for r in failed), None) or said.getvalue().strip().splitlines()[-1]
+        reason = (
+            next((_said(r) for r in failed), None)
+            or (said.getvalue().strip().splitlines() or ["pytest said why on its error output"])[-1]
+        )
         raise ChapterTestError(f"{node} did not pass (pytest exit status {int(status)}): {reason}")
-    return f"{node.rpartition('::')[2]} PASSED"
+    return f"{name} PASSED"
 
 
 def _said(report: pytest.TestReport) -> str:

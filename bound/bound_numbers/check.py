@@ -54,14 +54,28 @@ def moved(
             cause = (value, bound.brace) if isinstance(value, str) else None
             yield Problem(first.line, f"{bound.written}{bound.brace} {quoted}", first.column, cause=cause)
             continue
-        for numeral, value in zip(bound.numerals, quoted, strict=True):
+        asked_below = bound.below
+        below = (
+            values_of(bound, values[asked_below]) if asked_below is not None and asked_below in values else ""
+        )
+        for n, (numeral, value) in enumerate(zip(bound.numerals, quoted, strict=True)):
             if numerals.holds(numeral, value):
                 continue
             if numeral.percent and numerals.holds(numeral, value * 100):
                 why = "a percentage quotes its number as written, so bind it to 100 × the share"
                 yield Problem(numeral.line, f"{_said(numeral, f'{value:.6g}', bound)}: {why}", numeral.column)
+            elif not isinstance(below, str) and numerals.holds(numeral, below[n]):
+                yield Problem(numeral.line, _announced(numeral, value, bound, reading.part), numeral.column)
             else:
                 yield numeral, value, bound
+
+
+def _announced(numeral: Numeral, value: float, bound: Binding, part: str) -> str:
+    """A number that the code below gives and the code above does not: prose that announces the
+    next fence or cell, whose binding does not say so. Renumber would write the value above into
+    it; the line says how to bind it instead."""
+    said = f"{_said(numeral, f'{value:.6g}', bound)}: the {part} below gives {numeral.text}"
+    return f"{said}: if the sentence announces it, write {bound.brace[:-1].rstrip()}; after the next {part}}}"
 
 
 def _said(numeral: Numeral, now: str, bound: Binding) -> str:

@@ -19,15 +19,21 @@ says so.
 from __future__ import annotations
 
 import difflib
+import json
 import math
 import numbers
 import sys
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bound_numbers.values import Value
+if TYPE_CHECKING:  # annotations only: a notebook's kernel loads this module from its source alone
+    from bound_numbers.values import Value
+
+# What evaluates the points at some indexes: each one's value and whether a name it uses is not
+# defined yet (`evaluated`), in order.
+Each = Callable[[list[int]], list[tuple["Value", bool]]]
 
 WIDTH = 200  # the most characters of an error a reason quotes
 SHOWN = 20  # the most characters of a value that a fence below changed
@@ -47,11 +53,12 @@ def evaluated(expression: str, namespace: dict[str, object]) -> tuple[Value, boo
 
 
 class Stages:
-    """A page's points (stage, expression, where), evaluated stage by stage as its code runs: each
-    at its stage, or, while a name it uses is not defined yet, again at each stage after. Such a
-    point is evaluated once more after the last fence: if the fences below it gave it another
-    value by then, which of the two the sentence quotes is not for the check to guess, and the
-    point's value is the one line that says so."""
+    """A page's points (stage, expression, where, and whether the page fixed the stage), evaluated
+    stage by stage as its code runs: each at its stage, or, while a name it uses is not defined
+    yet, again at each stage after, unless the page said where it is quoted (`; after the next
+    fence`, `plan.py`). Such a point is evaluated once more after the last fence: if the fences
+    below it gave it another value by then, which of the two the sentence quotes is not for the
+    check to guess, and the point's value is the one line that says so."""
 
     def __init__(self, points: Sequence[Sequence[Any]]) -> None:
         self.points = points
@@ -64,34 +71,70 @@ class Stages:
         """Each point of `stage`, and each waiting, evaluated in `namespace` (`last`: after the
         last fence, where nothing is left to wait for), each named to `step` as it starts: the
         index and value of those that have their value now."""
+
+        def each(indexes: list[int]) -> list[tuple[Value, bool]]:
+            found = []
+            for index in indexes:
+                step(self.points[index][2])
+                found.append(evaluated(self.points[index][1], namespace))
+            return found
+
+        return self.evaluate(stage, last, each)
+
+    def evaluate(self, stage: int, last: bool, each: Each) -> list[tuple[int, Value]]:
+        """`at`, where `each` evaluates the points (a notebook's kernel evaluates them all in one
+        request): the index and value of those that have their value now."""
         waited, self.waiting = self.waiting, []
+        indexes = [*waited, *(n for n, point in enumerate(self.points) if point[0] == stage)]
         found: list[tuple[int, Value]] = []
-        for index in [*waited, *(n for n, point in enumerate(self.points) if point[0] == stage)]:
-            step(self.points[index][2])
-            value, undefined = evaluated(self.points[index][1], namespace)
-            if undefined and not last:
+        for index, (value, undefined) in zip(indexes, each(indexes) if indexes else [], strict=True):
+            fixed = len(self.points[index]) > 3 and bool(self.points[index][3])
+            if undefined and not last and not fixed:
                 self.waiting.append(index)
                 continue
             if index in waited and not last:
                 self.ahead[index] = value
             found.append((index, value))
-        if last:
-            found += self._twice(namespace, step)
+        if last and self.ahead:
+            found += self._twice(each)
         return found
 
-    def _twice(self, namespace: dict[str, object], step: Callable[[str], None]) -> list[tuple[int, Value]]:
+    def _twice(self, each: Each) -> list[tuple[int, Value]]:
         """Each point given a value by a fence below it whose value is another after the last."""
         changed: list[tuple[int, Value]] = []
-        for index, first in self.ahead.items():
-            step(self.points[index][2])
-            end = evaluated(self.points[index][1], namespace)[0]
+        for (index, first), (end, _) in zip(self.ahead.items(), each(list(self.ahead)), strict=True):
             if end != first:
+                below = f"`{{= {self.points[index][1]}; after the next fence}}`"
                 said = (
                     f"names what only the fences below it define, and they give it {_given(first, 'first')} "
-                    f"and {_given(end, AT_END)}: bind it to what the code above it computes"
+                    f"and {_given(end, AT_END)}: say where it is quoted from, as in {below}, or bind it to "
+                    "what the code above it computes"
                 )
                 changed.append((index, said))
         return changed
+
+
+def as_json(expressions: Sequence[str], namespace: dict[str, object]) -> str:
+    """Each expression `evaluated` in `namespace`, as JSON: what a notebook's kernel answers
+    (`kernel.py`), which has this module's source and nothing else of bound_numbers."""
+    return json.dumps([evaluated(expression, namespace) for expression in expressions])
+
+
+def raised() -> str:
+    """Where in its cell the exception IPython showed last was raised, and the exception, as
+    JSON `[line, name, said]`: the line of the cell's own code (the first module-level frame,
+    IPython's run of the cell being above it) that the traceback last passed through, 0 if none
+    did; for a SyntaxError, its line. What a notebook's kernel answers after a cell fails."""
+    error = getattr(sys, "last_value", None)
+    if error is None:
+        return json.dumps([0, "", ""])
+    if isinstance(error, SyntaxError):
+        line = error.lineno or 0
+    else:
+        frames = traceback.extract_tb(getattr(sys, "last_traceback", None) or error.__traceback__)
+        cell = next((frame.filename for frame in frames if frame.name == "<module>"), None)
+        line = next((frame.lineno or 0 for frame in reversed(frames) if frame.filename == cell), 0)
+    return json.dumps([line, type(error).__name__, said(error)])
 
 
 def _given(value: Value, when: str) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import io
+import os
 import sys
 import traceback
 import types
@@ -42,6 +43,7 @@ class Executor:
 
     def __init__(self, page: str) -> None:
         self.page = page
+        self.pid = os.getpid()  # a copy of this process a fence forks has another
         module = types.ModuleType("__bound_page__")
         sys.modules[module.__name__] = module
         self.namespace: dict[str, Any] = module.__dict__
@@ -62,6 +64,8 @@ class Executor:
                 with contextlib.redirect_stdout(printed):
                     exec(compile(fence.body, name, "exec"), self.namespace)
             except BaseException as error:  # exit() and Ctrl-C too: the page failed, not the build
+                if isinstance(error, SystemExit) and os.getpid() != self.pid:
+                    raise  # a copy a fence forked ends itself (sys.exit() in it), as it would in Python
                 raise Unavailable(failure(self.page, fence, name, error, self.namespace)) from None
 
     def kept(self) -> dict[str, Any]:

@@ -19,7 +19,6 @@ import functools
 import json
 import os
 import re
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,8 +78,8 @@ def _read(text: str, workdir: str = "") -> tuple[list[str], list[_Line]]:
             lines += source.split("\n")
             places += numbered
         elif cell.get("cell_type") == "code":
-            fence = "`" * max([3, *(len(run) + 1 for run in re.findall(r"`+", source))])
-            lines += [f"{fence}python {run}", *source.split("\n"), fence]
+            fence = "`" * max([3, *(len(ticks) + 1 for ticks in re.findall(r"`+", source))])
+            lines += [f'{fence}python {run} cell="{index + 1}"', *source.split("\n"), fence]
             places += [_Line(index, 0), *numbered, _Line(index, 0)]
         else:
             continue
@@ -222,24 +221,62 @@ def page_of(path: Path, root: Path, text: str) -> Page:
 
 class Shown:
     """The site's notebooks in one build, which mkdocs-jupyter shows: each checked as a page, and
-    handed to mkdocs-jupyter without its bindings, a copy in a folder of the build's own."""
+    handed to mkdocs-jupyter as the check gives it (`shown`: run, or at least without its
+    bindings), a copy that mkdocs-jupyter is told not to execute (its `execute_ignore`), so that
+    the notebook runs once, in the check. The copies are kept in `.cache/bound-numbers/shown/`
+    beside the site's configuration, each where the last build put it: mkdocs-jupyter's cache,
+    which knows a notebook by its path and its bytes, then finds a notebook whose outputs did
+    not change."""
+
+    FOLDER = Path(".cache", "bound-numbers", "shown")
 
     def __init__(self) -> None:
-        self._copies: tempfile.TemporaryDirectory[str] | None = None
+        self._told: list[str] = []  # what this build added to mkdocs-jupyter's execute_ignore
 
-    def check(self, files: Files, config: MkDocsConfig, checked: Callable[[Page], object]) -> None:
-        """Check each notebook among `files` (`checked`), and put its copy without bindings in its place."""
+    def check(self, files: Files, config: MkDocsConfig, shown: Callable[[Page], str]) -> None:
+        """Check each notebook among `files`, and put the notebook its page shows (`shown`) in its place."""
         root = Path(config.config_file_path).parent
-        self._copies = tempfile.TemporaryDirectory(prefix="bound-numbers-")
+        copies = root / self.FOLDER
+        ignored = _execute_ignore(config)
         for file in [f for f in files if f.src_uri.endswith(SUFFIX) and f.abs_src_path]:
             source = Path(str(file.abs_src_path))
             try:
                 text = read_text(source, os.path.relpath(source, root))
             except (TextError, OSError):  # mkdocs-jupyter says what it cannot read
                 continue
-            checked(page_of(source, root, text))
-            copy = Path(self._copies.name) / file.src_uri
-            copy.parent.mkdir(parents=True, exist_ok=True)
-            copy.write_text(stripped(text), encoding="utf-8")
+            copy = copies / file.src_uri
+            _write(copy, shown(page_of(source, root, text)))
             files.remove(file)
-            files.append(File(file.src_uri, self._copies.name, config.site_dir, config.use_directory_urls))
+            files.append(File(file.src_uri, str(copies), config.site_dir, config.use_directory_urls))
+            if str(copy) not in ignored:
+                ignored.append(str(copy))
+                self._told.append(str(copy))
+
+    def done(self, config: MkDocsConfig) -> None:
+        """The build is over: mkdocs-jupyter's execute_ignore as the site's configuration says it."""
+        ignored = _execute_ignore(config)
+        for told in self._told:
+            if told in ignored:
+                ignored.remove(told)
+        self._told = []
+
+
+def _write(path: Path, text: str) -> None:
+    """`text` in the file at `path`, unless it holds it already (then its time stays)."""
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return
+    except OSError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _execute_ignore(config: MkDocsConfig) -> list[str]:
+    """mkdocs-jupyter's `execute_ignore`: the notebooks it shows without executing them."""
+    settings = getattr(config.plugins.get("mkdocs-jupyter"), "config", None)
+    if settings is None:
+        return []
+    found = settings.get("execute_ignore")
+    if not isinstance(found, list):
+        found = settings["execute_ignore"] = list(found or [])
+    return found

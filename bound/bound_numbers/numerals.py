@@ -67,6 +67,16 @@ WORDS = rf"{_PHRASES}|(?:a|{_SMALL}) (?:{'|'.join(_SCALES)})(?: and (?:{_SMALL})
 WORD = re.compile(rf"(?i:{WORDS})")
 
 
+# Unit symbols a superscript after them is the power of (`m/s²`, `km²`, `ft³`), not a number: the
+# metre, second and gram with the prefixes prose uses, and a few more, none a letter prose uses
+# as a variable alone (`n²` stays a number).
+UNIT_SYMBOLS = (
+    *(f"{prefix}{base}" for base in ("m", "s") for prefix in ("", "k", "c", "m", "µ", "μ", "n")),
+    *("kg", "mg", "µg", "μg", "ft", "in", "yd", "mi", "sec", "min", "hr", "Hz", "kHz", "MHz", "GHz"),
+    *("Pa", "kPa", "mol", "lb", "oz"),
+)
+
+
 class Unreadable(ValueError):  # noqa: N818 (what the reader says of such digits: they are unreadable)
     """Digits a reader takes for one number whose value the page cannot settle: why, and what to
     write instead."""
@@ -201,13 +211,15 @@ def form(text: str, mark: str = ".") -> Form:
 class Numeral:
     """A number as written, and where (`column` counts from 0); `mark`: how its page reads a form
     either convention could write; `approximate`: written after `≈` or "about", so that a whole
-    number holds its value rounded."""
+    number holds its value rounded; `digits`: the fewest digits its whole part is written with
+    (a time's seconds, `44:05`: 2)."""
 
     line: int
     column: int
     text: str
     mark: str = "."
     approximate: bool = False
+    digits: int = 0
 
     @property
     def word(self) -> bool:
@@ -369,7 +381,8 @@ def _digits(value: float, numeral: Numeral, found: Form) -> str:
     if found.group == "_":
         return f"{whole:_}{unit}" if whole is not None else ""
     places = numeral.places or 0
-    text = _scientific(value, places, found) if numeral.scientific else _decimal(value, places, found)
+    scientific = numeral.scientific
+    text = _scientific(value, places, found) if scientific else _decimal(value, places, found, numeral.digits)
     minus = "−" in found.sign + found.exponent
     return _script(text.replace("-", "−") if minus else text, found.zero) + unit
 
@@ -389,11 +402,13 @@ def _scientific(value: float, places: int, found: Form) -> str:
     return mantissa.replace(".", found.decimal or ".") + f"{found.exponent[0]}{int(exponent)}"
 
 
-def _decimal(value: float, places: int, found: Form) -> str:
-    """`value` at `places` decimals, grouped and marked as `found` was, a leading dot kept."""
+def _decimal(value: float, places: int, found: Form, digits: int = 0) -> str:
+    """`value` at `places` decimals, grouped and marked as `found` was, a leading dot kept, its
+    whole part padded with zeros to `digits`."""
     fixed = _fixed(value, places)
     sign = "-" if fixed.startswith("-") else ""
     head, _, tail = fixed.lstrip("-").partition(".")
+    head = head.zfill(digits)
     if found.group:
         head = f"{int(head):,}".replace(",", found.group)
     head = "" if not found.whole and head == "0" else head  # ".5" keeps its leading dot

@@ -12,7 +12,8 @@ A strict build fails on these lines whatever the log level lets through (`strict
 Configuration: `values` (the provider: `fences`, or the name of another plugin of the build),
 `labels`, `givens`, `not_results` and `decimal_mark` (declared.py), `front_matter` (the keys
 every page must have), `checklist` (what a missing key's line adds: where a page's rules are
-written down), `hint`, and `time_limit` (seconds, for the `fences` provider).
+written down), `hint`, `time_limit` (seconds, for the `fences` provider), and `cache` (whether
+the `fences` provider keeps a notebook's run between builds, `notebook_cache.py`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page as MkDocsPage
 
 from bound_numbers import check, declared, strict
-from bound_numbers.notebooks import Shown
+from bound_numbers.notebooks import Shown, stripped
 from bound_numbers.page import Page, line_named, placed, rendered
 from bound_numbers.plan import END_OF_PAGE, Plan, bindings_of
 from bound_numbers.reading import Problem, Reading, read
@@ -55,6 +56,7 @@ class BoundNumbersConfig(Config):
     checklist = c.Type(str, default="")  # added to a missing key's line: where the rules are written
     hint = c.Type(str, default="`bound-numbers renumber` rewrites moved numbers")
     time_limit = c.Type((int, float), default=30)  # seconds a page's fences may take (`values: fences`)
+    cache = c.Type(bool, default=True)  # a notebook's run kept between builds (`values: fences`)
 
 
 class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
@@ -99,8 +101,13 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         chosen = self.config.values_
         if chosen == "fences":
             from bound_numbers.fences import FenceValues  # the built-in provider: only a site that uses it
+            from bound_numbers.notebook_cache import FOLDER, NotebookCache
 
-            return FenceValues(time_limit=float(self.config.time_limit), folder=self.root)
+            jupyter = getattr(self._plugins.get("mkdocs-jupyter"), "config", {})
+            kernel = str(jupyter.get("kernel_name") or "")  # a notebook's kernel, as mkdocs-jupyter names it
+            cache = NotebookCache(self.root / FOLDER) if self.config.cache else None
+            limit = float(self.config.time_limit)
+            return FenceValues(time_limit=limit, folder=self.root, kernel=kernel, cache=cache)
         found = self._plugins.get(chosen)
         if not isinstance(found, Provider):
             said = "is not a plugin of this build" if found is None else "lacks bound_values or bound_sources"
@@ -118,6 +125,11 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         self._watching = self.config.values_ == "fences" and self._watch.wrap(config.mdx_configs)
 
     def on_post_build(self, *, config: MkDocsConfig) -> None:
+        from bound_numbers.fences import FenceValues
+
+        self._notebooks.done(config)
+        if isinstance(self._provider, FenceValues) and self._provider.cache is not None:
+            self._provider.cache.prune()  # the entries of notebooks since edited, or gone
         log.verdict()
 
     # The check asks before any other plugin of the page's (priority 50, every other one's 0
@@ -137,8 +149,23 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
                 continue
             self.report(Page(path, source, prose), self.check(Page(path, source, prose)))
         if "mkdocs-jupyter" in self._plugins:  # it shows the site's notebooks as pages
-            self._notebooks.check(files, config, lambda page: self.report(page, self.check(page)))
+            self._notebooks.check(files, config, self.notebook)
         return files
+
+    def notebook(self, page: Page) -> str:
+        """A notebook page checked, and what its page shows: with `values: fences`, the notebook
+        run once in a Jupyter kernel, outputs and all (`kernel.py`); else the notebook as it is.
+        Either way without its bindings."""
+        from bound_numbers.fences import FenceValues
+
+        found = read(page, self.declared)
+        provider = self.provider
+        if not isinstance(provider, FenceValues):
+            self.report(page, self.check(page, found=found))
+            return stripped(page.text)
+        ran = provider.notebook(page, found.asked)
+        self.report(page, self.check(page, found=found, values=ran.values))
+        return ran.shown
 
     def on_page_read_source(self, *, page: MkDocsPage, config: MkDocsConfig) -> str | None:
         """A page as mkdocs reads it, without its bindings; read once, kept for the check. A byte
@@ -202,19 +229,22 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         page: Page,
         meta: Mapping[str, Any] | None = None,
         found: Reading | None = None,
-        values: Mapping[Asked, Value] | None = None,
+        values: Mapping[Asked, Value] | Unavailable | None = None,
     ) -> list[Problem]:
         """Every problem of `page` (`found` as read) with its numbers and, given its `meta`, its
         front matter: one line each (bindings stopped by one cause: one line), in the order of
-        its lines, against `values` or else the provider's. A page whose code fails is one
-        error, and is checked for all but the bindings and labels below the fence that failed,
-        which have no values."""
+        its lines, against `values` (or why the page's code failed) or else the provider's. A
+        page whose code fails is one error, and is checked for all but the bindings and labels
+        below the fence that failed, which have no values."""
         found = found or read(page, self.declared)
-        try:
-            values = self.provider.bound_values(page, found.asked) if values is None else values
-        except Unavailable as error:
-            log.error(placed(page, str(error)))
-            values = error.values
+        if values is None:
+            try:
+                values = self.provider.bound_values(page, found.asked)
+            except Unavailable as error:
+                values = error
+        if isinstance(values, Unavailable):
+            log.error(placed(page, str(values)))
+            values = values.values
             # its labels' ranges come from its code too: one line for the page, not one per range
             found = check.computed(found, values)
         problems = self.problems(found, values, meta, bindings_of(page))

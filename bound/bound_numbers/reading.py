@@ -21,8 +21,11 @@ takes the bindings out for the reader, and leaves every code block as it is writ
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
+import html
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -43,6 +46,7 @@ from bound_numbers.numerals import (
     Unreadable,
 )
 from bound_numbers.page import FRONT, Page
+from bound_numbers.plan import PLACES, when_of
 from bound_numbers.values import Asked
 
 
@@ -100,16 +104,25 @@ _SUM = re.compile(
 )
 # What of reader text is not read, blanked to spaces so that every offset stays a column of
 # the file: code spans, tags and comments, link targets and reference labels (`[text][2]`),
-# footnote markers (`[^1]`), addresses (`http://localhost:8000`, `127.0.0.1`), attribute lists
-# (`{: .class}`) and include lines; inline math, found as pymdownx.arithmatex finds it (no space
+# footnote markers (`[^1]`), addresses (`http://localhost:8000`, `127.0.0.1`, `www.example.org/3`,
+# `user+7@example.org`), character references (`&#8212;`), attribute lists (`{: .class}`,
+# `{ width=300 }`) and include lines; inline math, found as pymdownx.arithmatex finds it (no space
 # inside either dollar, so `$5 and $6` are prices), is read as TeX (`_tex`). A binding is kept
 # whole, as written: its `][` is a second subscript (`to_each[0][0]`), its `](` a call, its
 # `<b … >` a comparison, not a reference label, a link's target or a tag.
 CODE = r"(?P<ticks>`+).+?(?P=ticks)"
-_ADDRESS = r"\b[A-Za-z][\w+.-]*://[^\s<>()\[\]]+|\b(?:localhost|\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?\b"
+_ADDRESS = (
+    r"\b[A-Za-z][\w+.-]*://[^\s<>()\[\]]+|\bwww\.[^\s<>()\[\]]*[^\s<>()\[\].,;:!?]"
+    r"|\b(?:localhost|\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?\b|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+)
+# A character reference (`&#8212;`, `&#x2014;`, `&mdash;`) is the one character it names: its
+# digits are none the reader sees. One that names a digit or a fraction (`&#51;`, `&frac12;`) is
+# left as written, so that what it shows is not waved through.
+_ENTITY = r"(?<!\\)&(?:#[0-9]+|#[xX][0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);"
 _HIDDEN = re.compile(
     rf"(?P<binding>{BRACE.pattern})|{CODE}|<(?:!--.*?--|/?[A-Za-z][^>]*)>|(?<=\])\([^()\s]*(?:\s+\"[^\"]*\")?\)|(?<=\])\[[^\[\]]*\]"
-    rf"|\[\^[^\]\s]+\]|{_ADDRESS}|\{{\s*[:#.][^}}]*\}}|(?m:{INCLUDE.pattern})"
+    rf"|\[\^[^\]\s]+\]|{_ADDRESS}|(?P<entity>{_ENTITY})|\{{\s*(?:[:#.]|[A-Za-z_][\w-]*=)[^}}]*\}}"
+    rf"|(?m:{INCLUDE.pattern})"
     rf"|(?<!\\)\$(?!\s)(?P<tex>(?:\\.|[^\\$])+?)(?<![\s\\])\$",
     re.DOTALL,
 )
@@ -126,7 +139,12 @@ _DATE = re.compile(
 )
 # Quotations: “…”, „…“, «…», ‘…’ and "…" (straight quotes paired in order).
 _QUOTATION = re.compile(r"“[^”]*”|„[^“]*“|«[^»]*»|‘[^’]*’|\"[^\"]*\"")
-_YEAR = re.compile(r"\d{4}")
+_YEAR = re.compile(r"(?P<year>\d{4})(?:['’]?s)?")  # 1947, and a decade: the 1990s
+# A time of day or a duration, `44:52`, `1:05:30`: its parts are one number's, bound as a group.
+_TIME = re.compile(r"(?<![\w.,:])\d{1,2}(?::\d{2}){1,2}(?![\w:]|[.,]\d)")
+# A unit's symbol just before a superscript (`m/s²`), or before math that is only a power (`m/s$^2$`).
+_UNIT_BEFORE = re.compile(rf"(?<![^\W\d_])(?:{'|'.join(numerals.UNIT_SYMBOLS)})\Z")
+_POWER_ONLY = re.compile(r"\$\^(?:\{\d+\}|\d)\$")
 # A paragraph's first line as Python-Markdown's ordered lists start, once its binding (blanked to
 # _GAP here) is stripped: digits, a full stop and a space.
 _MARKER = re.compile(rf"[ \t]*(?P<number>\d+)[{_GAP}]+\.[ \t]")
@@ -140,6 +158,7 @@ class Binding:
     expression: str  # what the page's namespace evaluates: each given's name replaced by its value
     brace: str  # the binding as written, for what the check says
     group: bool = False
+    when: str = ""  # where the binding says it is quoted from (`plan.WHEN`); "": where it is written
 
     @property
     def written(self) -> str:
@@ -150,7 +169,14 @@ class Binding:
     def asked(self) -> Asked:
         """Its value, asked for where its first number is written."""
         first = self.numerals[0]
-        return Asked(self.expression, first.line, first.column)
+        return Asked(self.expression, first.line, first.column, self.when)
+
+    @property
+    def below(self) -> Asked | None:
+        """Its value after the fence (or cell) below it, asked beside its own where it is quoted
+        where it is written: a number that only that value holds is prose announcing the code
+        below, which the check says rather than have renumber write the value above into it."""
+        return None if self.when else dataclasses.replace(self.asked, when="next")
 
 
 @dataclass(frozen=True)
@@ -179,6 +205,8 @@ class Sum:
 
 @dataclass
 class Reading:
+    part: str = "fence"  # what the page's code is in: fences, or a notebook's cells
+    last_fence: int = 0  # the line the page's last fence opens on (0: it has none)
     bindings: list[Binding] = field(default_factory=list)
     labels: list[Label] = field(default_factory=list)
     sums: list[Sum] = field(default_factory=list)
@@ -187,9 +215,12 @@ class Reading:
 
     @property
     def asked(self) -> list[Asked]:
-        """The value of each binding and each label's range, where it is written, once each."""
+        """The value of each binding and each label's range, where it is written (or where the
+        binding says), once each; then, where a fence opens below a binding, its value after the
+        fence below it (`Binding.below`)."""
         labels = (label.asked for label in self.labels)
-        return list(dict.fromkeys([*(bound.asked for bound in self.bindings), *labels]))
+        below = (b.below for b in self.bindings if b.below is not None and b.below.line < self.last_fence)
+        return list(dict.fromkeys([*(bound.asked for bound in self.bindings), *labels, *below]))
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -217,9 +248,14 @@ def _read_as_text(text: str) -> str:
 
 
 def _as_text(match: re.Match[str]) -> str:
-    if match["binding"]:
+    if match["binding"] or (match["entity"] and _numeric(html.unescape(match["entity"]))):
         return match.group(0)
     return f" {_tex(match['tex'])} " if match["tex"] else _blank(match)
+
+
+def _numeric(text: str) -> bool:
+    """Whether any character of `text` is a digit or a number of its own (`3`, `½`, `²`)."""
+    return any(unicodedata.numeric(c, None) is not None for c in text)
 
 
 def _unmarked(line: str, content: str) -> str:
@@ -348,6 +384,24 @@ def _names(expression: str) -> set[str]:
         return set()
 
 
+def _quoted_from(said: str) -> tuple[str, str | None]:
+    """A binding's expression and where it says it is quoted from, after a `;` that is no part of
+    the Python (`t; after the next cell`): `plan.WHEN`'s words, "" for none, None for words that
+    name no place."""
+    head, semicolon, place = said.rpartition(";")
+    if not semicolon or _parses(said):
+        return said, ""
+    return head.strip(), when_of(place)
+
+
+def _parses(expression: str) -> bool:
+    try:
+        ast.parse(expression, mode="eval")
+    except SyntaxError:
+        return False
+    return True
+
+
 def _listed(expression: str) -> bool:
     """Whether an expression is written as a list or tuple of values, one for each number."""
     try:
@@ -381,6 +435,7 @@ class _Reader:
         self.bind_maths()
         self.bind_sums()
         self.bind_groups()
+        self.bind_times()
         self.bind_runs()
         self.read_numbers()
         self.report_strays()
@@ -408,13 +463,19 @@ class _Reader:
         line, column = self.passage.where(start)
         self.reading.problems.append(Problem(line, message, column))
 
-    def expression(self, end: int, first: Numeral, start: int) -> tuple[str, str] | None:
-        """The binding at `end`, taken: its expression as written and its brace, or None for
-        `{-}` and after the one line that says why it binds nothing."""
+    def expression(self, end: int, first: Numeral, start: int) -> tuple[str, str, str] | None:
+        """The binding at `end`, taken: its expression as written, its brace and where it says
+        it is quoted from (`plan.WHEN`, "" for where it is written), or None for `{-}` and after
+        the one line that says why it binds nothing."""
         brace = self.braces.pop(end)
-        said = " ".join((brace["expression"] or "").split())
+        said, when = _quoted_from(" ".join((brace["expression"] or "").split()))
         broken = sorted(_names(said) & self.declared.broken)
         if brace["free"] is not None:
+            return None
+        if when is None:
+            place = " ".join((brace["expression"] or "").rpartition(";")[2].split())
+            said = f"“{place}” names no place to quote it from: write {PLACES}"
+            self.problem(start, f"{first.text}{brace.group(0)}: {said}")
             return None
         if brace["reason"] is not None:
             why = "has no value to hold it to: declare it under `givens:` (name: [value, reason]) "
@@ -428,15 +489,22 @@ class _Reader:
             why = f"uses the given {broken[0]}, whose declaration in the front matter cannot be read (line 1)"
             self.problem(start, f"{brace.group(0)} {why}")
         else:
-            return said, brace.group(0)
+            return said, brace.group(0), when
         return None
 
-    def bind(self, numerals: tuple[Numeral, ...], expression: str, brace: str, group: bool = False) -> None:
-        self.reading.bindings.append(Binding(numerals, self.declared.resolve(expression), brace, group))
+    def bind(
+        self, numerals: tuple[Numeral, ...], expression: str, brace: str, when: str = "", group: bool = False
+    ) -> None:
+        resolved = self.declared.resolve(expression)
+        self.reading.bindings.append(Binding(numerals, resolved, brace, group, when))
 
-    def bind_all(self, members: list[re.Match[str]], end: int, start: int, group: bool) -> None:
-        """The binding at `end` for the numbers `members`, in order, each set aside as done."""
+    def bind_all(
+        self, members: list[re.Match[str]], end: int, start: int, group: bool, digits: int = 0
+    ) -> None:
+        """The binding at `end` for the numbers `members`, in order, each set aside as done; each
+        but the first written with at least `digits` digits (a time's: `44:05`)."""
         numerals = tuple(map(self.numeral, members))
+        numerals = numerals[:1] + tuple(dataclasses.replace(n, digits=digits) for n in numerals[1:])
         if found := self.expression(end, numerals[0], start):
             self.bind(numerals, *found, group=group)
         self.done.update(m.start() for m in members)
@@ -457,8 +525,8 @@ class _Reader:
         start, years = found.start(), self.declared.exempt.years
         if any(first <= start < end for first, end in self.exempt):
             return True
-        text = found.group(0)
-        return bool(years and _YEAR.fullmatch(text) and years[0] <= int(text) <= years[1])
+        year = _YEAR.fullmatch(found.group(0))
+        return bool(years and year and years[0] <= int(year["year"]) <= years[1])
 
     def in_date(self, start: int) -> str:
         """The date a number is part of ("May 23"), or ""."""
@@ -477,6 +545,9 @@ class _Reader:
     def screen(self) -> None:
         """Digits that are no quantity set aside: a name ("GPT-2"), a version ("3.11.2"); and
         digits whose value the page cannot settle, one line each (their binding with them)."""
+        for found in self.found:
+            if self.unit_power(found):
+                self.done.add(found.start())
         for found in self.digits():
             text = found["digits"]
             if _named(self.text, found.start()) or numerals.version(text):
@@ -489,6 +560,20 @@ class _Reader:
                 self.unreadable.add(found.start())
                 self.braces.pop(_numeral_end(found), None)
                 self.problem(found.start(), f"{text} cannot be read as one number: it {error}")
+
+    def unit_power(self, found: re.Match[str]) -> bool:
+        """Whether `found` is a unit's power, not a number: a superscript right after a unit's
+        symbol (`m/s²`, `20 km²`), or the digits of math that is a power alone right after one
+        (`m/s$^2$`)."""
+        if found["power"]:
+            return bool(_UNIT_BEFORE.search(self.text, 0, found.start()))
+        written = self.passage.written or self.passage.text
+        for start, end in self.passage.maths:
+            if start < found.start() < end:
+                return bool(
+                    _POWER_ONLY.fullmatch(written, start, end) and _UNIT_BEFORE.search(written, 0, start)
+                )
+        return False
 
     def refuse_marker(self) -> None:
         """A number bound where it opens a paragraph, a full stop and a space after it: with the
@@ -551,7 +636,7 @@ class _Reader:
         self.done.update(m.start() for m in [*terms, result])
         if found is None:
             return
-        expression, brace = found
+        expression, brace, when = found
         at = left[0]
         try:
             spans = [(m.start() - at, _numeral_end(m) - at) for m in terms]
@@ -561,8 +646,8 @@ class _Reader:
             self.problem(start, f"{brace} {error} ({shown})")
             return
         for term, operand in zip(terms, operands, strict=True):
-            self.bind((self.numeral(term),), operand, f"{{= {operand}}}")
-        self.bind((self.numeral(result),), total, brace)
+            self.bind((self.numeral(term),), operand, f"{{= {operand}}}", when)
+        self.bind((self.numeral(result),), total, brace, when)
 
     def bind_groups(self) -> None:
         """Each group in brackets, `(0, 3, 0.5, 0){= q}`, bound element by element."""
@@ -575,6 +660,20 @@ class _Reader:
                 self.done.update(m.start() for m in members)
             else:
                 self.bind_all(members, group.end(), group.start(), group=True)
+
+    def bind_times(self) -> None:
+        """Each time, `44:52` or `1:05:30`, its parts bound together by one binding after it
+        (`{= [minutes, seconds]}`, `{= divmod(t, 60)}`) or marked `{-}` whole; unbound, one line."""
+        for time in _TIME.finditer(self.text):
+            members = list(self.digits(time.start(), time.end()))
+            if any(m.start() in self.done or self.set_aside(m) for m in members):
+                continue
+            if time.end() in self.braces:
+                self.bind_all(members, time.end(), time.start(), group=True, digits=2)
+                continue
+            said = "is not bound: a time's parts are bound together, {= [minutes, seconds]}, or marked {-}"
+            self.problem(time.start(), f"{time.group(0)} {said}")
+            self.done.update(m.start() for m in members)
 
     def bind_runs(self) -> None:
         """A run of numbers written as a list, `1.5625, 0, 0.375 and 0{= s2}`, bound by the one
@@ -710,7 +809,8 @@ def read(page: Page | str, book: Declared | None = None) -> Reading:
     reading order; `book`: what the book declares for every page (its front matter may declare more)."""
     page = page if isinstance(page, Page) else Page("", page)
     markdown = page.markdown
-    reading = Reading()
+    last_fence = max((fence.line for fence in page.fences), default=0)
+    reading = Reading("cell" if page.path.endswith(".ipynb") else "fence", last_fence)
     declared = declared_for_page(markdown, book or Declared())
     reading.problems += [Problem(1, error) for error in declared.errors]
     lines = markdown.split("\n")

@@ -7,7 +7,8 @@ It reads the plan from its standard input, then closes it, so a fence that reads
 Markdown reader: a page's code runs beside only what it needs. Its report channel is moved to a
 descriptor high above those a program opens (`Channel`: 1023 under the usual limit of 1024), and
 is not inherited by what a fence starts, so a fence that closes descriptors and opens a file
-never gets the channel's number; reports are written with references to `json` and `os` taken
+never gets the channel's number, and one that puts a file of its own at that number (`os.dup2`)
+is named, nothing written into its file; reports are written with references to `json` and `os` taken
 before any fence runs, so nothing a fence prints, replaces or closes can pass for a report. One
 JSON line per event: `{"at": WHERE}` as each fence starts and as each binding is evaluated (the
 build's clock for the time limit, and what it names if the process dies or hangs there), then
@@ -22,7 +23,8 @@ runner ended (`{"gone": STATUS}`) and stays until the build ends it and all belo
 nothing a page started outlives its page. The runner fails a page that leaves a process
 running, naming the fence it was first seen after, or that prints more than the most the build
 allows, naming the fence that passed it; a copy of the runner (`os.fork()`) that runs on into
-the page is stopped as it reaches the next step.
+the page is stopped as it reaches the next step, and one that its fence ends (`sys.exit()`) or
+fails in ends there with its own status, as in Python, reporting nothing.
 """
 
 from __future__ import annotations
@@ -48,8 +50,9 @@ from bound_numbers.values import Unavailable
 # What a page's process reports with, taken before any fence runs: a fence that replaces
 # json.dumps, os.write or os._exit changes nothing of how its page is reported.
 _ENCODE = json.JSONEncoder().encode
-_WRITE, _EXIT, _GETPID = os.write, os._exit, os.getpid
+_WRITE, _EXIT, _GETPID, _FSTAT = os.write, os._exit, os.getpid, os.fstat
 LOST = 113  # how the runner exits when its channel is gone: closed by a fence, or the build ended
+REPLACED = 114  # how it exits when a fence put a file of its own at the channel's number (dup2)
 ENDING = 1.0  # seconds a process the page started may take to end after the page is done
 
 
@@ -63,12 +66,22 @@ class Channel:
         high = min(ceiling if ceiling > 0 else 1024, 1024) - 1
         self.descriptor = fcntl.fcntl(descriptor, fcntl.F_DUPFD_CLOEXEC, high)
         os.close(descriptor)
+        self.pipe = self.identity()
+
+    def identity(self) -> tuple[int, int]:
+        """What the descriptor refers to now (device and inode): a fence that puts a file of its
+        own at the channel's number (`os.dup2(f.fileno(), 1023)`) changes it."""
+        found = _FSTAT(self.descriptor)
+        return found.st_dev, found.st_ino
 
     def send(self, event: dict[str, Any]) -> None:
-        """Write one report whole; if the channel is gone (closed by a fence, or the build ended),
-        end this process with the status that says so, and nothing on the terminal."""
+        """Write one report whole; if the channel is gone (closed by a fence, or the build ended)
+        or replaced by a file of the fence's, end this process with the status that says so,
+        nothing on the terminal and nothing written into that file."""
         data = memoryview((_ENCODE(event) + "\n").encode())
         try:
+            if self.identity() != self.pipe:
+                _EXIT(REPLACED)
             while data:
                 data = data[_WRITE(self.descriptor, data) :]
         except OSError:
@@ -130,6 +143,13 @@ class _Page:
         self.where = where
         self.channel.send({"at": where})
 
+    def fell(self, message: str) -> None:
+        """A fence failed: reported, unless in a copy of the runner a fence forked, whose failure
+        is its own: the copy ends there with status 1, as Python's would after a traceback."""
+        if _GETPID() != self.runner:
+            _EXIT(1)
+        self.channel.send({"fell": message})
+
     def full(self) -> None:
         most = self.most / (1 << 20)
         said = f"printed more than {most:g} MB, the most one page may print (its fences together)"
@@ -145,7 +165,7 @@ class _Page:
             self.points,
             at=self.at,
             evaluated=lambda values: self.channel.send({"values": values}),
-            fell=lambda message: self.channel.send({"fell": message}),
+            fell=self.fell,
             printed=self.room.printed,
         )
         deadline = time.monotonic() + ENDING  # one ending as the page ends is not left running
@@ -185,6 +205,9 @@ def _run(given: dict[str, Any], channel: Channel) -> None:
     except Unavailable as error:
         channel.send({"failed": str(error)})
     except BaseException as error:  # never a traceback in the build's log
+        if isinstance(error, SystemExit) and page and _GETPID() != page.runner:  # a forked copy's sys.exit()
+            code = error.code
+            _EXIT(code if isinstance(code, int) else int(code is not None))  # its status, as in Python
         where = page.where if page else f"{given.get('page', 'a page')}:1: the page's process"
         channel.send({"failed": f"{where} failed: {said(error)}"})
     _EXIT(0)  # nothing a fence registered to run at exit runs, nor waits

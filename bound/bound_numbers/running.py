@@ -33,7 +33,7 @@ from bound_numbers import processes
 from bound_numbers.evaluation import said
 from bound_numbers.executor import Executor, steps
 from bound_numbers.plan import Plan
-from bound_numbers.runner import LOST
+from bound_numbers.runner import LOST, REPLACED
 from bound_numbers.values import Unavailable, Value
 
 TIME_LIMIT = 30.0  # seconds one fence (or one binding) may run, unless the provider says otherwise
@@ -112,7 +112,7 @@ def run_here(plan: Plan, executor: Executor) -> Ran:
     """The plan run in this process by `executor`, with no time limit and nothing guarded: for a
     test that changes the package in its own process on purpose and runs a page under the change.
     A fence that fails is `Unavailable`, with the values of the bindings above it."""
-    heard = _Heard(plan)
+    heard = Heard(plan)
     points = plan.given()["points"]
     try:
         printed = steps(executor, plan.fences, points, evaluated=heard.value, fell=heard.fall)
@@ -122,7 +122,7 @@ def run_here(plan: Plan, executor: Executor) -> Ran:
     return Ran(tuple(printed), heard.values)
 
 
-class _Heard:
+class Heard:
     """What a page's run has said so far: the values of its points, those given after a fence
     that failed kept apart, and that fence's message."""
 
@@ -158,7 +158,7 @@ def _heard(
     deadline = time.monotonic() + limit
     longest = 8 * most + (1 << 20)  # a report of `most` characters, escaped, and the values
     line = bytearray()  # a report still being written
-    heard = _Heard(plan)
+    heard = Heard(plan)
     while (left := deadline - time.monotonic()) > 0 and select.select([reports], [], [], left)[0]:
         if not (chunk := os.read(reports, 1 << 16)):  # the holder too is gone: killed outright
             raise heard.unavailable(f"{where} ended the page's process (exit status {process.wait()})")
@@ -190,6 +190,11 @@ def _ended(status: int) -> str:
     """How the runner ended, said as what the step it was in did."""
     if status == LOST:
         return "closed the pipe the page's process reports on (a page's code may close only what it opened)"
+    if status == REPLACED:
+        return (
+            "put a file of its own in place of the pipe the page's process reports on (os.dup2 onto its "
+            "descriptor; a page's code may replace only what it opened)"
+        )
     return f"ended the page's process (exit status {status})"
 
 

@@ -31,12 +31,14 @@ Sources = Mapping[str, Callable[[str], str]]
 @dataclass(frozen=True)
 class Asked:
     """One value the check asks a provider for: `expression`, evaluated after the page's fences
-    that open above line `line`. `column` (from 0) only names the place in messages: two
-    bindings of one expression on one line are one value."""
+    that open above line `line`, or where `when` says (`plan.WHEN`: "next", the fence or cell
+    after them; "cell 12", "fence 3"; "end", after the last). `column` (from 0) only names the
+    place in messages: two bindings of one expression on one line are one value."""
 
     expression: str
     line: int
     column: int = field(default=0, compare=False)
+    when: str = ""
 
     @property
     def place(self) -> str:

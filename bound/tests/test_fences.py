@@ -285,6 +285,48 @@ def test_a_fence_that_closes_the_report_channel_itself_is_named() -> None:
     assert str(raised.value).startswith(f"docs/p.md:{line}: this fence closed the pipe the page's process")
 
 
+def test_a_fence_that_puts_its_own_file_at_the_report_channels_number_is_named_and_its_file_kept(
+    tmp_path: Path,
+) -> None:
+    """`os.dup2` onto the channel's descriptor once sent the check's reports into the fence's own
+    file, and the page was blamed for ending its process with status 0."""
+    kept = tmp_path / "kept.txt"
+    channel = "min(resource.getrlimit(resource.RLIMIT_NOFILE)[0], 1024) - 1"  # as the runner places it
+    body = "\n".join(
+        [
+            "import os, resource",
+            f"out = open({str(kept)!r}, 'w')",
+            f"os.dup2(out.fileno(), {channel})",
+            "out.write('mine')",
+            "out.flush()",
+        ]
+    )
+    markdown = page(body, "x = 1")
+    with pytest.raises(Unavailable) as raised:
+        values(markdown, "x")
+    line = opening_lines(markdown)[0]
+    assert str(raised.value).startswith(
+        f"docs/p.md:{line}: this fence put a file of its own in place of the pipe"
+    )
+    assert kept.read_text(encoding="utf-8") == "mine"
+
+
+@pytest.mark.parametrize(("ending", "status"), [("sys.exit(0)", 0), ("sys.exit(3)", 3), ("1 / 0", 1)])
+def test_a_copy_a_fence_forks_ends_on_its_own_as_in_python_and_the_page_goes_on(
+    ending: str, status: int
+) -> None:
+    body = "\n".join(
+        [
+            "import os, sys",
+            "pid = os.fork()",
+            "if pid == 0:",
+            f"    {ending}",
+            "ended = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])",
+        ]
+    )
+    assert values(page(body, "x = 1"), "ended", "x") == {"ended": status, "x": 1}
+
+
 def test_a_pages_process_loads_neither_mkdocs_nor_the_markdown_reader() -> None:
     loaded = "[m for m in sys.modules if m.startswith(('mkdocs', 'properdocs', 'markdown_it', 'yaml'))]"
     markdown = page(f"import sys\nfound = len({loaded})")

@@ -67,17 +67,23 @@ def test_a_year_is_four_digits_in_the_declared_range_and_nothing_else() -> None:
     ]
 
 
+def test_a_decade_is_a_year_with_an_s_and_the_years_rule_covers_it() -> None:
+    years = declared.of_config({"not_results": {"years": [1900, 2030]}})
+    assert problems("Saved on a floppy disk from the 1990s, or the 1990’s.\n", years) == []
+    assert problems("A disk from the 1880s.\n", years)[0].startswith("p.md:1:17: 1880s is not bound")
+
+
 @pytest.mark.parametrize(
     ("text", "unbound"),
     [
-        ("Gravity, $a = 9.8${= g} m/s$^2$, pulls at 9.8{= g} m/s$^2$.\n", 2),  # a unit's power in math
+        ("Moving at $v = 9.8${= g}, it has $m v^2 / 2$ joules, $v^2 / 2$ a mass.\n", 4),  # inline math
         ("$$x = a t^2 / 2$$\n", 2),  # a math block
-        ("| pull | unit |\n|---|---|\n| 9.8{= g} | m/s$^2$ |\n", 1),  # a table row
+        ("| pull | energy |\n|---|---|\n| 9.8{= g} | $m v^2 / 2$ |\n", 2),  # a table row
     ],
 )
 def test_a_pattern_covers_the_numbers_of_math_as_it_is_written(text: str, unbound: int) -> None:
-    """A physics book writes its units' powers in math (`m/s$^2$`); a pattern names them once."""
-    units = declared.of_config({"not_results": {"patterns": [r"m/s\$\^2\$", r"t\^2 / 2"]}})
+    """A physics book writes its formulas' constants in math (`$m v^2 / 2$`); a pattern names them once."""
+    units = declared.of_config({"not_results": {"patterns": [r"v\^2 / 2", r"t\^2 / 2"]}})
     assert problems(text, units) == []
     assert [p.split(": ")[1].split(" ")[0] for p in problems(text)] == ["2"] * unbound
 
@@ -170,6 +176,31 @@ def test_the_sites_declarations_are_read_whole_or_refused_in_one_line() -> None:
 )
 def test_prices_footnote_markers_reference_labels_and_addresses_are_no_false_errors(text: str) -> None:
     assert problems(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A dash &#8212; a hex one &#x2014; and a sign &#169; in a sentence.\n",
+        "| Cell |\n|---|\n| a &#8212; b |\n",
+        "![A figure](f.png){ width=300 }\n",
+        "See www.example.org/page/3, or www.example.org:8080.\n",
+        "Write to user+7@example.org or ops2@mail3.example.org.\n",
+    ],
+    ids=["character references", "a reference in a table", "attributes without a colon", "www", "e-mail"],
+)
+def test_character_references_attributes_and_addresses_the_reader_never_sees_as_numbers_are_no_errors(
+    text: str,
+) -> None:
+    assert problems(text) == []
+
+
+def test_a_character_reference_that_shows_a_digit_or_one_written_literally_is_still_read() -> None:
+    assert problems("Shown as &#51; here.\n") == [f"p.md:1:12: 51 {UNBOUND}"]
+    assert problems("Write \\&#8212; for a dash.\n") == [f"p.md:1:10: 8212 {UNBOUND}"]
+    values: dict[str, Value] = {"x": 8}
+    said = [p.message for p in checked(read("A dash&#8212;7{= x} here.\n"), values)]
+    assert said == ["7 is written, 8 is computed now, bound to {= x}"]
 
 
 def test_two_prices_are_two_bound_numbers_and_a_footnotes_text_is_read() -> None:

@@ -49,7 +49,7 @@ def checked(text: str) -> tuple[dict[int, Value], str]:
         found, failed = FenceValues().bound_values(page, asked), ""
     except Unavailable as error:
         found, failed = error.values, str(error)
-    return {a.line: value for a, value in found.items() if a.expression == "rate"}, failed
+    return {a.line: value for a, value in found.items() if a.expression == "rate" and not a.when}, failed
 
 
 def test_each_binding_quotes_the_namespace_the_fences_above_it_left() -> None:
@@ -79,7 +79,7 @@ def test_a_fence_that_fails_keeps_the_values_above_it_and_those_below_apart() ->
     page = Page("docs/p.md", PAGE.replace("rate = 2\n", "rate = 2 / 0\n"))
     with pytest.raises(Unavailable) as raised:
         FenceValues().bound_values(page, read(page).asked)
-    below = {a.line: v for a, v in raised.value.after.items() if a.expression == "rate"}
+    below = {a.line: v for a, v in raised.value.after.items() if a.expression == "rate" and not a.when}
     assert below == {3: 3, 20: 1, 26: 3}  # the page's run went on past the fence: what renumber writes
 
 
@@ -113,10 +113,105 @@ def test_a_binding_that_announces_what_the_code_below_computes_takes_its_value_t
     )
     page = Page("docs/p.md", text)
     found = FenceValues().bound_values(page, read(page).asked)
-    assert {(a.line, a.column): v for a, v in found.items()} == {
+    assert {(a.line, a.column): v for a, v in found.items() if not a.when} == {
         (1, 8): "names what only the fences below it define, and they give it 100 first and 5 at the "
-        "page's end: bind it to what the code above it computes",
+        "page's end: say where it is quoted from, as in `{= n; after the next fence}`, or bind it to what "
+        "the code above it computes",
         (1, 28): 7,
         (13, 8): 5,
         (13, 20): "NameError: name 'k' is not defined",
     }
+
+
+NARRATIVE = f"""# A penny
+
+The whole story first: the drop takes 8.8{{= t; after fence 2}} s and ends at
+86{{= round(v); after fence 3}} m/s; the last drop lasts 3.4{{= t; at the end}} s.
+
+{F}python exec="on"
+a = 9.8
+t = 3.4
+{F}
+
+After 3.4{{= t}} s it falls at about 33{{= a * t}} m/s.
+
+{F}python exec="on"
+t = (2 * 381 / a) ** 0.5
+{F}
+
+{F}python exec="on"
+v = a * t
+{F}
+
+Then we drop it for 3.4{{= t; after the next fence}} s again:
+
+{F}python exec="on"
+t = 3.4
+{F}
+"""
+
+
+def plugin() -> BoundNumbersPlugin:
+    made = BoundNumbersPlugin()
+    made.config = made.config_class()
+    made.config.load_dict({"values": "fences"})
+    made.config.validate()
+    return made
+
+
+def test_a_binding_may_say_it_quotes_the_next_fence_a_fence_by_number_or_the_pages_end() -> None:
+    """A summary that states results before any code, and prose that announces the fence below
+    it while a fence above has set the name, each quote the place their binding names."""
+    assert [p.render("docs/p.md") for p in plugin().check(Page("docs/p.md", NARRATIVE))] == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        ("{= t; after fence 2}", "{= t; after fence 9}", "the page runs 4 fences: there is no fence 9"),
+        (
+            "{= round(v); after fence 3}",
+            "{= round(v); after fence 2}",
+            "fence 2 (line 13) neither assigns nor changes v, which it reads: name the fence that sets it",
+        ),
+        (
+            "{= t; after fence 2}",
+            "{= t; after cell 2}",
+            "this page is no notebook: count its fences, `; after fence N`, the first that runs being 1",
+        ),
+        ("{= t; at the end}\n", "{= t; at the end}\n\nLast, 3.4{= t; after the next fence}.\n", ""),
+    ],
+)
+def test_a_place_the_page_does_not_have_or_a_fence_that_sets_nothing_the_binding_reads_is_one_line(
+    old: str, new: str, said: str
+) -> None:
+    """A fence added above the one a binding names would make it quote another fence's value in
+    silence: the fence it names must assign or change what it reads."""
+    text = NARRATIVE.replace(old, new, 1) if said else NARRATIVE + "\nLast, 3.4{= t; after the next fence}.\n"
+    [problem] = plugin().check(Page("docs/p.md", text))
+    if said:
+        assert problem.message.endswith(f"cannot be worked out: {said}")
+    else:
+        assert problem.message.endswith(
+            "cannot be worked out: there is no fence below it, so `; after the next fence` names none"
+        )
+
+
+def test_words_after_a_semicolon_that_name_no_place_are_one_line() -> None:
+    text = NARRATIVE.replace("{= t; at the end}", "{= t; after lunch}")
+    [problem] = plugin().check(Page("docs/p.md", text))
+    assert problem.render("docs/p.md").startswith(
+        "docs/p.md:4:56: 3.4{= t; after lunch}: “after lunch” names no place to quote it from: write "
+    )
+
+
+def test_a_number_only_the_fence_below_gives_is_said_and_not_renumbered_into_the_value_above() -> None:
+    """`3.4{= t}` announcing `t = 3.4` where `t` is 8.8 above: renumber would write 8.8 into the
+    sentence; the check says what the fence below gives and how to bind it."""
+    text = NARRATIVE.replace("{= t; after the next fence}", "{= t}")
+    [problem] = plugin().check(Page("docs/p.md", text))
+    assert problem.render("docs/p.md") == (
+        "docs/p.md:21:21: 3.4 is written, 8.81789 is computed now, bound to {= t}: the fence below gives "
+        "3.4: if the sentence announces it, write {= t; after the next fence}"
+    )
+    assert not problem.renumbered

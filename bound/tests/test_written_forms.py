@@ -186,3 +186,34 @@ def test_a_percentage_bound_to_its_share_is_said_alike_by_the_build_and_by_renum
 
 def test_digits_keep_their_value_when_read_alone() -> None:
     assert value_of("1.234,5") == 1234.5 and value_of("1,234", ",") == 1.234 and value_of("٣") == 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It falls at 9.8{= g} m/s².\n",
+        "A field of 20{= area} m², a crate of 3{= size} ft³ and 2{= rate} kHz².\n",
+        "Gravity pulls at 9.8{= g} m/s$^2$, or $9.8${= g} m/s$^{2}$.\n",
+        "| pull | unit |\n|---|---|\n| 9.8{= g} | m/s² |\n",
+    ],
+)
+def test_a_superscript_right_after_a_unit_is_the_units_power_not_a_number(text: str) -> None:
+    assert problems(text) == []
+
+
+def test_a_superscript_after_a_symbol_or_a_number_is_still_a_number() -> None:
+    said = problems("The cost grows as n², as 2³ and as $n^2$; m/s ² is spaced.\n")
+    assert [p.split(": ")[1].split(" is")[0] for p in said] == ["²", "2³", "2", "²"]
+
+
+def test_a_time_is_one_number_marked_whole_or_bound_whole_and_renumbered_with_two_digit_parts() -> None:
+    assert problems("A 10K{-} race in 44:52{-} (that is 44{-} minutes and 52{-} seconds).\n") == []
+    assert problems("It took 1:05:30{-} in all.\n") == []
+    assert problems("A race in 44:52 flat.\n") == [
+        "p.md:1:11: 44:52 is not bound: a time's parts are bound together, {= [minutes, seconds]}, "
+        "or marked {-}"
+    ]
+    assert bound("A race in 44:52{= divmod(pace, 60)}.\n") == [("44", 44), ("52", 52)]
+    assert renumbered("A race in 44:52{= divmod(pace, 60)}.\n", {"divmod(pace, 60)": [45, 3]}) == (
+        "A race in 45:03{= divmod(pace, 60)}.\n"
+    )

@@ -33,7 +33,7 @@ from attend_figures.ideas_later import layer_figure, looking_back_figure, placed
 from attend_figures.lacking import mask_figure, parting_figure
 from attend_figures.learning import clue_figure, curve_figure, learned_figure, window_figure
 from attend_figures.opening import line_figure
-from attend_figures.pictures import cost_figure, scale_figure, shares_figure, square_figure
+from attend_figures.pictures import cost_figure, scale_figure, square_figure, weights_figure
 
 __all__ = [
     "block_figure",
@@ -58,8 +58,8 @@ __all__ = [
     "rotation_figure",
     "saturation_figure",
     "scale_figure",
-    "shares_figure",
     "square_figure",
     "strip_figure",
+    "weights_figure",
     "window_figure",
 ]

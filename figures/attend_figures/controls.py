@@ -136,8 +136,8 @@ def _table(caption: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -
 
 
 @cache
-def shares_drive() -> Drive:
-    """What softmax is handed, scaled by 1/√dk and not: the figure above shows the
+def weights_drive() -> Drive:
+    """What softmax is handed, scaled by 1/√d_k and not: the figure above shows the
     attention weights that come out, this shows the scores that go in, the gaps scaling narrows."""
     labels = [label(t) for t in chapter_tokens()]
     keys = [str(j + 1) for j in range(len(labels))]
@@ -152,7 +152,7 @@ def shares_drive() -> Drive:
         caption = f"The scores softmax is handed, {words}"
         table = _table(caption, ("query \\ key", *keys), rows)
         states.append(State(value, f"scores, {words}", table))
-    return Drive("switch", "Divide each score by √dk", tuple(states))
+    return Drive("switch", "Divide each score by √dₖ", tuple(states))
 
 
 @cache
@@ -197,7 +197,7 @@ def cost_drive(rows: Sequence[int] = CONTROL_ROWS) -> Drive:
             ],
         )
         states.append(State(str(cost.length), _tokens(cost.length), table, marker_ids(cost.length)))
-    legend = f"Tokens in the row, marked on the plot: {_steps(rows)}"
+    legend = f"Tokens in the sequence, marked on the plot: {_steps(rows)}"
     turn = _even_until(rows)
     scale = tuple(sorted({rows[0], where, turn, rows[-1]}))
     return Drive("slider", legend, tuple(states), start=rows.index(where), scale=scale)
@@ -221,7 +221,7 @@ def _steps(rows: Sequence[int]) -> str:
     return f"{even}, then {by} to {rows[-1]:,}"
 
 
-DRIVES = {"shares": shares_drive, "scale": scale_drive, "cost": cost_drive}
+DRIVES = {"weights": weights_drive, "scale": scale_drive, "cost": cost_drive}
 
 
 def driven(figure: Figure) -> Control:

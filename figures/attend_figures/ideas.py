@@ -320,13 +320,13 @@ def saturation_figure(widths: Sequence[int] = (4, 64, 256), keys: int = 4, seed:
     scores = {w: _one_draw(w, keys, seed)[1] for w in widths}
     sides = (
         ("not scaled", {w: softmax(s) for w, s in scores.items()}),
-        ("scaled: ÷ √dk", {w: softmax(s / math.sqrt(w)) for w, s in scores.items()}),
+        ("scaled: ÷ √d_k", {w: softmax(s / math.sqrt(w)) for w, s in scores.items()}),
     )
     panels = []
     with plt.rc_context(_STYLE):
         for name, weights in sides:
             fig, ax = _canvas(PANEL_WIDTH, 190)
-            ax.text(8, 12, name, va="center", fontweight="bold", color=QUIET if name == "not scaled" else BAR)
+            written(ax, 8, 16, name, fontweight="bold", color=QUIET if name == "not scaled" else BAR)
             group = (PANEL_WIDTH - 16) / len(widths)
             bar_w, base, tall = group / (keys + 2), 150, 110
             for g, w in enumerate(widths):
@@ -344,10 +344,10 @@ def saturation_figure(widths: Sequence[int] = (4, 64, 256), keys: int = 4, seed:
                     va="bottom",
                     ha="left",
                 )
-                ax.text(left + keys * bar_w / 2, base + 8, f"dk = {w}", ha="center", va="top")
+                written(ax, left + keys * bar_w / 2, base + 20, f"d_k = {w}", ha="center")
                 ax.text(
                     left + keys * bar_w / 2,
-                    base + 24,
+                    base + 26,
                     f"spread {np.ptp(scores[w]) / (1 if name == 'not scaled' else math.sqrt(w)):.1f}",
                     ha="center",
                     va="top",
@@ -580,9 +580,7 @@ def block_figure(model: Model = GPT2_SMALL) -> Figure:
         for h in range(cells):
             colour = FOLLOWED if h == 0 else _tint(built, 0.4)
             ax.add_patch(Rectangle((branch_x + 8 + h * width, y_heads + 26), width - 3, 24, facecolor=colour))
-        ax.text(
-            branch_x + 8, y_heads + 62, f"each dk = {model.d_k}; this book: one", va="center", color=FOLLOWED
-        )
+        written(ax, branch_x + 8, y_heads + 66, f"each d_k = {model.d_k}; this book: one", color=FOLLOWED)
         written(ax, branch_x + 8, y_heads + 80, "joined by W_O")
         _arrow(ax, (branch_x, y_heads + 50), (stream_x + 10, 262))
         add(266)
@@ -608,7 +606,7 @@ def block_figure(model: Model = GPT2_SMALL) -> Figure:
         "positions are "
         f"added, and a thick line, the residual stream, runs down through a block repeated {model.layers} "
         "times. "
-        f"In the block, a norm feeds {model.heads} attention heads of dk = {model.d_k}, the first "
+        f"In the block, a norm feeds {model.heads} attention heads of d_k = {model.d_k}, the first "
         "marked as this book's head, joined by W_O, and their result is added back into the stream; then a "
         "norm feeds an MLP "
         f"from {model.d_model:,} to {model.mlp:,} and back, added into the stream again. After the last "
@@ -619,11 +617,10 @@ def block_figure(model: Model = GPT2_SMALL) -> Figure:
         "are drawn as built on these pages; the norms, the MLP and the rest as described only."
     )
     caption = (
-        f"Where a head sits, at {model.name}'s shapes: {model.heads} heads of dk = {model.d_k} side by side, "
-        "joined "
-        f"by W_O and added into the residual stream, then an MLP {model.mlp:,} wide, in each of "
-        f"{model.layers} "
-        "blocks. This book builds a head, then positions, the mask and several heads; it describes the rest."
+        f"Where a head sits, at {model.name}'s shapes: {model.heads} heads of d_k = {model.d_k} side "
+        f"by side, joined by W_O and added into the residual stream, then an MLP {model.mlp:,} wide, in "
+        f"each of {model.layers} blocks. This book builds a head, then positions, the mask and several "
+        "heads; it describes the rest."
     )
     data = {
         "model": model.name,

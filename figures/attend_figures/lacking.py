@@ -46,15 +46,15 @@ def mask_figure() -> Figure:
     """The score matrix under the causal mask as `attend mask` prints it: the scores with the
     later keys hidden, and the attention weights they leave, each under its colour bar."""
     table = modes.mask.table()
-    scores, shares, div = table.masked.scores, table.masked.weights, table.run.div
+    scores, weights, div = table.masked.scores, table.masked.weights, table.run.div
     labels = [label(t.id) for t in table.tokens]
     n = len(labels)
     seen = np.isfinite(scores)
     scale = (float(scores[seen].min()), float(scores[seen].max()))
     row, last = twins(table.run.weights)  # alike without the mask: the rows it tells apart
-    key = int(np.argmax(shares[row - 1])) + 1
-    sums = shares.sum(axis=1)
-    hidden, hidden_share = int((~seen).sum()), float(shares[~seen].max())
+    key = int(np.argmax(weights[row - 1])) + 1
+    sums = weights.sum(axis=1)
+    hidden, hidden_share = int((~seen).sum()), float(weights[~seen].max())
     panels = (
         _heat_panel(
             "mask-scores",
@@ -66,8 +66,8 @@ def mask_figure() -> Figure:
             scale,
         ),
         _heat_panel(
-            "mask-shares",
-            shares,
+            "mask-weights",
+            weights,
             labels,
             "attention weights, by row",
             WEIGHTS_MAP,
@@ -80,15 +80,15 @@ def mask_figure() -> Figure:
         f"both axes, each under its colour bar. On the left the scores divided by {div:g}: the "
         f"{hidden} cells above the diagonal are grey and read −inf, keys their query "
         f"may not see. On the right the attention weights, each row adding to {sums.min():g}: the first row "
-        f"gives itself {shares[0, 0]:.4f}; row {row} gives {shares[row - 1, key - 1]:.4f} to token {key} "
-        f"and {shares[row - 1, row - 1]:.4f} to itself; row {last}, which sees every key, gives "
-        f"token {key} the {shares[last - 1, key - 1]:.4f} it gave without the mask."
+        f"gives itself {weights[0, 0]:.4f}; row {row} gives {weights[row - 1, key - 1]:.4f} to token {key} "
+        f"and {weights[row - 1, row - 1]:.4f} to itself; row {last}, which sees every key, gives "
+        f"token {key} the {weights[last - 1, key - 1]:.4f} it gave without the mask."
     )
     caption = (
         "The score matrix with each query kept from the keys after it. A hidden score is "
         f"−inf, so its attention weight is exactly {hidden_share:g} and the rest of the row still "
-        f"adds to {sums.min():g}. Rows {row} and {last} (outlined) no longer match: token {row} "
-        f"gives {shares[row - 1, key - 1]:.4f} to token {key}, token {last} {shares[last - 1, key - 1]:.4f}."
+        f"adds to {sums.min():g}. Rows {row} and {last} (outlined) no longer match: token {row} gives "
+        f"{weights[row - 1, key - 1]:.4f} to token {key}, token {last} {weights[last - 1, key - 1]:.4f}."
     )
     data = {
         "labels": labels,
@@ -100,7 +100,7 @@ def mask_figure() -> Figure:
         "scale": scale,
         "row sums": sums.tolist(),
         "scores": scores.tolist(),
-        "shares": shares.tolist(),
+        "weights": weights.tolist(),
     }
     return Figure("mask", panels, alt, caption, data)
 
@@ -140,21 +140,21 @@ def parting_figure() -> Figure:
         "charts": len(panels),
         "rows": rows,
         "keys": keys,
-        "shares": [[p.attended.weights[r - 1].tolist() for r in p.rows] for p in table.partings],
+        "weights": [[p.attended.weights[r - 1].tolist() for r in p.rows] for p in table.partings],
         "largest share apart": [p.weight_gap for p in table.partings],
     }
     return Figure("parting", panels, alt, caption, data)
 
 
-def _pair_panel(name: str, shares: npt.NDArray[np.float64], rows: Sequence[int], title: str) -> str:
+def _pair_panel(name: str, weights: npt.NDArray[np.float64], rows: Sequence[int], title: str) -> str:
     """Two tokens' attention weights on every key as bars side by side, on the one scale they share."""
-    keys = np.arange(1, shares.shape[1] + 1)
+    keys = np.arange(1, weights.shape[1] + 1)
     width = 0.8 / len(rows)
     with plt.rc_context(_STYLE):
         fig, ax = _panel(height=260, width=PARTING_WIDTH)
         for i, (row, colour) in enumerate(zip(rows, PAIRED, strict=True)):
             offset = (i - (len(rows) - 1) / 2) * width
-            ax.bar(keys + offset, shares[row - 1], width=width, color=colour, label=f"token {row}")
+            ax.bar(keys + offset, weights[row - 1], width=width, color=colour, label=f"token {row}")
         ax.set_ylim(*SHARE_RANGE)
         ax.set_xticks(keys, [str(k) for k in keys])
         ax.set_xlabel("key (token number)")

@@ -93,9 +93,9 @@ _STYLE: Any = {  # matplotlib rcParams
 }
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-# A weight matrix as the pages write it, $W_Q$, in matplotlib's mathtext: set large enough that its
-# subscript, which mathtext draws at 0.7 of the size, is still SMALLEST_TEXT.
-MATRIX = re.compile(r"W_([QKVOU])")
+# A weight matrix or a width as the pages write them, $W_Q$ and $d_k$, in matplotlib's mathtext:
+# set large enough that the subscript, which mathtext draws at 0.7 of the size, is still SMALLEST_TEXT.
+SYMBOL = re.compile(r"(W)_([QKVOU])|(d)_([kv])")
 MATH_SIZE = math.ceil(SMALLEST_TEXT / 0.7)
 
 
@@ -122,7 +122,7 @@ class Figure:
         """The picture as a `<figure>` a page can print straight into its HTML, with `live` (a
         control, from `attend_figures.controls`) under the caption."""
         link = f' <a href="{html.escape(self.link[1])}">{html.escape(self.link[0])}</a>.' if self.link else ""
-        caption = MATRIX.sub(_mathml, html.escape(self.caption))
+        caption = SYMBOL.sub(_mathml, html.escape(self.caption))
         parts = [
             f'<figure class="attend-figure" id="figure-{self.name}">',
             self.drawing(),
@@ -133,12 +133,19 @@ class Figure:
         return "\n".join(parts)
 
 
-def _mathml(matrix: re.Match[str]) -> str:
-    """A weight matrix of a caption (`W_Q`) as the pages' math renders it: MathML, W and its letter
-    as a subscript."""
+def _parts(symbol: re.Match[str]) -> tuple[str, str]:
+    """A symbol's letter and its subscript: W and Q of `W_Q`, d and k of `d_k`."""
+    letter, under = symbol[1] or symbol[3], symbol[2] or symbol[4]
+    return letter, under
+
+
+def _mathml(symbol: re.Match[str]) -> str:
+    """A symbol of a caption (`W_Q`, `d_k`) as the pages' math renders it: MathML, the letter and
+    its subscript."""
+    letter, under = _parts(symbol)
     return (
         '<math xmlns="http://www.w3.org/1998/Math/MathML" display="inline">'
-        f"<mrow><msub><mi>W</mi><mi>{matrix[1]}</mi></msub></mrow></math>"
+        f"<mrow><msub><mi>{letter}</mi><mi>{under}</mi></msub></mrow></math>"
     )
 
 
@@ -206,7 +213,7 @@ def square_figure() -> Figure:
 
 
 @cache
-def shares_figure() -> Figure:
+def weights_figure() -> Figure:
     """The attention weights as `attend scores` and `attend scores --no-scale` print them."""
     divided = chapter_head(divide=True).attend(chapter_embeddings())
     undivided = chapter_head(divide=False).attend(chapter_embeddings())
@@ -218,7 +225,7 @@ def shares_figure() -> Figure:
     key = int(np.argmax(divided.weights[row - 1])) + 1
     panels = (
         _heat_panel(
-            "shares-divided",
+            "weights-divided",
             divided.weights,
             labels,
             f"weights, scores divided by {divided.div:g}",
@@ -227,7 +234,7 @@ def shares_figure() -> Figure:
             SHARE_RANGE,
         ),
         _heat_panel(
-            "shares-undivided",
+            "weights-undivided",
             undivided.weights,
             labels,
             "weights, scores not scaled",
@@ -260,7 +267,7 @@ def shares_figure() -> Figure:
         "divided": divided.weights.tolist(),
         "undivided": undivided.weights.tolist(),
     }
-    return Figure("shares", panels, alt, caption, data)
+    return Figure("weights", panels, alt, caption, data)
 
 
 @cache
@@ -447,11 +454,12 @@ def written(ax: Axes, x: float, y: float, text: str, ha: str = "left", **style: 
 
     gap = space()
     drawn: list[tuple[Text, float, float, float]] = []  # a text, the gap before it, its width, the gap after
-    for piece in (piece for piece in re.split(r"(W_[QKVOU])", text) if piece):
-        matrix = MATRIX.fullmatch(piece)
+    for piece in (piece for piece in re.split(r"(W_[QKVOU]|d_[kv])", text) if piece):
+        symbol = SYMBOL.fullmatch(piece)
         core = piece.strip()
-        size = {"fontsize": MATH_SIZE} if matrix else {}
-        shown = ax.text(0, y, f"$W_{matrix[1]}$" if matrix else core, va="baseline", **{**style, **size})
+        size = {"fontsize": MATH_SIZE} if symbol else {}
+        math = "${}_{}$".format(*_parts(symbol)) if symbol else core
+        shown = ax.text(0, y, math, va="baseline", **{**style, **size})
         lead, trail = len(piece) - len(piece.lstrip()), len(piece) - len(piece.rstrip())
         drawn.append((shown, lead * gap, width(shown) if core else 0.0, trail * gap))
     at = x - {"left": 0.0, "center": 0.5, "right": 1.0}[ha] * sum(b + w + a for _, b, w, a in drawn)

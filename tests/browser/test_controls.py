@@ -45,28 +45,28 @@ def _shown(live: Any) -> list[str]:
     return [t.strip() for t in panels.first.locator("td").all_inner_texts()]
 
 
-def _shares(divide: bool) -> list[str]:
-    """What the switch shows: the scores softmax is handed (the shares are the figure above)."""
+def _scores_handed(divide: bool) -> list[str]:
+    """What the switch shows: the scores softmax is handed (the weights are the figure above)."""
     return [f"{v:.4f}" for v in chapter_head(divide=divide).attend(chapter_embeddings()).scaled.ravel()]
 
 
 def test_the_divide_switch_shows_the_scores_softmax_is_handed_with_and_without_it(
     site: Any, page: Any, visits: dict[str, Any], shots: Path
 ) -> None:
-    live = _open(page, site, visits, "shares")
+    live = _open(page, site, visits, "weights")
     switch = live.locator("input[type=checkbox]")
     assert switch.is_checked()
-    assert _shown(live) == _shares(True)
-    live.screenshot(path=str(shots / "shares-divided.png"))
+    assert _shown(live) == _scores_handed(True)
+    live.screenshot(path=str(shots / "weights-divided.png"))
     live.locator("label.attend-control__switch").click()  # the mouse, on the switch's words
     assert not switch.is_checked()
-    assert _shown(live) == _shares(False)
+    assert _shown(live) == _scores_handed(False)
     assert "left off" in live.locator("output").inner_text()
-    live.screenshot(path=str(shots / "shares-undivided.png"))
+    live.screenshot(path=str(shots / "weights-undivided.png"))
     switch.focus()
     page.keyboard.press("Space")  # and the keyboard turns it back
     assert switch.is_checked()
-    assert _shown(live) == _shares(True)
+    assert _shown(live) == _scores_handed(True)
 
 
 def _scale(width: int) -> list[str]:
@@ -165,7 +165,7 @@ def test_without_javascript_each_driven_figure_is_still_a_whole_static_figure(
     site: Any, open_context: Any, visits: dict[str, Any]
 ) -> None:
     page = open_context(java_script_enabled=False).new_page()
-    for figure in ("shares", "scale", "cost"):
+    for figure in ("weights", "scale", "cost"):
         page.goto(site.url + _home(figure, visits), wait_until="load")
         fig = page.locator(f"#figure-{figure}")
         assert fig.locator("svg").first.is_visible(), figure

@@ -79,7 +79,7 @@ def test_every_figure_loads_with_a_size_and_alt_text(visits: dict[str, Any]) -> 
     assert not {p: i for p, i in broken.items() if i}, broken
 
 
-@pytest.mark.parametrize("figure", ["square", "shares", "scale", "cost"])
+@pytest.mark.parametrize("figure", ["square", "weights", "scale", "cost"])
 def test_each_figure_is_drawn_on_a_page(figure: str, visits: dict[str, Any]) -> None:
     homes = [p for p, v in visits.items() if any(f["id"] == f"figure-{figure}" for f in v.figures)]
     assert homes, f"figure-{figure} is on no page"

@@ -62,6 +62,20 @@ def test_a_node_that_names_no_test_is_refused_before_pytest_collects_anything(
     assert collected == []
 
 
+def test_a_file_whose_name_reads_as_an_option_or_a_node_split_over_lines_is_one_line_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`-p.py::test_x` was handed to pytest as `-p .py::test_x`: it printed nothing on its output
+    and run_test raised IndexError; a node with a newline was a message of two lines."""
+    (tmp_path / "-p.py").write_text("def test_x():\n    pass\n", encoding="utf-8")
+    (tmp_path / "test_one.py").write_text("def test_x():\n    pass\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert run_test("-p.py::test_x") == "test_x PASSED"
+    with pytest.raises(ChapterTestError, match=r"names no test") as refused:
+        run_test("test_one.py::test_x\n")
+    assert "\n" not in str(refused.value)
+
+
 def test_a_page_that_runs_a_failing_test_fails_naming_its_line(failing: str) -> None:
     page = (
         f'Prose.\n\n{F}python exec="1" result="text" book_only\n'

@@ -38,14 +38,14 @@ def test_the_square_figure_plots_the_numbers_attend_square_prints() -> None:
     assert data["scaled"] == run.scaled.tolist()
 
 
-def test_the_shares_figure_plots_the_numbers_attend_scores_prints_with_and_without_the_divide() -> None:
-    data = pictures.shares_figure().data
+def test_the_weights_figure_plots_the_numbers_attend_scores_prints_with_and_without_the_divide() -> None:
+    data = pictures.weights_figure().data
     assert data["divided"] == modes.scores.table().run.weights.tolist()
     assert data["undivided"] == modes.scores.table(divide=False).run.weights.tolist()
 
 
-def test_the_shares_figure_shows_rows_two_and_four_identical() -> None:
-    data = pictures.shares_figure().data
+def test_the_weights_figure_shows_rows_two_and_four_identical() -> None:
+    data = pictures.weights_figure().data
     for side in ("divided", "undivided"):
         assert data[side][1] == data[side][3], side
 
@@ -104,20 +104,20 @@ def test_the_cost_slider_names_a_length_in_the_singular_and_its_steps_on_its_sca
     assert cost_drive().scale[0] == offered[0] and cost_drive().scale[-1] == offered[-1]
 
 
-def test_the_mask_figure_plots_the_scores_and_shares_attend_mask_prints() -> None:
+def test_the_mask_figure_plots_the_scores_and_weights_attend_mask_prints() -> None:
     masked = modes.mask.table().masked
     data = lacking.mask_figure().data
     assert data["scores"] == masked.scores.tolist()
-    assert data["shares"] == masked.weights.tolist()
+    assert data["weights"] == masked.weights.tolist()
 
 
-def test_the_mask_figure_outlines_the_twins_it_parts_and_the_last_keeps_its_unmasked_shares() -> None:
+def test_the_mask_figure_outlines_the_twins_it_parts_and_the_last_keeps_its_unmasked_weights() -> None:
     data = lacking.mask_figure().data
-    assert data["twins"] == pictures.shares_figure().data["twins"] == (2, 4)
+    assert data["twins"] == pictures.weights_figure().data["twins"] == (2, 4)
     row, last = data["twins"]
-    assert data["shares"][row - 1] != data["shares"][last - 1]
+    assert data["weights"][row - 1] != data["weights"][last - 1]
     assert last == data["size"], "the alt text says the last twin sees every key"
-    assert data["shares"][last - 1] == pytest.approx(modes.mask.table().run.weights[last - 1].tolist())
+    assert data["weights"][last - 1] == pytest.approx(modes.mask.table().run.weights[last - 1].tolist())
 
 
 def test_the_parting_figure_plots_rows_two_and_four_under_every_scheme_attend_positions_runs() -> None:
@@ -125,7 +125,7 @@ def test_the_parting_figure_plots_rows_two_and_four_under_every_scheme_attend_po
     data = lacking.parting_figure().data
     assert data["schemes"] == [p.scheme for p in partings]
     assert data["rows"] == (2, 4)
-    assert data["shares"] == [
+    assert data["weights"] == [
         [p.attended.weights[1].tolist(), p.attended.weights[3].tolist()] for p in partings
     ]
     assert data["largest share apart"] == [p.weight_gap for p in partings]
@@ -257,7 +257,7 @@ def test_the_window_figure_plots_the_table_of_counts_and_both_runs() -> None:
 ALL = [
     opening.line_figure,
     pictures.square_figure,
-    pictures.shares_figure,
+    pictures.weights_figure,
     pictures.scale_figure,
     pictures.cost_figure,
     ideas.head_figure,
@@ -347,7 +347,7 @@ def test_no_two_figures_share_an_id() -> None:
 # Which page each figure belongs on: the one whose console fence prints its table.
 HOMES = {
     "square_figure": "$ attend square",
-    "shares_figure": "chapter_head(divide=False)",  # the undivided shares, printed by a fence
+    "weights_figure": "chapter_head(divide=False)",  # the undivided weights, printed by a fence
     "scale_figure": "$ attend scale",
     "cost_figure": "$ attend cost --lengths " + ",".join(map(str, pictures.COST_ROWS)),
     "mask_figure": "$ attend mask",

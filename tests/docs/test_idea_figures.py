@@ -117,7 +117,7 @@ def test_the_kinds_figure_gives_the_two_digits_one_output_and_the_zero_its_atten
 
 def test_the_saturation_figure_piles_the_weight_on_one_key_only_without_the_divide() -> None:
     data = ideas.saturation_figure().data
-    raw, scaled = data["weights"]["not scaled"], data["weights"]["scaled: ÷ √dk"]
+    raw, scaled = data["weights"]["not scaled"], data["weights"]["scaled: ÷ √d_k"]
     tops = [max(raw[w]) for w in data["widths"]]
     assert tops == sorted(tops) and tops[-1] > 0.99, tops
     assert max(scaled[data["widths"][-1]]) < 0.7

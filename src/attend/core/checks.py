@@ -381,6 +381,8 @@ def scores(values: object) -> npt.NDArray[np.float64]:
         isinstance(values, np.ndarray) and values.ndim == 0
     ):
         raise TypeError(f"softmax takes a row of scores, not {a_thing(values)}")
+    if isinstance(values, np.ndarray):  # a view may stand for far more numbers than it stores
+        within_work(3 * values.size, f"softmax over {values.size:,} scores", "ask for fewer scores")
     row = real_array(values, "softmax's scores", lambda at: f"softmax's score {at + 1}")
     if row.size == 0 or row.shape[-1] == 0:
         raise ValueError("softmax needs at least one score in a row")
@@ -416,6 +418,8 @@ def queries_keys_values(q: object, k: object, v: object, seen: object) -> Arrays
     """q, k and v as finite float64 arrays of shapes that fit together, (..., n, d_k),
     (..., m, d_k) and (..., m, d_v), their scores within `WORK_LIMIT` and float64's range, and
     `seen` a mask of True and False that lays over the scores; or a one-line refusal."""
+    given = sum(value.size for value in (q, k, v) if isinstance(value, np.ndarray))
+    within_work(given, "these queries, keys and values", "ask for fewer or narrower tokens")
     checked = []
     for name, value in (("q", q), ("k", k), ("v", v)):
         array = real_array(value, name, _naming(name))
@@ -428,7 +432,8 @@ def queries_keys_values(q: object, k: object, v: object, seen: object) -> Arrays
     if q.shape[-1] != k.shape[-1] or k.shape[:-1] != v.shape[:-1] or q.shape[:-2] != k.shape[:-2]:
         raise ValueError(f"queries {q.shape}, keys {k.shape} and values {v.shape} do not fit together")
     square = (*q.shape[:-1], k.shape[-2])
-    within_work(3 * math.prod(square), f"scores of shape {square}", "ask for fewer or shorter sequences")
+    handled = 3 * math.prod(square) + math.prod(q.shape[:-1]) * v.shape[-1]  # and the outputs
+    within_work(handled, f"scores of shape {square}", "ask for fewer or shorter sequences")
     most = math.sqrt(LARGEST / 2 / q.shape[-1])
     small(q, most, _naming("q"), "a score of q and k would leave float64's range")
     small(k, most, _naming("k"), "a score of q and k would leave float64's range")
@@ -502,8 +507,10 @@ def lengths_within(lengths: object, n: object) -> tuple[npt.NDArray[np.int_], in
     """Sequence lengths, each at least one and at most `n` places, and `n`, the batch's mask
     (lengths × n) within `WORK_LIMIT`."""
     n = whole(n, "n", 1)
+    if isinstance(lengths, list | tuple | range):  # before a long list is walked
+        count = len(lengths)
+        within_work(count * n, f"a mask of {count:,} sequences of {n:,} places", "ask for fewer places")
     sizes = np.array(whole_numbers(lengths, "lengths", 1))
-    within_work(len(sizes) * n, f"a mask of {len(sizes):,} sequences of {n:,} places", "ask for fewer places")
     if sizes.max() > n:
         raise ValueError(f"a sequence of {sizes.max()} tokens does not fit in {n} places")
     return sizes, n
@@ -554,6 +561,31 @@ def indices(ids: object, size: int, name: str) -> npt.NDArray[np.intp]:
         outside = np.flatnonzero((ids < 0) | (ids >= size))
         raise ValueError(f"{name} holds {ids.flat[int(outside[0])]}, and the ids run 0..{size - 1}")
     return ids.astype(np.intp, copy=False)
+
+
+def parameters(params: object) -> dict[str, npt.NDArray[np.float64]]:
+    """The learning model's parameters as `learn.initial` makes them: E and W_U (vocab, d_model),
+    and with a head all of W_Q, W_K, W_V (d_k, d_model) and W_O (d_model, d_k); finite numbers."""
+    if not isinstance(params, dict):
+        raise TypeError(f"params are a dict of named matrices, as initial makes them, not {a_thing(params)}")
+    head = ("W_Q", "W_K", "W_V", "W_O")
+    unknown = [repr(name) for name in params if name not in ("E", "W_U", *head)]
+    if unknown:
+        raise ValueError(f"params hold {', '.join(unknown)}, which the model has no use for")
+    lacking = [name for name in ("E", "W_U", *head) if name not in params]
+    if lacking and lacking != list(head):  # a model without a head lacks all four, and only them
+        raise ValueError(f"params lack {', '.join(lacking)}: initial makes E and W_U, and a head's four")
+    held = {name: finite(real_array(params[name], name, _naming(name)), _naming(name)) for name in params}
+    if held["E"].ndim != 2 or 0 in held["E"].shape:
+        raise ValueError(f"params['E'] is {held['E'].shape}, and it is (vocab, d_model)")
+    vocab, d_model = held["E"].shape
+    d_k = len(held["W_Q"]) if "W_Q" in held else 0
+    wanted = {"E": (vocab, d_model), "W_U": (vocab, d_model), "W_O": (d_model, d_k)}
+    for name, array in held.items():
+        shape = wanted.get(name, (d_k, d_model))
+        if array.shape != shape or 0 in array.shape:
+            raise ValueError(f"params[{name!r}] is {array.shape}; the model's other matrices want {shape}")
+    return held
 
 
 def batch_of_tokens(

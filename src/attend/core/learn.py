@@ -30,7 +30,7 @@ import numpy.typing as npt
 from attend.core.arrays import Matrix
 from attend.core.attention import scaled_dot_product_attention
 from attend.core.causal import causal_mask
-from attend.core.checks import batch_of_tokens, model_shape, whole
+from attend.core.checks import batch_of_tokens, model_shape, parameters, whole
 from attend.core.positions import sinusoidal
 
 __all__ = [
@@ -120,6 +120,7 @@ class Forward:
 def forward(params: Params, ids: Ids, targets: Ids, weight: Matrix) -> Forward:
     """`forward_pass` on a batch checked first (`checks.batch_of_tokens`): ids and targets
     (B, n), whole numbers in the vocabulary, and weight (B, n), each refused in one line if not."""
+    params = parameters(params)
     ids, targets, weight = batch_of_tokens(ids, targets, weight, len(params["E"]))
     return forward_pass(params, ids, targets, weight)
 

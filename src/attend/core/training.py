@@ -174,6 +174,7 @@ def batch(lines: Ids, data: Corpus | None = None) -> tuple[Ids, Ids, Matrix]:
     told): each real next token weighs 1/(how many there are), so the loss is their mean; the
     padding weighs 0."""
     data = corpus() if data is None else data
+    lines = indices(lines, len(data.ids), "lines")  # numpy would read −1 as the last line
     n = int(data.length[lines].max()) - 1
     ids, targets = data.ids[lines, :n], data.ids[lines, 1 : n + 1]
     counted = (np.arange(n)[None, :] < data.length[lines, None] - 1).astype(np.float64)
@@ -307,6 +308,10 @@ def line_weights(params: Params, line: int, word: str) -> tuple[list[str], Matri
     if weights is None:
         raise ValueError("the baseline has no head, so no attention weights")
     names = [data.names[i] for i in ids[0]]
+    if word not in names:
+        raise ValueError(
+            f"line {line} has no token {word!r}; its tokens are {' '.join(map(repr, names[:12]))} ..."
+        )
     end = names.index(word) + 1
     return names[:end], weights[0, :end, :end]
 
