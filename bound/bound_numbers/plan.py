@@ -177,10 +177,12 @@ def _guarded(asked: Asked, stage: int, fences: tuple[Fence, ...], word: str) -> 
     return f"{named} neither assigns nor changes {names}, which it reads: name the {word} that sets it"
 
 
-def sets(code: str) -> set[str] | None:
+@functools.lru_cache(maxsize=1024)
+def sets(code: str) -> frozenset[str] | None:
     """The names `code` assigns (`=`, `+=`, `for`, `with … as`, `import`, `def`, `class`) or may
     change in place (`xs.append(4)`, `xs[0] = 1`, `obj.size = 2`); None where it is not Python
-    the check can read (a cell magic), IPython's own lines (`%time`, `!pip`) left out."""
+    the check can read (a cell magic), IPython's own lines (`%time`, `!pip`) left out. Kept per
+    code: a page asks it of the same fence for each binding placed after it."""
     lines, shell = [], set()
     for line in code.split("\n"):
         if assigned := _SHELL_ASSIGNED.match(line):
@@ -204,7 +206,7 @@ def sets(code: str) -> set[str] | None:
             found |= _base(node)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             found |= _base(node.func.value)
-    return found
+    return frozenset(found)
 
 
 def _base(node: ast.expr) -> set[str]:
@@ -214,13 +216,17 @@ def _base(node: ast.expr) -> set[str]:
     return {node.id} if isinstance(node, ast.Name) else set()
 
 
-def _read(expression: str) -> set[str]:
+@functools.lru_cache(maxsize=4096)
+def _read(expression: str) -> frozenset[str]:
     """The names `expression` reads, Python's builtins (`round`, `len`) left out."""
     try:
         tree = ast.parse(expression, mode="eval")
     except SyntaxError:
-        return set()
-    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)} - set(dir(builtins))
+        return frozenset()
+    return frozenset({node.id for node in ast.walk(tree) if isinstance(node, ast.Name)} - _BUILTINS)
+
+
+_BUILTINS = frozenset(dir(builtins))
 
 
 def bindings_of(page: Page) -> str:
