@@ -17,7 +17,7 @@ only once the build got through (`files.Staged`), so a failed or interrupted one
 good site. While a command runs, SIGTERM (`kill`, a cancelled CI job, a stopped container) ends it
 as Ctrl-C does (`on_startup`), so that it too goes through that cleaning up, and a page's code
 may change neither site folder (`guard`, `files.Staged.watched`). Each problem of the book the
-plugin finds is said through `strict.Problems`, so that a strict build fails on it even where
+plugin finds is said through bound-numbers' `Log`, so that a strict build fails on it even where
 `-q` or a logging configuration kept the line from mkdocs' count.
 The plugin keeps no more than the build's cache and the page it renders.
 """
@@ -51,8 +51,7 @@ from attend_book import guard, mathml, notebooks, printed, rules, run, snippets,
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged
 from attend_book.page import LANGUAGES, TIME_LIMIT, Block, PageRun, commands
-from attend_book.strict import Problems
-from bound_numbers import Asked, Page, Problem, Sources, Unavailable, Value
+from bound_numbers import Asked, Log, Page, Problem, Sources, Unavailable, Value
 
 log = get_plugin_logger(__name__)
 # mkdocs-jupyter says at INFO level where it converts, caches and copies the workbench: three
@@ -112,7 +111,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         # The last page run for the number check (the page, and its run or why it failed), kept
         # for its rendering: the check asks first, whatever the order the plugins are listed in.
         self._kept: tuple[Page, PageRun | Unavailable] | None = None
-        self.problems = Problems(log)  # this build's, said and kept (`strict`)
+        self.problems = Log(log, "attend-book", ("problem of the book", "problems of the book"))
         self.strict = False
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -177,7 +176,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         folder = self.root / self.config.cache_dir
         self.cache = Cache(folder, fingerprint(source_roots(), build_versions()))
         self._kept = None
-        self.problems.watch(strict=self.strict)
+        self.problems.begin(strict=self.strict)
         shown = os.path.relpath(self.docs / self.config.workbench, self.root)
         self.workbench.start(self._environment, functools.partial(self._watched, shown))
 
@@ -235,7 +234,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         """The page run in a process of its own, or taken from the cache, and kept."""
         for fence in page.fences:
             if fence.unread:
-                self.problems.say(f"{page.path}:{fence.line}: {fence.unread}", logging.ERROR)
+                self.problems.error(f"{page.path}:{fence.line}: {fence.unread}")
         folder = str(self.root)
         runner = functools.partial(
             run.run_plan, limit=self._limit, environment=self._environment, folder=folder
@@ -256,7 +255,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             shown = os.path.relpath(script, self.root)
             notebook = self.workbench.notebook(script, self.cache, limit=self._limit, shown=shown)
             if (failed := self.workbench.failed) is not None and not self.workbench.said:
-                self.problems.say(str(failed), logging.ERROR)  # unless the number check said it
+                self.problems.error(str(failed))  # unless the number check said it
             self.workbench.take_place(files, source, notebook, config)
         return files
 
@@ -287,13 +286,13 @@ class BookPlugin(BasePlugin[BookConfig]):
             shown = Page(self._page, source)
             ran = self._run(shown, ())
             if isinstance(ran, Unavailable):
-                self.problems.say(str(ran), logging.ERROR)
+                self.problems.error(str(ran))
         # One build reports every problem of every page: a page whose code fails is drawn
         # without outputs and still checked; the build goes on to the next.
         self._unshown = None if isinstance(ran, Unavailable) else list(ran.blocks)
         self._shown = shown
         for problem in self.check_page(shown):
-            self.problems.say(problem.render(self._page))
+            self.problems.warning(problem.render(self._page))
         if self._unshown is not None:  # else its notebook would fail as its page did
             self._offered = notebooks.written(page, shown, self.root, config, self.cache.kept)
         return markdown
@@ -333,7 +332,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         self, html: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files
     ) -> str:
         if self._unshown:
-            self.problems.say(f"{self._page}:{self._unshown[0].fence.line}: {UNSHOWN}")
+            self.problems.warning(f"{self._page}:{self._unshown[0].fence.line}: {UNSHOWN}")
         if self._offered:
             html = notebooks.download_button(self._offered) + html
         self._html = mathml.converted(workbench.without_remote_scripts(html))  # the workbench's MathJax goes
@@ -358,7 +357,6 @@ class BookPlugin(BasePlugin[BookConfig]):
     @event_priority(-100)  # after every other plugin has written its part of the site
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         self.cache.prune()
-        self.problems.unwatch()
         self.problems.verdict()  # a strict build fails on problems its count never heard
         self.whole = True  # unless --strict counts a warning next (on_build_error)
 
@@ -367,7 +365,6 @@ class BookPlugin(BasePlugin[BookConfig]):
         """A build that failed; one that failed writing (a full disk, a folder it may not write)
         ends in one line, not mkdocs' traceback."""
         self.whole = False
-        self.problems.unwatch()
         if isinstance(error, OSError) and error.strerror:
             where = error.filename2 or error.filename
             raise Abort(
@@ -379,7 +376,6 @@ class BookPlugin(BasePlugin[BookConfig]):
         runs `on_post_build` before the strict check that may yet fail the build. The site
         moves in only if the build got through (an interrupted one never reaches on_post_build);
         else it is deleted, and the last site stays as it was."""
-        self.problems.unwatch()  # a build stopped by Ctrl-C reached neither on_post_build nor on_build_error
         try:
             if self.staged is not None:
                 self.staged.commit() if self.whole else self.staged.discard()

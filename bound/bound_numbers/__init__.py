@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # the names as mypy reads them; at run time, `__getattr__` be
     from bound_numbers.running import Ran as Ran
     from bound_numbers.running import run as run
     from bound_numbers.running import run_here as run_here
+    from bound_numbers.strict import Log as Log
     from bound_numbers.text import beside as beside
     from bound_numbers.values import Asked as Asked
     from bound_numbers.values import Provider as Provider
@@ -45,6 +46,7 @@ _HOMES = {
     "Executor": "executor",
     "Fence": "page",
     "INCLUDE": "markdown",
+    "Log": "strict",
     "Page": "page",
     "Plan": "plan",
     "Point": "plan",

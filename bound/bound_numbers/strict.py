@@ -20,10 +20,18 @@ from mkdocs.exceptions import PluginError
 
 class Log:
     """A plugin's logger (an adapter that prefixes its name) that counts what the build did not
-    hear; `begin` each build, saying whether it is strict, and `verdict` at its end."""
+    hear; `begin` each build, saying whether it is strict, and `verdict` at its end. Another
+    plugin (attend-book) holds its own lines with one of its own: `plugin` names it in the
+    verdict, and `problems` the problem it counts, one and many."""
 
-    def __init__(self, adapter: logging.LoggerAdapter[logging.Logger]) -> None:
+    def __init__(
+        self,
+        adapter: logging.LoggerAdapter[logging.Logger],
+        plugin: str = "bound-numbers",
+        problems: tuple[str, str] = ("problem with a number", "problems with numbers"),
+    ) -> None:
         self.adapter = adapter
+        self.plugin, self.problems = plugin, problems
         self.strict = False
         self.unheard = 0
 
@@ -50,9 +58,9 @@ class Log:
         """Fail a strict build that logged lines its count of warnings never heard."""
         if self.strict and self.unheard:
             one = self.unheard == 1
-            some = "1 problem with a number" if one else f"{self.unheard} problems with numbers"
+            some = f"1 {self.problems[0]}" if one else f"{self.unheard} {self.problems[1]}"
             raise PluginError(
-                f"bound-numbers: {some} (above) {'fails' if one else 'fail'} this strict build, "
+                f"{self.plugin}: {some} (above) {'fails' if one else 'fail'} this strict build, "
                 f"though the log level kept {'it' if one else 'them'} from its count of warnings"
             )
 
