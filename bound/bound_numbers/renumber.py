@@ -235,18 +235,9 @@ def _renumbered(
     if not source.path.endswith(notebooks.SUFFIX):
         return renumber(source.path, source.text, values, source.prose, book)
     view, changes, left = renumber(source.path, source.markdown, values, book=book)
-    named = functools.partial(_named, source)
+    named = functools.partial(placed, source)
     new = notebooks.rewritten(source.text, source.markdown, view)
     return new, list(map(named, changes)), list(map(named, left))
-
-
-def _named(source: Source, said: str) -> str:
-    """A line about `source` (`page:line…`) naming its place as messages do (a notebook's cell)."""
-    found = re.match(rf"{re.escape(source.path)}:(\d+)", said)
-    if found is None:
-        return said
-    label, line = source.place(int(found[1]))
-    return f"{label}:{line}{said[found.end() :]}"
 
 
 def _unreadable(page: Page, error: OSError) -> str:
