@@ -223,6 +223,16 @@ def query_figure(token: int = 2) -> Figure:
     return Figure("query", panels, alt, caption, data)
 
 
+def _plane(ax: Axes, radius: float, reach: float) -> None:
+    """Axes for a pair of dimensions as a plane: square, crossed at 0, a circle of `radius`."""
+    ax.set_xlim(-reach, reach)
+    ax.set_ylim(-reach, reach)
+    ax.set_aspect("equal")
+    ax.axhline(0, color="#cccccc", lw=0.8)
+    ax.axvline(0, color="#cccccc", lw=0.8)
+    ax.add_patch(Circle((0, 0), radius, fill=False, color="#bbbbbb", ls=":"))
+
+
 def _reach(
     ax: Axes,
     weights: npt.NDArray[np.float64],
@@ -384,12 +394,7 @@ def rotation_figure(token: int = 2, positions: int = 4) -> Figure:
             fig, ax = _panel(height=PANEL_WIDTH * 0.9)
             radius = float(np.hypot(*q[2 * pair : 2 * pair + 2]))  # a turn keeps a pair's length
             reach = radius * 1.35
-            ax.set_xlim(-reach, reach)
-            ax.set_ylim(-reach, reach)
-            ax.set_aspect("equal")
-            ax.axhline(0, color="#cccccc", lw=0.8)
-            ax.axvline(0, color="#cccccc", lw=0.8)
-            ax.add_patch(Circle((0, 0), radius, fill=False, color="#bbbbbb", ls=":"))
+            _plane(ax, radius, reach)
             for p in range(positions):
                 x, y = placed[p, 2 * pair : 2 * pair + 2]
                 shade = QUERY if p == 0 else _tint(QUERY, 0.35 + 0.65 * p / positions)

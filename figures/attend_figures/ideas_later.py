@@ -17,8 +17,6 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 from matplotlib import pyplot as plt
-from matplotlib.axes import Axes
-from matplotlib.patches import Circle
 
 from attend import (
     attention,
@@ -40,6 +38,7 @@ from attend_figures.diagrams import (
     _boxes,
     _canvas,
     _listed,
+    _plane,
     _reach,
     _sub,
     _tint,
@@ -56,16 +55,6 @@ DOUBLINGS = (1, 2, 4, 16)  # Llama-3.1-8B's layer at these multiples of Llama-3-
 def _digit(token: int) -> int:
     """The digit a bare-digit token of the chapter's sequence stands for (counted from 1)."""
     return int(load_tokenizer().piece(chapter_tokens()[token - 1]))
-
-
-def _plane(ax: Axes, radius: float, reach: float) -> None:
-    """Axes for a pair of dimensions as a plane: square, crossed at 0, a circle of `radius`."""
-    ax.set_xlim(-reach, reach)
-    ax.set_ylim(-reach, reach)
-    ax.set_aspect("equal")
-    ax.axhline(0, color="#cccccc", lw=0.8)
-    ax.axvline(0, color="#cccccc", lw=0.8)
-    ax.add_patch(Circle((0, 0), radius, fill=False, color="#bbbbbb", ls=":"))
 
 
 @cache
