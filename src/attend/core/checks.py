@@ -563,19 +563,17 @@ def indices(ids: object, size: int, name: str) -> npt.NDArray[np.intp]:
     return ids.astype(np.intp, copy=False)
 
 
+_HEAD = ("W_Q", "W_K", "W_V", "W_O")
+
+
 def parameters(params: object) -> dict[str, npt.NDArray[np.float64]]:
     """The learning model's parameters as `learn.initial` makes them: E and W_U (vocab, d_model),
     and with a head all of W_Q, W_K, W_V (d_k, d_model) and W_O (d_model, d_k); finite numbers."""
-    if not isinstance(params, dict):
-        raise TypeError(f"params are a dict of named matrices, as initial makes them, not {a_thing(params)}")
-    head = ("W_Q", "W_K", "W_V", "W_O")
-    unknown = [repr(name) for name in params if name not in ("E", "W_U", *head)]
-    if unknown:
-        raise ValueError(f"params hold {', '.join(unknown)}, which the model has no use for")
-    lacking = [name for name in ("E", "W_U", *head) if name not in params]
-    if lacking and lacking != list(head):  # a model without a head lacks all four, and only them
-        raise ValueError(f"params lack {', '.join(lacking)}: initial makes E and W_U, and a head's four")
-    held = {name: finite(real_array(params[name], name, _naming(name)), _naming(name)) for name in params}
+    _parameter_names(params)
+    assert isinstance(params, dict)  # for mypy: _parameter_names refused anything else
+    held = {
+        name: finite(real_array(value, name, _naming(name)), _naming(name)) for name, value in params.items()
+    }
     if held["E"].ndim != 2 or 0 in held["E"].shape:
         raise ValueError(f"params['E'] is {held['E'].shape}, and it is (vocab, d_model)")
     vocab, d_model = held["E"].shape
@@ -586,6 +584,19 @@ def parameters(params: object) -> dict[str, npt.NDArray[np.float64]]:
         if array.shape != shape or 0 in array.shape:
             raise ValueError(f"params[{name!r}] is {array.shape}; the model's other matrices want {shape}")
     return held
+
+
+def _parameter_names(params: object) -> dict[str, object]:
+    """`params` if a dict of the names `learn.initial` gives: E and W_U, and a head's four or none."""
+    if not isinstance(params, dict):
+        raise TypeError(f"params are a dict of named matrices, as initial makes them, not {a_thing(params)}")
+    unknown = [repr(name) for name in params if name not in ("E", "W_U", *_HEAD)]
+    if unknown:
+        raise ValueError(f"params hold {', '.join(unknown)}, which the model has no use for")
+    lacking = [name for name in ("E", "W_U", *_HEAD) if name not in params]
+    if lacking and lacking != list(_HEAD):  # a model without a head lacks all four, and only them
+        raise ValueError(f"params lack {', '.join(lacking)}: initial makes E and W_U, and a head's four")
+    return params
 
 
 def batch_of_tokens(
