@@ -27,7 +27,10 @@ BOOK_PYTHON = "3.11"  # the book is built and checked on one Python; the package
 LOCK = ("-c", "constraints.txt")
 # The package and its figures, the two plugins that build the book, the fence tests.
 BOOK = ("-e", ".[test,docs,figures]", "-e", "./bound", "-e", "./book")
-QUIET = {"NO_MKDOCS_2_WARNING": "1"}
+# Every session's environment. mkdocs-jupyter imports nbconvert, whose command-line class asks
+# every exporter installed whether Jupyter's configuration enables it (a fifth of a second at each
+# build's start); the book only ever uses the HTML exporter, so nbconvert's own switch skips that.
+QUIET = {"NO_MKDOCS_2_WARNING": "1", "NBCONVERT_DISABLE_CONFIG_EXPORTERS": "1"}
 LINTED = ("src", "bound", "book", "figures", "tests", "scripts", "noxfile.py")
 # pytest-xdist: one worker per CPU the machine has; each test file runs whole on one worker, as a
 # page's fences share one namespace and a file's tests their module's fixtures. `-- -n 0` runs

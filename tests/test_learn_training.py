@@ -144,6 +144,15 @@ def test_settings_a_model_cannot_train_with_are_refused_in_one_line(
     assert "\n" not in str(refused.value)
 
 
+def test_a_batch_may_hold_every_training_line_of_the_corpus_and_no_more() -> None:
+    """Settings count the training lines from line numbers, before anything is tokenized: the
+    count must be the corpus's own."""
+    most = len(corpus().train)
+    assert Settings(batch=most).batch == most
+    with pytest.raises(ValueError, match=f"at most the {most} training lines"):
+        Settings(batch=most + 1)
+
+
 def test_attend_learn_prints_the_rendered_table_of_its_run(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["learn", "--steps", "20", "--width", "8", "--seed", "3"]) == 0
     settings = Settings(seed=3, d_model=8, steps=20)

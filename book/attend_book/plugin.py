@@ -44,10 +44,12 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page as MkDocsPage
+from mkdocs.utils.templates import TemplateContext
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
-from attend_book import guard, mathml, notebooks, printed, rules, run, snippets, workbench
+from attend_book import guard, mathml, notebooks, printed, rules, run, searched, snippets, workbench
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged
 from attend_book.page import LANGUAGES, TIME_LIMIT, Block, PageRun, commands
@@ -99,6 +101,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         self._offered = ""  # the name of the notebook it offers, beside it in the site; "": none
         self._html = self._printed = ""  # its HTML as its reader gets it, and as print-site does
         self._printing = False  # whether print-site makes the whole-book page in this build
+        self._set_aside = searched.SetAside()  # its figures, while search reads it
         # What every page's process starts with: the environment as the build found it.
         self.environment = dict(os.environ)
         self.command = ""  # `build`, `serve`, ... as mkdocs was started
@@ -347,6 +350,23 @@ class BookPlugin(BasePlugin[BookConfig]):
         return self._html if html == self._printed else html
 
     on_page_content = CombinedEvent(_on_page_content_first, _on_page_content_last)
+
+    # Search reads the page in its on_page_context (priority 0): without its figures' drawing
+    # (`searched`), which is put back after every other plugin's, before the page is written.
+    @event_priority(100)
+    def _on_page_context_first(
+        self, context: TemplateContext, *, page: MkDocsPage, config: MkDocsConfig, nav: Navigation
+    ) -> None:
+        self._set_aside = searched.SetAside()
+        page.content = self._set_aside.set_aside(page.content or "")
+
+    @event_priority(-100)
+    def _on_page_context_last(
+        self, context: TemplateContext, *, page: MkDocsPage, config: MkDocsConfig, nav: Navigation
+    ) -> None:
+        page.content = self._set_aside.put_back(page.content or "")
+
+    on_page_context = CombinedEvent(_on_page_context_first, _on_page_context_last)
 
     def check_page(self, page: Page) -> list[Problem]:
         """Every problem with the page's fences (`rules`) and its include lines, one line each,

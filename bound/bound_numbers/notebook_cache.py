@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from mkdocs.plugins import get_plugin_logger
 
 from bound_numbers.page import Page
+from bound_numbers.shelf import Shelf
 from bound_numbers.values import Asked, Value
 
 if TYPE_CHECKING:
@@ -169,12 +170,11 @@ def digests(paths: Iterable[str]) -> dict[str, str]:
     return found
 
 
-class NotebookCache:
-    """The entries under `folder`, one JSON file each; `prune` drops those a build did not use."""
+class NotebookCache(Shelf):
+    """The entries under `folder`, one JSON file each (`Shelf`)."""
 
     def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.used: set[Path] = set()
+        super().__init__(folder, ".json")
         self.runs = 0  # how many notebooks really ran
 
     def run(
@@ -188,14 +188,13 @@ class NotebookCache:
         spec = interpreter(kernel, notebook) if isinstance(notebook, dict) else []
         if not spec:  # no kernel to know it by: run, and say why there
             return run(False)
-        entry = self.folder / f"{key(page, asked, root=root, limit=limit, kernel=spec)}.json"
-        self.used.add(entry)
+        entry = self.entry(key(page, asked, root=root, limit=limit, kernel=spec))
         if (kept := self._kept(page, asked, entry)) is not None:
             return kept
         self.runs += 1
         executed = run(True)
         if isinstance(executed.values, Mapping) and (kept_as := self._entry(page, asked, executed, root)):
-            self._write(entry, kept_as)
+            self.write(entry, kept_as.encode())
         return executed
 
     def _kept(self, page: Page, asked: Sequence[Asked], entry: Path) -> Executed | None:
@@ -243,28 +242,3 @@ class NotebookCache:
             "distributions": distributions(report["path"]),
         }
         return json.dumps(kept)
-
-    def _write(self, entry: Path, text: str) -> None:
-        """The entry written beside its place, then moved in: no half-written entry is read."""
-        made = None
-        try:
-            entry.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=entry.parent, delete=False) as made:
-                made.write(text)
-            os.replace(made.name, entry)
-        except OSError as error:
-            if made is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(made.name)
-            log.info(
-                f"the cache {self.folder} cannot be written ({error.strerror or error}): building without it"
-            )
-
-    def prune(self) -> None:
-        """Drop every entry this build did not use (a notebook since edited, or gone)."""
-        try:
-            for entry in set(self.folder.glob("*.json")) - self.used:
-                entry.unlink()
-        except OSError as error:  # another build pruning too: tidied next time
-            log.info(f"the cache {self.folder} was not tidied ({error.strerror or error})")
-        self.used = set()

@@ -13,7 +13,8 @@ Configuration: `values` (the provider: `fences`, or the name of another plugin o
 `labels`, `givens`, `not_results` and `decimal_mark` (declared.py), `front_matter` (the keys
 every page must have), `checklist` (what a missing key's line adds: where a page's rules are
 written down), `hint`, `time_limit` (seconds, for the `fences` provider), and `cache` (whether
-the `fences` provider keeps a notebook's run between builds, `notebook_cache.py`).
+a build keeps each page's reading, `reading_cache.py`, and the `fences` provider a notebook's run,
+`notebook_cache.py`, for the next build).
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ from bound_numbers.notebooks import Shown, stripped
 from bound_numbers.page import Page, line_named, placed, rendered
 from bound_numbers.plan import END_OF_PAGE, Plan, bindings_of
 from bound_numbers.reading import Problem, Reading, read
+from bound_numbers.reading_cache import FOLDER as READINGS
+from bound_numbers.reading_cache import ReadingCache
 from bound_numbers.text import TextError, read_text
 from bound_numbers.values import Asked, Provider, Unavailable, Value
 from bound_numbers.watched import Watch, Watching
@@ -76,6 +79,7 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         self._watch = Watch()
         self._watching = False
         self._rendered: tuple[Page, Reading, Mapping[str, Any]] | None = None
+        self._readings: ReadingCache | None = None  # each page's reading kept between builds (on_config)
         self._notebooks = Shown()  # the site's notebooks, which mkdocs-jupyter shows
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
@@ -87,7 +91,14 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
             raise PluginError(str(error)) from None
         self._provider = None  # found once every plugin's on_config ran
         self._plugins = config.plugins
+        cache = self.config.cache
+        self._readings = ReadingCache(self.root / READINGS, self.declared, self.config) if cache else None
         return config
+
+    def reading(self, page: Page) -> Reading:
+        """The page's numbers, bindings, labels and sums (`reading.read`), kept between builds
+        unless `cache: false` (`reading_cache.py`)."""
+        return self._readings.read(page) if self._readings is not None else read(page, self.declared)
 
     @property
     def provider(self) -> Provider:
@@ -128,6 +139,8 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         from bound_numbers.fences import FenceValues
 
         self._notebooks.done(config)
+        if self._readings is not None:
+            self._readings.prune()  # the entries of pages since edited, or gone
         if isinstance(self._provider, FenceValues) and self._provider.cache is not None:
             self._provider.cache.prune()  # the entries of notebooks since edited, or gone
         log.verdict()
@@ -158,7 +171,7 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         Either way without its bindings."""
         from bound_numbers.fences import FenceValues
 
-        found = read(page, self.declared)
+        found = self.reading(page)
         provider = self.provider
         if not isinstance(provider, FenceValues):
             self.report(page, self.check(page, found=found))
@@ -205,7 +218,7 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
             return markdown
         from bound_numbers.fences import runs
 
-        found = read(checked, self.declared)
+        found = self.reading(checked)
         self._watch.page = Watching(Plan.of(checked, found.asked, filter(runs, checked.fences)))
         self._rendered = (checked, found, page.meta)
         return markdown
@@ -236,7 +249,7 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
         its lines, against `values` (or why the page's code failed) or else the provider's. A
         page whose code fails is one error, and is checked for all but the bindings and labels
         below the fence that failed, which have no values."""
-        found = found or read(page, self.declared)
+        found = found or self.reading(page)
         if values is None:
             try:
                 values = self.provider.bound_values(page, found.asked)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from bound_numbers.reading_cache import FOLDER as READINGS
 from bound_numbers.watched import SHOWN_UNREAD, UNSHOWN
 
 SITE = Path(__file__).parent / "site"
@@ -400,3 +401,19 @@ def test_a_fence_superfences_and_the_check_read_differently_refuses_the_page_in_
     built = build(site)
     ours = {said for said in built.said if said.startswith(PLUGIN)}
     assert (built.status, ours) == (1, {f"{PLUGIN}docs/doubling.md:{line}: {said}"})
+
+
+def test_a_site_keeps_one_reading_a_page_and_with_cache_false_none(tmp_path: Path) -> None:
+    site = copy(tmp_path)
+    assert build(site).status == 0
+    assert len(list((site / READINGS).glob("*.pickle"))) == len(list((site / "docs").glob("*.md")))
+    where = edit(site, "docs/index.md", "1,061.68{= grown[-1]}:", "1,061.69{= grown[-1]}:")
+    assert any(where in said for said in build(site).said)  # the edited page was read again
+    config = site / "mkdocs.yml"
+    config.write_text(
+        config.read_text(encoding="utf-8").replace("time_limit: 20", "time_limit: 20\n      cache: false"),
+        encoding="utf-8",
+    )
+    shutil.rmtree(site / READINGS)
+    assert build(site).status == 1  # the wrong number still said
+    assert not (site / READINGS).exists()

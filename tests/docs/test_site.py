@@ -151,3 +151,30 @@ def test_every_link_in_a_figures_caption_leads_to_a_built_page(site: Path) -> No
                 assert (folder / href / "index.html").is_file(), f"{page}: a caption links to {href}"
                 linked += 1
     assert linked, "no figure caption links anywhere: the first picture's links to the page that trains it"
+
+
+HIDDEN_SVG = re.compile(r"<svg\b[^>]*\baria-hidden=\"true\"[^>]*>.*?</svg>", re.DOTALL)
+
+
+def test_search_finds_the_figures_captions_but_not_the_labels_they_draw(site: Path) -> None:
+    """A figure's drawing is hidden from screen readers, and from search: its labels and ticks
+    would lead a search to every plot that prints "0.5"."""
+    searched = " ".join(
+        doc["text"] for doc in json.loads((site / "search" / "search_index.json").read_text())["docs"]
+    )
+    pages = [html(site, page) for page in PAGES]
+    drawn = {
+        unescape(label)
+        for page in pages
+        for svg in HIDDEN_SVG.findall(page)
+        for label in re.findall(r"<text\b[^>]*>([^<]+)</text>", svg)
+    }
+    elsewhere = " ".join(text_of(HIDDEN_SVG.sub("", page)) for page in pages)
+    only_drawn = [label for label in drawn if len(label) > 8 and label not in elsewhere]
+    assert only_drawn and not [label for label in only_drawn if label in searched]
+    captions = [
+        text_of(c).split(".")[0]
+        for page in pages
+        for c in re.findall(r"<figcaption>(.*?)</figcaption>", page, re.S)
+    ]
+    assert captions and all(" ".join(caption.split()[:4]) in searched for caption in captions)

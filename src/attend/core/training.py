@@ -88,6 +88,13 @@ class Corpus:
     held: Ids  # line numbers held out
 
 
+def _held_out(lines: int) -> npt.NDArray[np.bool_]:
+    """Which of the chronicle's `lines` lines are held out: every fifth, counted from the
+    first; a rule on line numbers alone, so the split is known before anything is tokenized."""
+    held: npt.NDArray[np.bool_] = np.arange(lines) % HELD_OUT == HELD_OUT - 1
+    return held
+
+
 @cache
 def corpus() -> Corpus:
     """Every line of the chronicle, tokenized once."""
@@ -105,7 +112,7 @@ def corpus() -> Corpus:
         start, end = text.index(" in") + 1, text.index(",")  # the place: after " in", before ","
         place[row, start - 1 : end - 1] = 1.0  # position t predicts token t + 1
     numbers = np.arange(len(lines))
-    held = numbers % HELD_OUT == HELD_OUT - 1
+    held = _held_out(len(lines))
     length = np.array([len(line) for line in lines], dtype=np.intp)
     return Corpus(names, ids, length, place, numbers[~held], numbers[held])
 
@@ -131,8 +138,8 @@ class Settings:
                 f"d_model must be even (positions fill dimensions in pairs) and at most {MOST_WIDTH}, "
                 f"not {self.d_model}"
             )
-        if whole(self.batch, "batch", 1) > len(corpus().train):
-            most = len(corpus().train)
+        most = int(np.count_nonzero(~_held_out(len(entries()))))  # the training lines, untokenized
+        if whole(self.batch, "batch", 1) > most:
             raise ValueError(f"a batch holds at most the {most} training lines, not {self.batch}")
         if isinstance(self.rate, bool) or not isinstance(self.rate, int | float) or not 0 < self.rate < 1:
             raise ValueError(f"the rate is a number between 0 and 1, not {self.rate!r}")
