@@ -116,10 +116,16 @@ def serve_edits(repo: Path, runs: int, edited: str = PAGE) -> list[float]:
             saved(page, original.replace(title, f"{title} {marker}", 1), repo)
             times.append(wait_for(url, marker))
             saved(page, original, repo)
-            # Let the rebuild that undoes the edit finish. mkdocs serve looks for changes every
-            # 0.5 s: a fixed pause would meet that clock at the same point every time, so the
-            # pause is drawn at random and the edits land anywhere in its cycle, as a writer's do.
-            time.sleep(1.5 + random.uniform(0.0, 0.5))
+            # Let the rebuild that undoes the edit finish: the served page shows its title again
+            # without the word. An edit saved while that rebuild still ran would be read by it,
+            # if the page comes after the slow one in its order, and shown sooner than any
+            # rebuild of its own could show it (0.4 s against 1.9 s for score-square.md, whose
+            # source the contributors' page reads and runs again for). Then a pause: mkdocs
+            # serve looks for changes every 0.5 s, and a pause drawn at random lands the next
+            # edit anywhere in that cycle, as a writer's do.
+            while marker in served(url):
+                time.sleep(0.02)
+            time.sleep(0.5 + random.uniform(0.0, 0.5))
     finally:
         page.write_text(original, encoding="utf-8")
         os.killpg(server.pid, 15)
