@@ -183,7 +183,8 @@ class _Session:
     ) -> None:
         self.notebook, self.plan, self.loop, self.limit, self.client = notebook, plan, loop, limit, client
         self.record = record  # whether what the notebook's code reaches is recorded (`kernel_reads`)
-        self.where = f"{plan.page}:1: the notebook's kernel"  # the step under way, as messages name it
+        # the step under way, as messages name it: the kernel is the notebook's, of no cell of it
+        self.where = f"{plan.page}: the notebook's kernel"
         self.ran = 0  # how many of the notebook's cells have run (or were passed by) from the top
         self.errors: list[dict[str, Any]] = []  # the reply of each cell that failed
         client.on_cell_error = lambda cell, cell_index, execute_reply: self.errors.append(execute_reply)

@@ -232,7 +232,7 @@ def test_a_kernel_that_is_not_installed_is_one_line_naming_it(tmp_path: Path) ->
     ran = FenceValues(folder=tmp_path, kernel="no-such-kernel").notebook(falling, read(falling).asked)
     assert isinstance(ran.values, Unavailable)
     said = placed(falling, str(ran.values))
-    assert said.startswith("docs/penny.ipynb:cell 1:1: the notebook's kernel cannot start: ")
+    assert said.startswith("docs/penny.ipynb: the notebook's kernel cannot start: ")
     assert said.endswith("No such kernel named no-such-kernel") and "\n" not in said
 
 

@@ -217,7 +217,7 @@ def test_the_kernel_mkdocs_jupyter_names_is_the_one_the_notebook_runs_in(site: P
     status, said, _ = build(site)
     assert status == 1
     assert said == [
-        f"{PLUGIN}{NOTEBOOK}:cell 1:1: the notebook's kernel cannot start: "
+        f"{PLUGIN}{NOTEBOOK}: the notebook's kernel cannot start: "
         "jupyter_client.kernelspec.NoSuchKernel: No such kernel named nope"
     ]
 
