@@ -44,8 +44,9 @@ def moved(
 ) -> Iterator[Problem | tuple[Numeral, float, Binding]]:
     """Each binding whose value no longer fits its numbers (a `Problem`), and each number whose
     value moved, with that value: what the check reports and what renumber rewrites. A
-    percentage bound to the share it shows is the binding's fault, not a moved number: a
-    `Problem`, which renumber leaves to a person as the build says it."""
+    percentage bound to the share it shows (at the precision written, or rounded to it: 27% of
+    0.2737) is the binding's fault, not a moved number: a `Problem`, which renumber leaves to a
+    person as the build says it."""
     for bound in reading.bindings:
         value = values.get(bound.asked, "it was never evaluated")
         quoted = values_of(bound, value)
@@ -61,7 +62,7 @@ def moved(
         for n, (numeral, value) in enumerate(zip(bound.numerals, quoted, strict=True)):
             if numerals.holds(numeral, value):
                 continue
-            if numeral.percent and numerals.holds(numeral, value * 100):
+            if numeral.percent and numerals.holds(dataclasses.replace(numeral, approximate=True), value * 100):
                 why = "a percentage quotes its number as written, so bind it to 100 × the share"
                 yield Problem(numeral.line, f"{_said(numeral, f'{value:.6g}', bound)}: {why}", numeral.column)
             elif not isinstance(below, str) and numerals.holds(numeral, below[n]):
