@@ -121,12 +121,20 @@ class Plan:
 
     def given(self) -> dict[str, Any]:
         """What the page's process is handed: the page, its fences and the points with where each
-        is, and whether the page fixed its stage (`Stages`)."""
+        is, and whether the page fixed its stage, and each fence as a binding names it (`Stages`)."""
         return {
             "page": self.page,
             "fences": [fence.as_dict() for fence in self.fences],
             "points": [[p.stage, p.expression, self.where(p), p.fixed] for p in self.points],
+            "places": [_place(fence, n) for n, fence in enumerate(self.fences, 1)],
         }
+
+
+def _place(fence: Fence, number: int) -> tuple[str, int]:
+    """The fence as `; after …` names it: a notebook's code cell by its cell, a page's fence by
+    its count among those the page runs."""
+    cell = fence.options.get("cell")
+    return ("cell", int(cell)) if cell else ("fence", number)
 
 
 def _stage(asked: Asked, above: int, fences: tuple[Fence, ...]) -> int | str:
