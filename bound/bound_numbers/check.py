@@ -32,7 +32,7 @@ def values_of(binding: Binding, value: Value) -> list[float] | str:
     elif not isinstance(value, list) or any(isinstance(v, list | str) for v in value):
         return f"gives {value!r:.80}, not a flat list of {len(binding.numerals)} numbers"
     elif len(value) != len(binding.numerals):
-        return f"gives {len(value)} numbers for the {len(binding.numerals)} written"
+        return f"gives {len(value)} number{'s' * (len(value) != 1)} for the {len(binding.numerals)} written"
     numbers = [v for v in value if not isinstance(v, list | str)]
     if any(isinstance(v, int) and abs(v) > sys.float_info.max for v in numbers):
         return "gives an integer past a float's range, which no written number here can quote"

@@ -159,9 +159,14 @@ class Binding:
     brace: str  # the binding as written, for what the check says
     group: bool = False
     when: str = ""  # where the binding says it is quoted from (`plan.WHEN`); "": where it is written
+    text: str = ""  # a group's numbers as the page writes them (`1, 2, or 3`), on one line
 
     @property
     def written(self) -> str:
+        """The numbers as the page writes them, so that what the check says can be searched for
+        (a `$$` block's: its numbers, in brackets)."""
+        if self.text:
+            return self.text
         texts = ", ".join(n.text for n in self.numerals)
         return f"({texts})" if self.group else texts
 
@@ -493,10 +498,16 @@ class _Reader:
         return None
 
     def bind(
-        self, numerals: tuple[Numeral, ...], expression: str, brace: str, when: str = "", group: bool = False
+        self,
+        numerals: tuple[Numeral, ...],
+        expression: str,
+        brace: str,
+        when: str = "",
+        group: bool = False,
+        text: str = "",
     ) -> None:
         resolved = self.declared.resolve(expression)
-        self.reading.bindings.append(Binding(numerals, resolved, brace, group, when))
+        self.reading.bindings.append(Binding(numerals, resolved, brace, group, when, text))
 
     def bind_all(
         self, members: list[re.Match[str]], end: int, start: int, group: bool, digits: int = 0
@@ -506,7 +517,10 @@ class _Reader:
         numerals = tuple(map(self.numeral, members))
         numerals = numerals[:1] + tuple(dataclasses.replace(n, digits=digits) for n in numerals[1:])
         if found := self.expression(end, numerals[0], start):
-            self.bind(numerals, *found, group=group)
+            # a group as written, to be found by a search; a `$$` block's numbers alone: it may be long
+            shown = group and self.passage.kind != "math"
+            text = " ".join((self.passage.written or self.text)[start:end].split()) if shown else ""
+            self.bind(numerals, *found, group=group, text=text)
         self.done.update(m.start() for m in members)
 
     def not_results(self, exempt: Exempt) -> list[tuple[int, int]]:

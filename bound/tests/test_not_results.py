@@ -110,7 +110,17 @@ def test_a_date_before_a_number_is_no_part_of_a_list_and_says_how_to_declare_dat
 
 
 def test_numbers_listed_with_or_take_one_binding_after_the_last() -> None:
-    assert bound("Pick 1, 2, or 3{= xs}; 4 or 5{= ys}.\n") == [("(1, 2, 3)", "xs"), ("(4, 5)", "ys")]
+    assert bound("Pick 1, 2, or 3{= xs}; 4 or 5{= ys}.\n") == [("1, 2, or 3", "xs"), ("4 or 5", "ys")]
+
+
+def test_a_written_list_is_quoted_as_the_page_writes_it_so_a_search_finds_it() -> None:
+    page = "Pick 1, 2, or\n3{= xs}, (4, 5){= ys} or 44:52{= t}.\n"
+    said = [p.render("p.md") for p in checked(read(page), {"xs": [1, 2], "ys": [4], "t": [44]})]
+    assert said == [
+        "p.md:1:6: 1, 2, or 3{= xs} gives 2 numbers for the 3 written",
+        "p.md:2:11: (4, 5){= ys} gives 1 number for the 2 written",
+        "p.md:2:26: 44:52{= t} gives 1 number for the 2 written",
+    ]
 
 
 @pytest.mark.parametrize(
