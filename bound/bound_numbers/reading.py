@@ -38,6 +38,7 @@ from bound_numbers.numerals import (
     AMBIGUOUS,
     FRACTIONS,
     NUMBER,
+    POSITIONS,
     SPACES,
     SUPERSCRIPTS,
     WORDS,
@@ -70,7 +71,7 @@ _GAP = "\u2008"
 # Digits may have a unit joined on ("10ms", "58%", "3rd"); an x between digits is "times" ("4x4").
 # Words ordinary language uses without stating a quantity ("compare two rows", "each one"):
 # unbound, they are left alone; bound, they are checked like any number.
-ORDINARY = frozenset({"zero", "one", "two"})
+ORDINARY = frozenset({"zero", "one", "two"}) | POSITIONS
 _NUMERAL = re.compile(
     rf"(?:(?<=\dx)|(?<![\w.,])(?<!\d[{SPACES}\u066b\u066c]))"
     rf"(?P<sign>(?:(?<=[^\S{_GAP}])|(?<=[(\[]))[−-])?(?P<digits>{WRITTEN}|[{''.join(FRACTIONS)}])"
