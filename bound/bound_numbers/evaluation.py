@@ -168,9 +168,14 @@ def plain(value: object) -> Value:
         fits = value.bit_length() <= _JSON_BITS
         return value if fits else "is an integer of thousands of digits, past what a written number can quote"
     if isinstance(value, Decimal) and not value.is_finite():  # float() refuses a signalling NaN
-        return f"is {value}, which no written number can quote"
+        return _unquotable(value, value.is_infinite())
     number = float(value)  # a Fraction or a Decimal as well
-    return number if math.isfinite(number) else f"is {number}, which no written number can quote"
+    return number if math.isfinite(number) else _unquotable(number, math.isinf(number))
+
+
+def _unquotable(value: object, infinite: bool) -> str:
+    """Why an infinity or a NaN has no number that quotes it, in words a reader knows."""
+    return f"its value is {value} ({'infinite' if infinite else 'not a number'}), which no written number can quote"
 
 
 def said(error: BaseException) -> str:
