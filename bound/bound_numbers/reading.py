@@ -141,6 +141,7 @@ _DATE = re.compile(
 # Quotations: “…”, „…“, «…», ‘…’ and "…" (straight quotes paired in order).
 _QUOTATION = re.compile(r"“[^”]*”|„[^“]*“|«[^»]*»|‘[^’]*’|\"[^\"]*\"")
 _YEAR = re.compile(r"(?P<year>\d{4})(?:['’]?s)?")  # 1947, and a decade: the 1990s
+_DECADE = re.compile(r"(?<=['’])(?P<tens>\d0)s")  # the '90s: the 1990s, or another century's
 # A time of day or a duration, `44:52`, `1:05:30`: its parts are one number's, bound as a group.
 _TIME = re.compile(r"(?<![\w.,:])\d{1,2}(?::\d{2}){1,2}(?![\w:]|[.,]\d)")
 # A unit's symbol just before a superscript (`m/s²`), or before math that is only a power (`m/s$^2$`).
@@ -536,12 +537,19 @@ class _Reader:
         return spans + [(m.start("run"), m.end("run")) for m in words]
 
     def set_aside(self, found: re.Match[str]) -> bool:
-        """Whether a number is declared no result: `not_results` covers it (a year in range too)."""
+        """Whether a number is declared no result: `not_results` covers it (a year in range too,
+        and a decade, `the '90s`, of any century whose decade of that name is in range)."""
         start, years = found.start(), self.declared.exempt.years
         if any(first <= start < end for first, end in self.exempt):
             return True
+        if not years:
+            return False
+        if decade := _DECADE.fullmatch(self.text, start, found.end()):
+            first, last = years
+            opens = (century + int(decade["tens"]) for century in range(first // 100 * 100, last + 1, 100))
+            return any(first <= opening + 9 and opening <= last for opening in opens)
         year = _YEAR.fullmatch(found.group(0))
-        return bool(years and year and years[0] <= int(year["year"]) <= years[1])
+        return bool(year and years[0] <= int(year["year"]) <= years[1])
 
     def in_date(self, start: int) -> str:
         """The date a number is part of ("May 23"), or ""."""

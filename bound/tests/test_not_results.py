@@ -73,6 +73,15 @@ def test_a_decade_is_a_year_with_an_s_and_the_years_rule_covers_it() -> None:
     assert problems("A disk from the 1880s.\n", years)[0].startswith("p.md:1:17: 1880s is not bound")
 
 
+def test_a_decade_with_an_apostrophe_is_a_decade_of_a_century_the_years_rule_covers() -> None:
+    """ "The '90s" is the 1990s (or the 1890s, 2090s): a decade like them where one is in range."""
+    years = declared.of_config({"not_results": {"years": [1900, 2030]}})
+    assert problems("Music of the '90s and the ’60s.\n", years) == []
+    said = problems("Music of the '90s, 90s and '95s.\n", years)
+    assert [p.split(": ")[1] for p in said] == ["90s is not bound", "95s is not bound"]
+    assert problems("Music of the '90s.\n")[0].startswith("p.md:1:15: 90s is not bound")
+
+
 @pytest.mark.parametrize(
     ("text", "unbound"),
     [
