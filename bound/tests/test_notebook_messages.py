@@ -299,9 +299,10 @@ def test_the_names_a_cell_sets_are_those_it_assigns_or_may_change_in_place(
     assert sets(code) == frozenset(names)
 
 
-@pytest.mark.parametrize("code", ["%%time\nt = 3.4", "t = = 3"])
+@pytest.mark.parametrize("code", ["%%time\nt = 3.4", "t = = 3", "from modsim import *\nx = 1"])
 def test_a_cell_the_check_cannot_read_as_python_is_taken_at_its_word(code: str) -> None:
-    """A cell magic, or code that does not parse, may set anything: `sets` says it cannot tell."""
+    """A cell magic, code that does not parse, or a star import may set anything: `sets` says it
+    cannot tell (so the line naming the cell that first sets a name, a star import's, holds)."""
     assert sets(code) is None
 
 
