@@ -62,7 +62,8 @@ def moved(
         for n, (numeral, value) in enumerate(zip(bound.numerals, quoted, strict=True)):
             if numerals.holds(numeral, value):
                 continue
-            if numeral.percent and numerals.holds(dataclasses.replace(numeral, approximate=True), value * 100):
+            rounded = dataclasses.replace(numeral, approximate=True)  # 27% of 0.2737 too
+            if numeral.percent and numerals.holds(rounded, value * 100):
                 why = "a percentage quotes its number as written, so bind it to 100 × the share"
                 yield Problem(numeral.line, f"{_said(numeral, f'{value:.6g}', bound)}: {why}", numeral.column)
             elif not isinstance(below, str) and numerals.holds(numeral, below[n]):

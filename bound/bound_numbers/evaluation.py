@@ -175,7 +175,8 @@ def plain(value: object) -> Value:
 
 def _unquotable(value: object, infinite: bool) -> str:
     """Why an infinity or a NaN has no number that quotes it, in words a reader knows."""
-    return f"its value is {value} ({'infinite' if infinite else 'not a number'}), which no written number can quote"
+    kind = "infinite" if infinite else "not a number"
+    return f"its value is {value} ({kind}), which no written number can quote"
 
 
 def said(error: BaseException) -> str:

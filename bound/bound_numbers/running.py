@@ -115,9 +115,8 @@ def run_here(plan: Plan, executor: Executor) -> Ran:
     heard = Heard(plan)
     given = plan.given()
     try:
-        printed = steps(
-            executor, plan.fences, given["points"], evaluated=heard.value, fell=heard.fall, places=given["places"]
-        )
+        points, places = given["points"], given["places"]
+        printed = steps(executor, plan.fences, points, evaluated=heard.value, fell=heard.fall, places=places)
     except Unavailable as error:
         raise heard.unavailable(str(error)) from None
     heard.done()

@@ -246,7 +246,10 @@ class _Array:
         (decimal.Decimal("1.5"), 1.5),  # a Decimal as well, as the evaluation says
         (decimal.Decimal("NaN"), "its value is NaN (not a number), which no written number can quote"),
         (decimal.Decimal("sNaN"), "its value is sNaN (not a number), which no written number can quote"),
-        (decimal.Decimal("-Infinity"), "its value is -Infinity (infinite), which no written number can quote"),
+        (
+            decimal.Decimal("-Infinity"),
+            "its value is -Infinity (infinite), which no written number can quote",
+        ),
         (_Array([[1, 2], [3, 4]]), [[1, 2], [3, 4]]),
         (_Array(0.5), 0.5),
         (True, "is a bool, not a number"),
