@@ -41,22 +41,41 @@ log = get_plugin_logger(__name__)
 Loaded = TypeVar("Loaded")
 
 
-def build_versions(roots: tuple[str, ...] = ("attend-book",)) -> dict[str, str]:
+def build_versions(roots: tuple[str, ...] = ("attend-book",), kept: Path | None = None) -> dict[str, str]:
     """The version of every distribution the build can import, by name: the plugin's
     requirements (the package and its figures among them), followed to the end. What else is
     installed beside them (a browser driver, a linter) prints nothing on a page, so installing
-    it does not empty the cache."""
+    it does not empty the cache. With `kept`, a file the answer is kept in between builds."""
     # Following the requirements reads every one's metadata, a tenth of a rebuild under `nox -s
-    # serve`; the names of the installed `*.dist-info` folders carry every version, so while
-    # they stay the same, so does the answer.
+    # serve` and of a warm build; the installed `*.dist-info` folders carry every version in their
+    # names, and an install (one that changes only what a package requires, too) writes its folder
+    # anew, so while their names and times stay the same, so does the answer.
     installed = frozenset(
-        info.name for folder in map(Path, sys.path) if folder.is_dir() for info in folder.glob("*.dist-info")
+        (info.name, info.stat().st_mtime_ns)
+        for folder in map(Path, sys.path)
+        if folder.is_dir()
+        for info in folder.glob("*.dist-info")
     )
-    return dict(_requirements(roots, installed))
+    key = _key(*roots, *(f"{name}@{time}" for name, time in sorted(installed)))
+    if kept is not None:
+        with contextlib.suppress(OSError, ValueError, LookupError, TypeError):
+            remembered = json.loads(kept.read_text(encoding="utf-8"))
+            if remembered["key"] == key:
+                return {str(name): str(version) for name, version in remembered["versions"].items()}
+    versions = dict(_requirements(roots, installed))
+    if kept is not None:
+        with (
+            contextlib.suppress(OSError),
+            beside(kept) as made,
+        ):  # a cache that cannot be written: asked again
+            made.write_text(json.dumps({"key": key, "versions": versions}), encoding="utf-8")
+    return versions
 
 
 @functools.lru_cache(maxsize=4)
-def _requirements(roots: tuple[str, ...], installed: frozenset[str]) -> tuple[tuple[str, str], ...]:
+def _requirements(
+    roots: tuple[str, ...], installed: frozenset[tuple[str, int]]
+) -> tuple[tuple[str, str], ...]:
     """`build_versions`' answer for what `installed` names, remembered (see there)."""
     found: dict[str, str] = {}
     waiting = list(roots)

@@ -177,7 +177,7 @@ class BookPlugin(BasePlugin[BookConfig]):
                 "set `languages: []` under markdown-exec in mkdocs.yml"
             )
         folder = self.root / self.config.cache_dir
-        self.cache = Cache(folder, fingerprint(source_roots(), build_versions()))
+        self.cache = Cache(folder, fingerprint(source_roots(), build_versions(kept=folder / "versions.json")))
         self._kept = None
         self.problems.begin(strict=self.strict)
         shown = os.path.relpath(self.docs / self.config.workbench, self.root)

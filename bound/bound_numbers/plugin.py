@@ -200,6 +200,8 @@ class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):
             self._unread.add(page.file.src_uri)
         read = Page(shown, source)
         self._read = (page.file.src_uri, read)
+        if self._readings is not None:
+            self._readings.read(read)  # kept from a build before, it is not parsed again
         return read.stripped
 
     @event_priority(50)

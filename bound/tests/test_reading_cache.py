@@ -43,6 +43,16 @@ def test_a_later_build_takes_an_unchanged_pages_reading_from_the_cache(
     assert later.read(Page(PAGE.path, TEXT)) == first and later.reads == 0
 
 
+def test_a_page_found_in_the_cache_is_not_parsed_and_has_its_stripped_text_and_fences(tmp_path: Path) -> None:
+    text = "---\ntitle: Savings\n---\n" + TEXT + "\n```python\nmonths, rate = 12, 0.06\n```\n"
+    cache(tmp_path).read(Page(PAGE.path, text))
+    found, parsed = Page(PAGE.path, text), Page(PAGE.path, text)
+    cache(tmp_path).read(found)
+    assert (found.stripped, found.fences) == (parsed.stripped, parsed.fences) and len(found.fences) == 1
+    assert found.meta == parsed.meta == {"title": "Savings"}
+    assert "tokens" not in vars(found)  # no Markdown parsed
+
+
 def test_an_edited_page_is_read_again_and_its_new_reading_kept(tmp_path: Path) -> None:
     cache(tmp_path).read(PAGE)
     edited = Page(PAGE.path, TEXT.replace("a stray 7", "no stray number"))
@@ -71,7 +81,7 @@ def test_a_damaged_entry_is_said_in_one_info_line_and_the_page_read_again(
             assert later.read(PAGE) == read(PAGE, Declared()) and later.reads == 1
         said = [r for r in caplog.records if "cannot be read" in r.getMessage()]
         assert len(said) == 1 and said[0].levelno == logging.INFO and "\n" not in said[0].getMessage()
-        assert pickle.loads(entry.read_bytes()) == read(PAGE, Declared())  # written anew
+        assert pickle.loads(entry.read_bytes()).reading == read(PAGE, Declared())  # written anew
 
 
 def test_a_folder_that_cannot_be_written_leaves_the_reading_whole(

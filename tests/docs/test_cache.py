@@ -141,6 +141,46 @@ def test_the_fingerprint_covers_the_package_the_plugin_and_the_build_versions() 
     )
 
 
+def _distribution(folder: Path, requires: str = "") -> None:
+    """A distribution `fake` 1.0 installed in `folder`, requiring `requires`."""
+    info = folder / "fake-1.0.dist-info"
+    info.mkdir(exist_ok=True)
+    lines = [
+        "Metadata-Version: 2.1",
+        "Name: fake",
+        "Version: 1.0",
+        *([f"Requires-Dist: {requires}"] * bool(requires)),
+    ]
+    (info / "METADATA").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    os.utime(info, ns=(info.stat().st_mtime_ns + 10**9,) * 2)  # as a new install writes it anew
+
+
+def test_the_build_versions_are_kept_between_builds_and_asked_again_after_an_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from attend_book import cache
+
+    site = tmp_path / "site-packages"
+    site.mkdir()
+    monkeypatch.syspath_prepend(str(site))
+    kept = tmp_path / "versions.json"
+    _distribution(site)
+    assert build_versions(("fake",), kept) == {"fake": "1.0"} == json.loads(kept.read_text())["versions"]
+    cache._requirements.cache_clear()
+    monkeypatch.setattr(
+        cache, "_requirements", lambda *_: pytest.fail("the requirements were followed again")
+    )
+    assert build_versions(("fake",), kept) == {"fake": "1.0"}  # from the file: nothing installed since
+    monkeypatch.undo()
+    monkeypatch.syspath_prepend(str(site))
+    _distribution(site, requires="pytest")  # installed again, now requiring pytest: same name, same version
+    again = build_versions(("fake",), kept)
+    assert again["fake"] == "1.0" and again["pytest"] == build_versions()["pytest"]
+    kept.write_text("{not json", encoding="utf-8")
+    assert build_versions(("fake",), kept)["fake"] == "1.0"  # a damaged file: asked afresh, and written again
+    assert json.loads(kept.read_text())["versions"]["fake"] == "1.0"
+
+
 def test_a_tool_installed_beside_the_build_leaves_the_fingerprint_alone() -> None:
     # hypothesis is installed beside the build (the tests use it); nothing the build imports requires
     # it (pytest it does: chapter_tests runs the chapter's tests where a page shows them)
