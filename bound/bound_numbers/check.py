@@ -32,7 +32,7 @@ def values_of(binding: Binding, value: Value) -> list[float] | str:
     elif not isinstance(value, list) or any(isinstance(v, list | str) for v in value):
         return f"gives {value!r:.80}, not a flat list of {len(binding.numerals)} numbers"
     elif len(value) != len(binding.numerals):
-        return f"gives {len(value)} numbers for the {len(binding.numerals)} written"
+        return f"gives {len(value)} number{'s' * (len(value) != 1)} for the {len(binding.numerals)} written"
     numbers = [v for v in value if not isinstance(v, list | str)]
     if any(isinstance(v, int) and abs(v) > sys.float_info.max for v in numbers):
         return "gives an integer past a float's range, which no written number here can quote"
@@ -44,8 +44,9 @@ def moved(
 ) -> Iterator[Problem | tuple[Numeral, float, Binding]]:
     """Each binding whose value no longer fits its numbers (a `Problem`), and each number whose
     value moved, with that value: what the check reports and what renumber rewrites. A
-    percentage bound to the share it shows is the binding's fault, not a moved number: a
-    `Problem`, which renumber leaves to a person as the build says it."""
+    percentage bound to the share it shows (at the precision written, or rounded to it: 27% of
+    0.2737) is the binding's fault, not a moved number: a `Problem`, which renumber leaves to a
+    person as the build says it."""
     for bound in reading.bindings:
         value = values.get(bound.asked, "it was never evaluated")
         quoted = values_of(bound, value)
@@ -61,7 +62,8 @@ def moved(
         for n, (numeral, value) in enumerate(zip(bound.numerals, quoted, strict=True)):
             if numerals.holds(numeral, value):
                 continue
-            if numeral.percent and numerals.holds(numeral, value * 100):
+            rounded = dataclasses.replace(numeral, approximate=True)  # 27% of 0.2737 too
+            if numeral.percent and numerals.holds(rounded, value * 100):
                 why = "a percentage quotes its number as written, so bind it to 100 × the share"
                 yield Problem(numeral.line, f"{_said(numeral, f'{value:.6g}', bound)}: {why}", numeral.column)
             elif not isinstance(below, str) and numerals.holds(numeral, below[n]):

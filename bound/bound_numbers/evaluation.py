@@ -60,10 +60,13 @@ class Stages:
     below it gave it another value by then, which of the two the sentence quotes is not for the
     check to guess, and the point's value is the one line that says so."""
 
-    def __init__(self, points: Sequence[Sequence[Any]]) -> None:
+    def __init__(self, points: Sequence[Sequence[Any]], places: Sequence[Sequence[Any]] = ()) -> None:
         self.points = points
+        # Each fence as a binding names it, by stage from 1 (`["cell", 49]` in a notebook): how the
+        # line about a point the fences below define names the one it should quote; "fence N" else.
+        self.places = places
         self.waiting: list[int] = []  # the points whose names were not all defined yet
-        self.ahead: dict[int, Value] = {}  # the points given a value by a fence below them, and it
+        self.ahead: dict[int, tuple[int, Value]] = {}  # those a fence below gave a value: the stage, it
 
     def at(
         self, stage: int, namespace: dict[str, object], last: bool, step: Callable[[str], None] = print
@@ -93,20 +96,23 @@ class Stages:
                 self.waiting.append(index)
                 continue
             if index in waited and not last:
-                self.ahead[index] = value
+                self.ahead[index] = (stage, value)
             found.append((index, value))
         if last and self.ahead:
             found += self._twice(each)
         return found
 
     def _twice(self, each: Each) -> list[tuple[int, Value]]:
-        """Each point given a value by a fence below it whose value is another after the last."""
+        """Each point given a value by a fence below it whose value is another after the last,
+        and the line that says so, naming the fence that gave the first value: the one that sets
+        what the binding reads, so that the binding that names it holds."""
         changed: list[tuple[int, Value]] = []
-        for (index, first), (end, _) in zip(self.ahead.items(), each(list(self.ahead)), strict=True):
+        for (index, (stage, first)), (end, _) in zip(self.ahead.items(), each(list(self.ahead)), strict=True):
             if end != first:
-                below = f"`{{= {self.points[index][1]}; after the next fence}}`"
+                word, number = self.places[stage - 1] if stage <= len(self.places) else ("fence", stage)
+                below = f"`{{= {self.points[index][1]}; after {word} {number}}}`"
                 said = (
-                    f"names what only the fences below it define, and they give it {_given(first, 'first')} "
+                    f"names what only the {word}s below it define, and they give it {_given(first, 'first')} "
                     f"and {_given(end, AT_END)}: say where it is quoted from, as in {below}, or bind it to "
                     "what the code above it computes"
                 )
@@ -162,9 +168,15 @@ def plain(value: object) -> Value:
         fits = value.bit_length() <= _JSON_BITS
         return value if fits else "is an integer of thousands of digits, past what a written number can quote"
     if isinstance(value, Decimal) and not value.is_finite():  # float() refuses a signalling NaN
-        return f"is {value}, which no written number can quote"
+        return _unquotable(value, value.is_infinite())
     number = float(value)  # a Fraction or a Decimal as well
-    return number if math.isfinite(number) else f"is {number}, which no written number can quote"
+    return number if math.isfinite(number) else _unquotable(number, math.isinf(number))
+
+
+def _unquotable(value: object, infinite: bool) -> str:
+    """Why an infinity or a NaN has no number that quotes it, in words a reader knows."""
+    kind = "infinite" if infinite else "not a number"
+    return f"its value is {value} ({kind}), which no written number can quote"
 
 
 def said(error: BaseException) -> str:

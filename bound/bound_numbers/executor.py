@@ -82,15 +82,16 @@ def steps(
     evaluated: Callable[[list[tuple[int, Value]]], None] = lambda values: None,
     fell: Callable[[str], None] = lambda message: None,
     printed: Callable[[], io.StringIO] = io.StringIO,
+    places: Sequence[Sequence[Any]] = (),
 ) -> list[str]:
     """Run the page: before each fence, and after the last, the points (stage, expression,
     where) of that stage are evaluated (`evaluation.Stages`) and each index and value handed to
     `evaluated`; each step is named to `at` as it starts. A fence that fails is said to `fell`
     (the first only), and the page goes on, so that what its code below gives is known too
     (renumber uses it; the check holds only what came before). What each fence printed, in a
-    new `printed()`, in order."""
+    new `printed()`, in order. `places`: each fence as a binding names it (`Plan.given`)."""
     shown: list[str] = []
-    stages = Stages(points)
+    stages = Stages(points, places)
     failed = False
     for stage in range(len(fences) + 1):
         if values := stages.at(stage, executor.namespace, last=stage == len(fences), step=at):

@@ -192,7 +192,8 @@ class _Session:
     def run(self, heard: Heard) -> None:
         """Start the kernel, then each stage's bindings and each cell in turn, then the last stage's."""
         self.loop.run(self._start())
-        stages = Stages(self.plan.given()["points"])
+        given = self.plan.given()
+        stages = Stages(given["points"], given["places"])
         for stage, fence in enumerate(self.plan.fences):
             heard.value(stages.evaluate(stage, False, self.each))
             message = self.loop.run(self._cell(fence))

@@ -57,9 +57,23 @@ _UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight"
 _UNITS += ["twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
 _TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]  # 20, 30, ...
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
-# Words and phrases of one value each, never written anew by renumber.
-_FIXED = {"half": 0.5, "twice": 2, "a dozen": 12, "a quarter": 0.25, "a tenth": 0.1}
+# Words and phrases of one value each, never written anew by renumber, held to it exactly.
+_FIXED: dict[str, float] = {"half": 0.5, "twice": 2, "a dozen": 12}
 _FIXED |= {"a hundredth": 0.01, "a thousandth": 0.001, "a millionth": 0.000_001}
+# Fractions in words: "a third" to "a tenth" ("an eighth"), "one" for "a", and the multiples
+# below one, spaced or hyphenated ("three quarters", "two-thirds").
+_PARTS = {"half": 2, "third": 3, "quarter": 4, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7}
+_PARTS |= {"eighth": 8, "ninth": 9, "tenth": 10}
+_ONE = {part: f"{'an' if part[0] == 'e' else 'a'} {part}" for part in _PARTS}  # "an eighth"
+_FIXED |= {said: 1 / _PARTS[part] for part, said in _ONE.items()}
+_FIXED |= {
+    f"{_UNITS[count]}{gap}{part}{'s' * (count > 1)}": count / whole
+    for part, whole in _PARTS.items()
+    for count in range(1, whole)
+    for gap in " -"
+}
+# Of those, the ones ordinary sentences also use as positions ("a third try", "a fifth column").
+POSITIONS = frozenset(said for part, said in _ONE.items() if part not in ("half", "quarter"))
 _UNIT_WORD = "|".join(sorted(_UNITS, key=len, reverse=True))  # "seventeen" before "seven"
 _SMALL = rf"(?:{'|'.join(_TENS)})(?:-(?:{'|'.join(_UNITS[1:10])}))?|{_UNIT_WORD}"
 _PHRASES = "|".join(sorted(_FIXED, key=len, reverse=True))

@@ -121,12 +121,20 @@ class Plan:
 
     def given(self) -> dict[str, Any]:
         """What the page's process is handed: the page, its fences and the points with where each
-        is, and whether the page fixed its stage (`Stages`)."""
+        is, and whether the page fixed its stage, and each fence as a binding names it (`Stages`)."""
         return {
             "page": self.page,
             "fences": [fence.as_dict() for fence in self.fences],
             "points": [[p.stage, p.expression, self.where(p), p.fixed] for p in self.points],
+            "places": [_place(fence, n) for n, fence in enumerate(self.fences, 1)],
         }
+
+
+def _place(fence: Fence, number: int) -> tuple[str, int]:
+    """The fence as `; after …` names it: a notebook's code cell by its cell, a page's fence by
+    its count among those the page runs."""
+    cell = fence.options.get("cell")
+    return ("cell", int(cell)) if cell else ("fence", number)
 
 
 def _stage(asked: Asked, above: int, fences: tuple[Fence, ...]) -> int | str:
@@ -181,7 +189,8 @@ def _guarded(asked: Asked, stage: int, fences: tuple[Fence, ...], word: str) -> 
 def sets(code: str) -> frozenset[str] | None:
     """The names `code` assigns (`=`, `+=`, `for`, `with … as`, `import`, `def`, `class`) or may
     change in place (`xs.append(4)`, `xs[0] = 1`, `obj.size = 2`); None where it is not Python
-    the check can read (a cell magic), IPython's own lines (`%time`, `!pip`) left out. Kept per
+    the check can read (a cell magic) or may set any name (a star import), IPython's own lines
+    (`%time`, `!pip`) left out. Kept per
     code: a page asks it of the same fence for each binding placed after it."""
     lines, shell = [], set()
     for line in code.split("\n"):
@@ -199,6 +208,8 @@ def sets(code: str) -> frozenset[str] | None:
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
             found.add(node.id)
         elif isinstance(node, ast.Import | ast.ImportFrom):
+            if any(alias.name == "*" for alias in node.names):
+                return None  # `from modsim import *`: any name at all
             found |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             found.add(node.name)

@@ -38,6 +38,7 @@ from bound_numbers.numerals import (
     AMBIGUOUS,
     FRACTIONS,
     NUMBER,
+    POSITIONS,
     SPACES,
     SUPERSCRIPTS,
     WORDS,
@@ -70,7 +71,7 @@ _GAP = "\u2008"
 # Digits may have a unit joined on ("10ms", "58%", "3rd"); an x between digits is "times" ("4x4").
 # Words ordinary language uses without stating a quantity ("compare two rows", "each one"):
 # unbound, they are left alone; bound, they are checked like any number.
-ORDINARY = frozenset({"zero", "one", "two"})
+ORDINARY = frozenset({"zero", "one", "two"}) | POSITIONS
 _NUMERAL = re.compile(
     rf"(?:(?<=\dx)|(?<![\w.,])(?<!\d[{SPACES}\u066b\u066c]))"
     rf"(?P<sign>(?:(?<=[^\S{_GAP}])|(?<=[(\[]))[−-])?(?P<digits>{WRITTEN}|[{''.join(FRACTIONS)}])"
@@ -140,6 +141,7 @@ _DATE = re.compile(
 # Quotations: “…”, „…“, «…», ‘…’ and "…" (straight quotes paired in order).
 _QUOTATION = re.compile(r"“[^”]*”|„[^“]*“|«[^»]*»|‘[^’]*’|\"[^\"]*\"")
 _YEAR = re.compile(r"(?P<year>\d{4})(?:['’]?s)?")  # 1947, and a decade: the 1990s
+_DECADE = re.compile(r"(?<=['’])(?P<tens>\d0)s")  # the '90s: the 1990s, or another century's
 # A time of day or a duration, `44:52`, `1:05:30`: its parts are one number's, bound as a group.
 _TIME = re.compile(r"(?<![\w.,:])\d{1,2}(?::\d{2}){1,2}(?![\w:]|[.,]\d)")
 # A unit's symbol just before a superscript (`m/s²`), or before math that is only a power (`m/s$^2$`).
@@ -159,9 +161,14 @@ class Binding:
     brace: str  # the binding as written, for what the check says
     group: bool = False
     when: str = ""  # where the binding says it is quoted from (`plan.WHEN`); "": where it is written
+    text: str = ""  # a group's numbers as the page writes them (`1, 2, or 3`), on one line
 
     @property
     def written(self) -> str:
+        """The numbers as the page writes them, so that what the check says can be searched for
+        (a `$$` block's: its numbers, in brackets)."""
+        if self.text:
+            return self.text
         texts = ", ".join(n.text for n in self.numerals)
         return f"({texts})" if self.group else texts
 
@@ -493,10 +500,16 @@ class _Reader:
         return None
 
     def bind(
-        self, numerals: tuple[Numeral, ...], expression: str, brace: str, when: str = "", group: bool = False
+        self,
+        numerals: tuple[Numeral, ...],
+        expression: str,
+        brace: str,
+        when: str = "",
+        group: bool = False,
+        text: str = "",
     ) -> None:
         resolved = self.declared.resolve(expression)
-        self.reading.bindings.append(Binding(numerals, resolved, brace, group, when))
+        self.reading.bindings.append(Binding(numerals, resolved, brace, group, when, text))
 
     def bind_all(
         self, members: list[re.Match[str]], end: int, start: int, group: bool, digits: int = 0
@@ -506,7 +519,10 @@ class _Reader:
         numerals = tuple(map(self.numeral, members))
         numerals = numerals[:1] + tuple(dataclasses.replace(n, digits=digits) for n in numerals[1:])
         if found := self.expression(end, numerals[0], start):
-            self.bind(numerals, *found, group=group)
+            # a group as written, to be found by a search; a `$$` block's numbers alone: it may be long
+            shown = group and self.passage.kind != "math"
+            text = " ".join((self.passage.written or self.text)[start:end].split()) if shown else ""
+            self.bind(numerals, *found, group=group, text=text)
         self.done.update(m.start() for m in members)
 
     def not_results(self, exempt: Exempt) -> list[tuple[int, int]]:
@@ -521,12 +537,19 @@ class _Reader:
         return spans + [(m.start("run"), m.end("run")) for m in words]
 
     def set_aside(self, found: re.Match[str]) -> bool:
-        """Whether a number is declared no result: `not_results` covers it (a year in range too)."""
+        """Whether a number is declared no result: `not_results` covers it (a year in range too,
+        and a decade, `the '90s`, of any century whose decade of that name is in range)."""
         start, years = found.start(), self.declared.exempt.years
         if any(first <= start < end for first, end in self.exempt):
             return True
+        if not years:
+            return False
+        if decade := _DECADE.fullmatch(self.text, start, found.end()):
+            first, last = years
+            opens = (century + int(decade["tens"]) for century in range(first // 100 * 100, last + 1, 100))
+            return any(first <= opening + 9 and opening <= last for opening in opens)
         year = _YEAR.fullmatch(found.group(0))
-        return bool(years and year and years[0] <= int(year["year"]) <= years[1])
+        return bool(year and years[0] <= int(year["year"]) <= years[1])
 
     def in_date(self, start: int) -> str:
         """The date a number is part of ("May 23"), or ""."""

@@ -96,7 +96,7 @@ class Tally:
     """What one run did and left, for the summary it ends with."""
 
     rewritten: dict[str, int] = field(default_factory=dict)  # page: numbers rewritten
-    by_hand: list[str] = field(default_factory=list)  # page:line of each number left for a person
+    by_hand: list[str] = field(default_factory=list)  # page:line:column of each number left for a person
     stopped: list[str] = field(default_factory=list)  # page:line of each page not renumbered
     pins: list[str] = field(default_factory=list)  # the pinned tests that fail now
     failed: list[str] = field(default_factory=list)  # page:line of each fence that failed, and what it hid
@@ -125,9 +125,10 @@ def _count(n: int, thing: str) -> str:
     return f"{n} {thing}{'s' * (n != 1)}"
 
 
-def _place(page: str, said: str) -> str:
-    """The page:line a line about `page` starts with, or the page alone."""
-    found = re.match(rf"{re.escape(page)}(?::cell \d+)?:\d+", said)
+def _place(page: str, said: str, column: bool = False) -> str:
+    """The page:line a line about `page` starts with (with `column`, its column too, where it
+    has one), or the page alone."""
+    found = re.match(re.escape(page) + r"(?::cell \d+)?:\d+" + (r"(?::\d+)?" if column else ""), said)
     return found[0] if found else page
 
 
@@ -207,7 +208,7 @@ def renumber_pages(
                 if new != text:
                     _write(page, new, changes, raw)
                     tally.rewritten[page.shown] = len(changes)
-                tally.by_hand += [_place(page.shown, line) for line in left]
+                tally.by_hand += dict.fromkeys(_place(page.shown, line, column=True) for line in left)
                 lines, failed = changes + left, bool(left)
         except (RefusedError, PluginError, TextError, OSError) as stop:
             said = _unreadable(page, stop) if isinstance(stop, OSError) else str(stop)

@@ -120,6 +120,7 @@ class _Page:
         self.path: str = given["page"]
         self.fences = [Fence.of_dict(fence) for fence in given["fences"]]
         self.points: list[list[Any]] = given["points"]  # stage, expression, where
+        self.places: list[list[Any]] = given["places"]  # each fence as a binding names it
         self.executor: Executor = loaded(given["executor"])(self.path)
         self.most: int = given["most"]
         self.room = Room(self.most, self.full)
@@ -167,6 +168,7 @@ class _Page:
             evaluated=lambda values: self.channel.send({"values": values}),
             fell=self.fell,
             printed=self.room.printed,
+            places=self.places,
         )
         deadline = time.monotonic() + ENDING  # one ending as the page ends is not left running
         while (left := self.look()) and time.monotonic() < deadline:

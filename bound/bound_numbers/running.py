@@ -113,9 +113,10 @@ def run_here(plan: Plan, executor: Executor) -> Ran:
     test that changes the package in its own process on purpose and runs a page under the change.
     A fence that fails is `Unavailable`, with the values of the bindings above it."""
     heard = Heard(plan)
-    points = plan.given()["points"]
+    given = plan.given()
     try:
-        printed = steps(executor, plan.fences, points, evaluated=heard.value, fell=heard.fall)
+        points, places = given["points"], given["places"]
+        printed = steps(executor, plan.fences, points, evaluated=heard.value, fell=heard.fall, places=places)
     except Unavailable as error:
         raise heard.unavailable(str(error)) from None
     heard.done()

@@ -55,7 +55,8 @@ class Watching:
         self.unread: list[str] = []  # the code of each fence shown that the plan does not run
         self.ran: set[int] = set()  # the stages whose fence ran to its end
         self.names: dict[str, Any] = {}
-        self.stages = Stages(plan.given()["points"])
+        given = plan.given()
+        self.stages = Stages(given["points"], given["places"])
         self.values: dict[int, Value] = dict(self.stages_up_to(0))
         _WATCHING[self.number] = self
 

@@ -244,15 +244,20 @@ class _Array:
         ((1, (2, 3.5)), [1, [2, 3.5]]),
         (fractions.Fraction(1, 4), 0.25),
         (decimal.Decimal("1.5"), 1.5),  # a Decimal as well, as the evaluation says
-        (decimal.Decimal("NaN"), "is NaN, which no written number can quote"),
-        (decimal.Decimal("sNaN"), "is sNaN, which no written number can quote"),
+        (decimal.Decimal("NaN"), "its value is NaN (not a number), which no written number can quote"),
+        (decimal.Decimal("sNaN"), "its value is sNaN (not a number), which no written number can quote"),
+        (
+            decimal.Decimal("-Infinity"),
+            "its value is -Infinity (infinite), which no written number can quote",
+        ),
         (_Array([[1, 2], [3, 4]]), [[1, 2], [3, 4]]),
         (_Array(0.5), 0.5),
         (True, "is a bool, not a number"),
         ("3", "is a str, not a number"),
         (None, "is a NoneType, not a number"),
         ([1, "two"], "is a str, not a number"),
-        (float("nan"), "is nan, which no written number can quote"),
+        (float("nan"), "its value is nan (not a number), which no written number can quote"),
+        (float("inf"), "its value is inf (infinite), which no written number can quote"),
         # the check says it is past a float's range, at the number it binds
         pytest.param(10**400, 10**400, id="past a float"),
         pytest.param(

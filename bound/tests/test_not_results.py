@@ -73,6 +73,15 @@ def test_a_decade_is_a_year_with_an_s_and_the_years_rule_covers_it() -> None:
     assert problems("A disk from the 1880s.\n", years)[0].startswith("p.md:1:17: 1880s is not bound")
 
 
+def test_a_decade_with_an_apostrophe_is_a_decade_of_a_century_the_years_rule_covers() -> None:
+    """ "The '90s" is the 1990s (or the 1890s, 2090s): a decade like them where one is in range."""
+    years = declared.of_config({"not_results": {"years": [1900, 2030]}})
+    assert problems("Music of the '90s and the ’60s.\n", years) == []
+    said = problems("Music of the '90s, 90s and '95s.\n", years)
+    assert [p.split(": ")[1] for p in said] == ["90s is not bound", "95s is not bound"]
+    assert problems("Music of the '90s.\n")[0].startswith("p.md:1:15: 90s is not bound")
+
+
 @pytest.mark.parametrize(
     ("text", "unbound"),
     [
@@ -110,7 +119,17 @@ def test_a_date_before_a_number_is_no_part_of_a_list_and_says_how_to_declare_dat
 
 
 def test_numbers_listed_with_or_take_one_binding_after_the_last() -> None:
-    assert bound("Pick 1, 2, or 3{= xs}; 4 or 5{= ys}.\n") == [("(1, 2, 3)", "xs"), ("(4, 5)", "ys")]
+    assert bound("Pick 1, 2, or 3{= xs}; 4 or 5{= ys}.\n") == [("1, 2, or 3", "xs"), ("4 or 5", "ys")]
+
+
+def test_a_written_list_is_quoted_as_the_page_writes_it_so_a_search_finds_it() -> None:
+    page = "Pick 1, 2, or\n3{= xs}, (4, 5){= ys} or 44:52{= t}.\n"
+    said = [p.render("p.md") for p in checked(read(page), {"xs": [1, 2], "ys": [4], "t": [44]})]
+    assert said == [
+        "p.md:1:6: 1, 2, or 3{= xs} gives 2 numbers for the 3 written",
+        "p.md:2:11: (4, 5){= ys} gives 1 number for the 2 written",
+        "p.md:2:26: 44:52{= t} gives 1 number for the 2 written",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -108,7 +108,7 @@ def test_a_value_whose_tolist_fails_is_not_a_number_rather_than_an_error() -> No
 
 def test_a_name_announced_then_given_no_number_says_so_in_words_not_a_cut_error() -> None:
     """`a` is 9.8 where a cell first sets it, and a quantity with units at the page's end."""
-    stages = Stages([(0, "a", "docs/p.md:1:5: the binding {= a}")])
+    stages = Stages([(0, "a", "docs/p.md:1:5: the binding {= a}")], [("cell", 2), ("cell", 4)])
     namespace: dict[str, object] = {}
     assert stages.at(0, namespace, last=False, step=lambda where: None) == []
     namespace["a"] = 9.8
@@ -117,10 +117,34 @@ def test_a_name_announced_then_given_no_number_says_so_in_words_not_a_cut_error(
     [(index, said)] = stages.at(2, namespace, last=True, step=lambda where: None)
     assert index == 0
     assert said == (
-        "names what only the fences below it define, and they give it 9.8 first and no number at the "
-        "page's end (it is a Quantity, not a number): say where it is quoted from, as in `{= a; after the "
-        "next fence}`, or bind it to what the code above it computes"
+        "names what only the cells below it define, and they give it 9.8 first and no number at the "
+        "page's end (it is a Quantity, not a number): say where it is quoted from, as in `{= a; after "
+        "cell 2}`, or bind it to what the code above it computes"
     )
+
+
+SELECTED = (
+    ("markdown", "# Selected\n\nThe share is 0.52{= share}."),
+    ("code", "x = 1"),
+    ("code", "share = 0.52"),
+    ("markdown", "More of them:"),
+    ("code", "share = 0.77"),
+)
+
+
+def test_a_name_announced_and_set_again_below_is_told_in_cells_the_cell_that_first_sets_it(
+    tmp_path: Path,
+) -> None:
+    """A notebook's line speaks of cells, and names the cell whose value the sentence quotes (not
+    the next one, which sets nothing it reads), so that following its advice makes the page hold."""
+    [problem] = plugin(tmp_path).check(page(tmp_path, *SELECTED))
+    assert problem.render("docs/p.ipynb") == (
+        "docs/p.ipynb:3:14: 0.52{= share} cannot be worked out: names what only the cells below it "
+        "define, and they give it 0.52 first and 0.77 at the page's end: say where it is quoted from, "
+        "as in `{= share; after cell 3}`, or bind it to what the code above it computes"
+    )
+    followed = (SELECTED[0][0], SELECTED[0][1].replace("{= share}", "{= share; after cell 3}")), *SELECTED[1:]
+    assert plugin(tmp_path).check(page(tmp_path, *followed)) == []
 
 
 FALLING = (
@@ -275,9 +299,10 @@ def test_the_names_a_cell_sets_are_those_it_assigns_or_may_change_in_place(
     assert sets(code) == frozenset(names)
 
 
-@pytest.mark.parametrize("code", ["%%time\nt = 3.4", "t = = 3"])
+@pytest.mark.parametrize("code", ["%%time\nt = 3.4", "t = = 3", "from modsim import *\nx = 1"])
 def test_a_cell_the_check_cannot_read_as_python_is_taken_at_its_word(code: str) -> None:
-    """A cell magic, or code that does not parse, may set anything: `sets` says it cannot tell."""
+    """A cell magic, code that does not parse, or a star import may set anything: `sets` says it
+    cannot tell (so the line naming the cell that first sets a name, a star import's, holds)."""
     assert sets(code) is None
 
 

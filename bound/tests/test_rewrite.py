@@ -52,6 +52,34 @@ def test_a_page_saved_while_renumber_ran_keeps_the_edit_is_named_and_fails_the_r
     assert "not renumbered" in said.out and [p.name for p in tmp_path.iterdir()] == ["p.md"]
 
 
+class Given:
+    """A provider that gives every binding one value."""
+
+    def __init__(self, value: Value) -> None:
+        self.value = value
+
+    def bound_values(self, page: Source, asked: Sequence[Asked]) -> Mapping[Asked, Value]:
+        return {a: self.value for a in asked}
+
+    def bound_sources(self) -> Sources:
+        return {}
+
+
+def test_the_numbers_left_to_edit_by_hand_are_listed_once_each_by_line_and_column(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Three numbers of one line that renumber cannot write were one `page:line` three times."""
+    page = tmp_path / "p.md"
+    page.write_text("Of 3{= a}, 4{= a} or 5{= a} rows.\n", encoding="utf-8")
+    assert renumber_pages([Page(page, "docs/p.md")], Given(3.5), Declared(), check.check) == 1
+    summary = capsys.readouterr().out.split("renumber: ")[1].splitlines()
+    assert summary == [
+        "0 numbers rewritten on 0 pages",
+        "  to edit by hand (each said above):",
+        *("    docs/p.md:1:4", "    docs/p.md:1:12", "    docs/p.md:1:22"),
+    ]
+
+
 def test_an_edit_saved_in_the_last_moment_before_the_rename_is_kept_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

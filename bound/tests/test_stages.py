@@ -115,7 +115,7 @@ def test_a_binding_that_announces_what_the_code_below_computes_takes_its_value_t
     found = FenceValues().bound_values(page, read(page).asked)
     assert {(a.line, a.column): v for a, v in found.items() if not a.when} == {
         (1, 8): "names what only the fences below it define, and they give it 100 first and 5 at the "
-        "page's end: say where it is quoted from, as in `{= n; after the next fence}`, or bind it to what "
+        "page's end: say where it is quoted from, as in `{= n; after fence 1}`, or bind it to what "
         "the code above it computes",
         (1, 28): 7,
         (13, 8): 5,
@@ -195,6 +195,25 @@ def test_a_place_the_page_does_not_have_or_a_fence_that_sets_nothing_the_binding
         assert problem.message.endswith(
             "cannot be worked out: there is no fence below it, so `; after the next fence` names none"
         )
+
+
+SELECTED = (
+    f'The share is 0.52{{= share}}.\n\n{F}python exec="on"\nx = 1\n{F}\n\n'
+    f'{F}python exec="on"\nshare = 0.52\n{F}\n\n{F}python exec="on"\nshare = 0.77\n{F}\n'
+)
+
+
+def test_a_name_announced_and_set_again_below_is_told_the_fence_that_first_sets_it_which_holds() -> None:
+    """The fence right below the sentence sets nothing it reads: the line names the fence whose
+    value the sentence quotes, so that following its advice makes the page hold."""
+    [problem] = plugin().check(Page("docs/p.md", SELECTED))
+    assert problem.render("docs/p.md") == (
+        "docs/p.md:1:14: 0.52{= share} cannot be worked out: names what only the fences below it "
+        "define, and they give it 0.52 first and 0.77 at the page's end: say where it is quoted from, "
+        "as in `{= share; after fence 2}`, or bind it to what the code above it computes"
+    )
+    followed = SELECTED.replace("{= share}", "{= share; after fence 2}")
+    assert plugin().check(Page("docs/p.md", followed)) == []
 
 
 def test_words_after_a_semicolon_that_name_no_place_are_one_line() -> None:

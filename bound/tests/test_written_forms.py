@@ -184,6 +184,25 @@ def test_a_percentage_bound_to_its_share_is_said_alike_by_the_build_and_by_renum
     )
 
 
+def test_a_whole_percentage_bound_to_its_share_is_told_to_bind_100_times_the_share_first() -> None:
+    """27% quotes 0.273747 neither exactly nor rounded: the binding is the fault, and the line
+    says so first, not that a whole number is exact (whose advice, followed, leaves it failing)."""
+    page = "A share of 27%{= share}, about 27%{= share} and 27.4%{= share}.\n"
+    values: dict[str, Value] = {"share": 0.273747}
+    built = [p.render("p.md") for p in checked(read(page), values)]
+    new, changes, left = renumber_given("p.md", page, values)
+    assert new == page and changes == []
+    assert (
+        left
+        == built
+        == [
+            f"p.md:1:{column}: {written} is written, 0.273747 is computed now, bound to {{= share}}: "
+            "a percentage quotes its number as written, so bind it to 100 × the share"
+            for column, written in [(12, "27%"), (32, "27%"), (49, "27.4%")]
+        ]
+    )
+
+
 def test_digits_keep_their_value_when_read_alone() -> None:
     assert value_of("1.234,5") == 1234.5 and value_of("1,234", ",") == 1.234 and value_of("٣") == 3
 

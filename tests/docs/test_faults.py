@@ -637,7 +637,7 @@ def test_renumber_past_a_huge_binding_says_one_line_and_renumbers_the_pages_afte
     assert out[3:] == [
         "renumber: 2 numbers rewritten on 1 page",
         "  to edit by hand (each said above):",
-        "    docs/a.md:13",
+        "    docs/a.md:13:6",
     ]
     assert "It is 4{= x} rows and 3{= x - 1} more." in (docs / "b.md").read_text(encoding="utf-8")
 

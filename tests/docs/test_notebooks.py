@@ -242,7 +242,7 @@ def test_the_workbench_binds_its_prose_to_its_kernels_values_and_shows_no_bindin
     below = "names what only the fences below it define, and they give it 4 first and 100 at the page's end"
     assert problems == [
         f"bench.py:2:6: four{{= n}} cannot be worked out: {below}: say where it is quoted from, as in "
-        "`{= n; after the next fence}`, or bind it to what the code above it computes",
+        "`{= n; after fence 1}`, or bind it to what the code above it computes",
         "bench.py:2:22: 2.5{= y} cannot be worked out: NameError: name 'y' is not defined",
         "bench.py:9:7: 3 is written, 6 is computed now, bound to {= n + 2}",
         "bench.py:9:19: 1{= z} cannot be worked out: NameError: name 'z' is not defined",

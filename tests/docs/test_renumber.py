@@ -174,7 +174,7 @@ def test_the_command_ends_with_a_summary_of_what_it_rewrote_what_is_left_and_the
     assert out[out.index("renumber: 8 numbers rewritten on 2 pages") :] == [
         "renumber: 8 numbers rewritten on 2 pages",
         "  to edit by hand (each said above):",
-        "    docs/c.md:18",
+        "    docs/c.md:18:7",
         "  renumbered past a fence that fails (each said above; run again once it passes):",
         "    docs/a.md:2",
         "  pinned tests that fail now (give them the new values; `nox -s pins` runs them):",
