@@ -77,17 +77,20 @@ def reading_path(config: Path) -> list[str]:
     return pages[: pages.index(LAST_ON_PATH) + 1]
 
 
-FIGURE = re.compile(r"<svg\b.*?</svg>", re.DOTALL)  # skipped whole: cut before parsing
+# Elements skipped whole that hold no element of their own kind: cut before parsing, they are
+# most of a page's tags (a highlighted listing is a span a token).
+UNNESTED = re.compile(r"<(svg|pre|math)\b.*?</\1\s*>", re.DOTALL)
 
 
 def words(html: str) -> int:
-    """The words of the page's prose. Only its <article> is parsed, figures taken out first:
-    what else the page holds is never counted, and parsing it is most of the time taken."""
+    """The words of the page's prose. Only its <article> is parsed, figures, listings and math
+    taken out first: what else the page holds is never counted, and parsing it is most of the
+    time taken."""
     start, end = html.find("<article"), html.rfind("</article>")
     if start < 0 or end < start:
         return 0
     parser = _Prose()
-    parser.feed(FIGURE.sub("", html[start : end + len("</article>")]))
+    parser.feed(UNNESTED.sub("", html[start : end + len("</article>")]))
     return len(WORD.findall(" ".join(parser.text)))
 
 

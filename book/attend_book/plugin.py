@@ -11,7 +11,8 @@ uses too) and renders each through markdown-exec's public `base_format`, handed 
 already made for the fence with that source, so a fence runs once per change and nothing in
 another package is replaced. Each page is held to the book's fence rules (`rules`) and include
 lines (`snippets`); math becomes MathML (`mathml`), and a button offers the page's code as a
-notebook, written beside it as it is made. The workbench, which mkdocs-jupyter shows, is run
+notebook, written beside it as it is made. Search reads each page without its figures' drawing
+or its listings' highlighting (`searched`). The workbench, which mkdocs-jupyter shows, is run
 and put in place by `workbench`. A `build` writes the site beside its folder and moves it in
 only once the build got through (`files.Staged`), so a failed or interrupted one leaves the last
 good site. While a command runs, SIGTERM (`kill`, a cancelled CI job, a stopped container) ends it
@@ -101,7 +102,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         self._offered = ""  # the name of the notebook it offers, beside it in the site; "": none
         self._html = self._printed = ""  # its HTML as its reader gets it, and as print-site does
         self._printing = False  # whether print-site makes the whole-book page in this build
-        self._set_aside = searched.SetAside()  # its figures, while search reads it
+        self._set_aside = searched.SetAside()  # its figures and listings, while search reads it
         # What every page's process starts with: the environment as the build found it.
         self.environment = dict(os.environ)
         self.command = ""  # `build`, `serve`, ... as mkdocs was started
@@ -351,8 +352,10 @@ class BookPlugin(BasePlugin[BookConfig]):
 
     on_page_content = CombinedEvent(_on_page_content_first, _on_page_content_last)
 
-    # Search reads the page in its on_page_context (priority 0): without its figures' drawing
-    # (`searched`), which is put back after every other plugin's, before the page is written.
+    # Search reads the page in its on_page_context (priority 0): without its figures' drawing or
+    # its listings' highlighting (`searched`), put back after every other plugin's, before the
+    # page is written. The index differs only by the figures' labels; reading the page whole took
+    # search a tenth of a warm build.
     @event_priority(100)
     def _on_page_context_first(
         self, context: TemplateContext, *, page: MkDocsPage, config: MkDocsConfig, nav: Navigation
