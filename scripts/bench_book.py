@@ -72,12 +72,12 @@ def served(url: str) -> str:
         return ""
 
 
-def wait_for(url: str, marker: str, limit: float = 120.0) -> float:
-    """Seconds until the page at `url` contains `marker`."""
+def wait_for(url: str, marker: str, limit: float = 120.0, *, shown: bool = True) -> float:
+    """Seconds until the page at `url` contains `marker` (with `shown=False`: no longer does)."""
     start = time.perf_counter()
-    while marker not in served(url):
+    while (marker in served(url)) != shown:
         if time.perf_counter() - start > limit:
-            raise TimeoutError(f"{url} never showed {marker!r}")
+            raise TimeoutError(f"{url} never {'showed' if shown else 'stopped showing'} {marker!r}")
         time.sleep(0.02)
     return time.perf_counter() - start
 
@@ -123,8 +123,7 @@ def serve_edits(repo: Path, runs: int, edited: str = PAGE) -> list[float]:
             # source the contributors' page reads and runs again for). Then a pause: mkdocs
             # serve looks for changes every 0.5 s, and a pause drawn at random lands the next
             # edit anywhere in that cycle, as a writer's do.
-            while marker in served(url):
-                time.sleep(0.02)
+            wait_for(url, marker, shown=False)
             time.sleep(0.5 + random.uniform(0.0, 0.5))
     finally:
         page.write_text(original, encoding="utf-8")

@@ -51,15 +51,16 @@ def build_versions(roots: tuple[str, ...] = ("attend-book",), kept: Path | None 
     # names, and an install (one that changes only what a package requires, too) writes its folder
     # anew, so while their names and times stay the same, so does the answer.
     installed = frozenset(
-        (info.name, info.stat().st_mtime_ns)
+        (info.name, time)
         for folder in map(Path, sys.path)
         if folder.is_dir()
         for info in folder.glob("*.dist-info")
+        if (time := _written(info)) is not None
     )
     key = _key(*roots, *(f"{name}@{time}" for name, time in sorted(installed)))
     if kept is not None:
-        with contextlib.suppress(OSError, ValueError, LookupError, TypeError):
-            remembered = json.loads(kept.read_text(encoding="utf-8"))
+        with contextlib.suppress(OSError, ValueError, LookupError, TypeError, AttributeError):
+            remembered = json.loads(kept.read_text(encoding="utf-8"))  # a file not of this form: asked again
             if remembered["key"] == key:
                 return {str(name): str(version) for name, version in remembered["versions"].items()}
     versions = dict(_requirements(roots, installed))
@@ -70,6 +71,14 @@ def build_versions(roots: tuple[str, ...] = ("attend-book",), kept: Path | None 
         ):  # a cache that cannot be written: asked again
             made.write_text(json.dumps({"key": key, "versions": versions}), encoding="utf-8")
     return versions
+
+
+def _written(info: Path) -> int | None:
+    """When a distribution's `*.dist-info` folder was written; None for one removed meanwhile."""
+    try:
+        return info.stat().st_mtime_ns
+    except OSError:
+        return None
 
 
 @functools.lru_cache(maxsize=4)

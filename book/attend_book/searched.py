@@ -20,8 +20,9 @@ import re
 import secrets
 from dataclasses import dataclass, field
 
-# An SVG hidden from screen readers, whole (a figure's SVG holds no other SVG).
-FIGURE = re.compile(r"<svg\b[^>]*\baria-hidden=\"true\"[^>]*>.*?</svg>", re.DOTALL)
+# An SVG hidden from screen readers, whole (a figure's SVG holds no other SVG); not one that
+# closes itself (`<svg …/>`), whose end would be another SVG's.
+FIGURE = re.compile(r"<svg\b[^>]*\baria-hidden=\"true\"[^>]*(?<!/)>.*?</svg>", re.DOTALL)
 # A listing, whole (a <pre> holds no other), its start tag apart; and a highlighting tag.
 LISTING = re.compile(r"(<pre\b[^>]*>)(.*?)</pre>", re.DOTALL)
 SPAN = re.compile(r"</?span\b[^>]*>")

@@ -23,7 +23,6 @@ that cannot be written leaves the build running without it. Neither is a warning
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import importlib.util
 import json
@@ -32,14 +31,13 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mkdocs.plugins import get_plugin_logger
 
 from bound_numbers.page import Page
-from bound_numbers.shelf import Shelf
+from bound_numbers.shelf import Shelf, own
 from bound_numbers.values import Asked, Value
 
 if TYPE_CHECKING:
@@ -51,20 +49,6 @@ FOLDER = Path(".cache", "bound-numbers", "notebooks")  # beside the site's confi
 FORMAT = 1  # what an entry holds; a new one makes every older entry a miss
 SYSTEM = ("/proc/", "/sys/", "/dev/")
 Run = Callable[[bool], "Executed"]  # the notebook run, recorded when told so (`kernel.run`)
-
-
-@functools.cache
-def own() -> str:
-    """bound-numbers as a key knows it: its version and a hash of its package's source, so that
-    an edit to a checkout of it is a new key too."""
-    try:
-        version = metadata.version("bound-numbers")
-    except metadata.PackageNotFoundError:
-        version = "?"
-    digest = hashlib.sha256(version.encode())
-    for file in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(f"\0{file.name}\0".encode() + file.read_bytes())
-    return digest.hexdigest()
 
 
 def interpreter(kernel: str, notebook: Mapping[str, Any]) -> list[str]:

@@ -59,7 +59,7 @@ class BoundNumbersConfig(Config):
     checklist = c.Type(str, default="")  # added to a missing key's line: where the rules are written
     hint = c.Type(str, default="`bound-numbers renumber` rewrites moved numbers")
     time_limit = c.Type((int, float), default=30)  # seconds a page's fences may take (`values: fences`)
-    cache = c.Type(bool, default=True)  # a notebook's run kept between builds (`values: fences`)
+    cache = c.Type(bool, default=True)  # each page's reading, and a notebook's run, kept between builds
 
 
 class BoundNumbersPlugin(BasePlugin[BoundNumbersConfig]):

@@ -8,8 +8,9 @@ parsing its Markdown (`Page.tokens`) a third as much again, paid on every build 
 its fences (`Page.fences`) and its front matter (`Page.meta`), all that a build asks of the
 parse, so a page found here is not parsed at all. What they are depends only on what the key
 holds: the page's Markdown and where it is, what the site declares for every page (the
-plugin's `labels`, `givens`, `not_results` and `decimal_mark`), and bound-numbers itself (its
-version and source, as the notebook cache knows it). The values the bindings are held to are
+plugin's `labels`, `givens`, `not_results` and `decimal_mark`), bound-numbers itself (its
+version and source, as the notebook cache knows it) and what parses a page for it (the versions
+of markdown-it-py, its plugins, PyYAML and Python). The values the bindings are held to are
 not kept here: they are asked of the provider on every build.
 
 An entry is pickled: a file of the site's own cache folder, read only by a build of the same
@@ -18,27 +19,47 @@ bound-numbers. One that cannot be read is a miss, said at the info level, and is
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import pickle
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from mkdocs.plugins import get_plugin_logger
 
 from bound_numbers.declared import Declared
-from bound_numbers.notebook_cache import own
 from bound_numbers.page import Fence, Page
 from bound_numbers.reading import Reading, read
-from bound_numbers.shelf import Shelf
+from bound_numbers.shelf import Shelf, own
 
 log = get_plugin_logger(__name__)
 
 FOLDER = Path(".cache", "bound-numbers", "readings")  # beside the site's configuration
 FORMAT = 2  # what an entry holds; a new one makes every older entry a miss
 DECLARED = ("labels", "givens", "not_results", "decimal_mark")  # the configuration a reading depends on
+
+
+# What reads a page besides bound-numbers: its Markdown (markdown-it-py and its plugins), its
+# front matter (PyYAML) and its bindings' expressions (Python's own parser).
+PARSERS = ("markdown-it-py", "mdit-py-plugins", "pyyaml")
+
+
+@functools.cache
+def parsers() -> list[str]:
+    """The versions of what reads a page besides bound-numbers, and of Python: another
+    version may read a page otherwise, so it is another key."""
+    found = [sys.version]
+    for name in PARSERS:
+        try:
+            found.append(f"{name}=={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name} (not installed)")
+    return found
 
 
 class ReadingCache(Shelf):
@@ -48,7 +69,7 @@ class ReadingCache(Shelf):
         super().__init__(folder, ".pickle")
         self.declared = declared
         said = {name: config.get(name) for name in DECLARED}
-        self._site = json.dumps([FORMAT, own(), said], sort_keys=True, default=repr)
+        self._site = json.dumps([FORMAT, own(), parsers(), said], sort_keys=True, default=repr)
         self.reads = 0  # how many pages were really read
 
     def read(self, page: Page) -> Reading:

@@ -1,18 +1,35 @@
 """Entries kept between builds, one file each under one folder: what the notebook cache and the
-reading cache share. An entry is written beside its place and moved in, so no build reads half
-of one; a folder that cannot be written leaves the build running without it, said at the info
-level (a warning, which `--strict` turns into a failed build, is no place for a cache's fault)."""
+reading cache share. An entry is written beside its place and moved in (`text.beside`), so no
+build reads half of one; a folder that cannot be written leaves the build running without it,
+said at the info level (a warning, which `--strict` turns into a failed build, is no place for a
+cache's fault)."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
+import functools
+import hashlib
+from importlib import metadata
 from pathlib import Path
 
 from mkdocs.plugins import get_plugin_logger
 
+from bound_numbers.text import beside
+
 log = get_plugin_logger(__name__)
+
+
+@functools.cache
+def own() -> str:
+    """bound-numbers as a key knows it: its version and a hash of its package's source, so that
+    an edit to a checkout of it is a new key too."""
+    try:
+        version = metadata.version("bound-numbers")
+    except metadata.PackageNotFoundError:
+        version = "?"
+    digest = hashlib.sha256(version.encode())
+    for file in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(f"\0{file.name}\0".encode() + file.read_bytes())
+    return digest.hexdigest()
 
 
 class Shelf:
@@ -30,16 +47,11 @@ class Shelf:
         return entry
 
     def write(self, entry: Path, data: bytes) -> None:
-        made = None
+        """`data` as the entry, whole or not at all; a folder that cannot be written said once."""
         try:
-            entry.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile("wb", dir=entry.parent, delete=False) as made:
-                made.write(data)
-            os.replace(made.name, entry)
+            with beside(entry) as made:
+                made.write_bytes(data)
         except OSError as error:
-            if made is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(made.name)
             log.info(
                 f"the cache {self.folder} cannot be written ({error.strerror or error}): building without it"
             )

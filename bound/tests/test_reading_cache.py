@@ -61,11 +61,22 @@ def test_an_edited_page_is_read_again_and_its_new_reading_kept(tmp_path: Path) -
     assert not later.read(edited).problems and later.reads == 1
 
 
-def test_what_the_site_declares_is_part_of_the_key(tmp_path: Path) -> None:
+def test_a_page_is_read_again_when_the_site_declares_something_new(tmp_path: Path) -> None:
     cache(tmp_path).read(PAGE)
     declaring = {"not_results": {"patterns": [r"stray \d"]}}
     later = cache(tmp_path, declaring)
     assert later.read(PAGE) == read(PAGE, of_config(declaring)) and later.reads == 1
+
+
+@pytest.mark.parametrize("changed", ["own", "parsers"])
+def test_a_page_is_read_again_by_another_bound_numbers_or_another_markdown_parser(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, changed: str
+) -> None:
+    cache(tmp_path).read(PAGE)
+    before = getattr(reading_cache, changed)()
+    monkeypatch.setattr(reading_cache, changed, lambda: [before, "another version"])
+    later = cache(tmp_path)
+    assert later.read(PAGE) == read(PAGE, Declared()) and later.reads == 1
 
 
 def test_a_damaged_entry_is_said_in_one_info_line_and_the_page_read_again(

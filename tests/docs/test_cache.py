@@ -176,9 +176,11 @@ def test_the_build_versions_are_kept_between_builds_and_asked_again_after_an_ins
     _distribution(site, requires="pytest")  # installed again, now requiring pytest: same name, same version
     again = build_versions(("fake",), kept)
     assert again["fake"] == "1.0" and again["pytest"] == build_versions()["pytest"]
-    kept.write_text("{not json", encoding="utf-8")
-    assert build_versions(("fake",), kept)["fake"] == "1.0"  # a damaged file: asked afresh, and written again
-    assert json.loads(kept.read_text())["versions"]["fake"] == "1.0"
+    key = json.loads(kept.read_text())["key"]
+    for damaged in ("{not json", json.dumps({"key": key, "versions": ["fake", "9.9"]})):
+        kept.write_text(damaged, encoding="utf-8")
+        assert build_versions(("fake",), kept)["fake"] == "1.0"  # a damaged file: asked afresh, written again
+        assert json.loads(kept.read_text())["versions"]["fake"] == "1.0"
 
 
 def test_a_tool_installed_beside_the_build_leaves_the_fingerprint_alone() -> None:

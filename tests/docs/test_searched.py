@@ -51,6 +51,13 @@ def test_a_page_that_writes_the_placeholder_itself_keeps_its_own_text() -> None:
     assert figures.put_back(figures.set_aside(page)) == page
 
 
+def test_a_hidden_svg_that_closes_itself_hides_nothing_after_it_from_search() -> None:
+    page = f'<p>a <svg aria-hidden="true"/> b</p><h2 id="x">Heading</h2><p>prose</p>{HIDDEN}'
+    figures = SetAside()
+    assert [title for title, _, _ in indexed(figures.set_aside(page))] == ["", "Heading"]
+    assert figures.put_back(figures.set_aside(page)) == page
+
+
 def test_a_page_without_figures_or_listings_is_handed_on_unchanged() -> None:
     figures = SetAside()
     page = f"<p>words</p>{SHOWN}"

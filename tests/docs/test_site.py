@@ -18,6 +18,7 @@ from book_build import properdocs_build
 from tree import DOCS, nav_pages
 
 from attend import chapter_embeddings, chapter_head
+from attend_book.searched import FIGURE
 
 ROOT = DOCS.parent
 PAGES = nav_pages()  # every page of the nav, as mkdocs.yml lists them
@@ -153,9 +154,6 @@ def test_every_link_in_a_figures_caption_leads_to_a_built_page(site: Path) -> No
     assert linked, "no figure caption links anywhere: the first picture's links to the page that trains it"
 
 
-HIDDEN_SVG = re.compile(r"<svg\b[^>]*\baria-hidden=\"true\"[^>]*>.*?</svg>", re.DOTALL)
-
-
 def test_search_finds_the_figures_captions_but_not_the_labels_they_draw(site: Path) -> None:
     """A figure's drawing is hidden from screen readers, and from search: its labels and ticks
     would lead a search to every plot that prints "0.5"."""
@@ -165,10 +163,10 @@ def test_search_finds_the_figures_captions_but_not_the_labels_they_draw(site: Pa
         shown = html(site, page)
         url = "" if page == "index" else f"{page}/"
         searched = " ".join(doc["text"] for doc in docs if doc["location"].split("#")[0] == url)
-        prose = text_of(HIDDEN_SVG.sub("", shown))
+        prose = text_of(FIGURE.sub("", shown))
         drawn = {
             unescape(label)
-            for svg in HIDDEN_SVG.findall(shown)
+            for svg in FIGURE.findall(shown)
             for label in re.findall(r"<text\b[^>]*>([^<]+)</text>", svg)
         }
         only_drawn = [label for label in drawn if len(label) > 8 and label not in prose]
