@@ -63,16 +63,11 @@ class _Prose(HTMLParser):
             self.text.append(data)
 
 
-class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """YAML's safe loader (libyaml's, where installed), reading mkdocs.yml's `!` tags as nothing."""
-
-
-_Loader.add_multi_constructor("!", lambda _loader, _suffix, _node: None)
-
-
 def reading_path(config: Path) -> list[str]:
     """The pages of the nav, in order, from the first through the learning page."""
-    nav = yaml.load(config.read_text(encoding="utf-8"), Loader=_Loader)["nav"]
+    # YAML's base loader reads mkdocs.yml's `!ENV` tags as plain values, which the nav holds none of.
+    loader = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+    nav = yaml.load(config.read_text(encoding="utf-8"), Loader=loader)["nav"]
     pages = [next(iter(item.values())) for item in nav]
     return pages[: pages.index(LAST_ON_PATH) + 1]
 

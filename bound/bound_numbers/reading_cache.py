@@ -40,7 +40,6 @@ from bound_numbers.shelf import Shelf, own
 log = get_plugin_logger(__name__)
 
 FOLDER = Path(".cache", "bound-numbers", "readings")  # beside the site's configuration
-FORMAT = 2  # what an entry holds; a new one makes every older entry a miss
 DECLARED = ("labels", "givens", "not_results", "decimal_mark")  # the configuration a reading depends on
 
 
@@ -69,7 +68,7 @@ class ReadingCache(Shelf):
         super().__init__(folder, ".pickle")
         self.declared = declared
         said = {name: config.get(name) for name in DECLARED}
-        self._site = json.dumps([FORMAT, own(), parsers(), said], sort_keys=True, default=repr)
+        self._site = json.dumps([own(), parsers(), said], sort_keys=True, default=repr)
         self.reads = 0  # how many pages were really read
 
     def read(self, page: Page) -> Reading:

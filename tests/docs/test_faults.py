@@ -960,6 +960,11 @@ def build_command(project: Path, site: Path) -> None:
         config.plugins.on_shutdown()
 
 
+def staged_left(project: Path) -> list[str]:
+    """The staging folders (`.site-*`) a build left beside the site."""
+    return [p.name for p in project.iterdir() if p.name.startswith(".site")]
+
+
 def snapshot(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
@@ -1005,7 +1010,7 @@ def test_a_build_that_fails_or_is_interrupted_leaves_the_last_site_exactly_as_it
     with pytest.raises(why or KeyboardInterrupt):
         build_command(project, project / "site")
     assert snapshot(project / "site") == before
-    assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+    assert staged_left(project) == []
 
 
 def interrupted(*args: object, **kwargs: object) -> PageRun:
@@ -1028,7 +1033,7 @@ def test_a_build_that_runs_out_of_disk_writing_the_site_is_one_line_and_keeps_th
     assert str(raised.value).startswith(f"Aborted: {project}/.site-")
     assert str(raised.value).endswith(": No space left on device") and "\n" not in str(raised.value)
     assert snapshot(project / "site") == before
-    assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+    assert staged_left(project) == []
 
 
 def test_what_a_killed_build_left_beside_the_site_goes_but_not_what_a_living_one_holds(
@@ -1154,7 +1159,7 @@ def test_ctrl_c_or_sigterm_during_a_build_ends_it_in_one_line_keeping_the_last_s
     sent(build.pid, number)
     said = build.communicate(timeout=60)[1]
     assert build.returncode == 1 and said.rstrip().endswith("\nAborted!") and "Traceback" not in said
-    assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+    assert staged_left(project) == []
     assert snapshot(project / "site") == before
     assert gone(int(started.read_text()))
 
@@ -1188,7 +1193,7 @@ def test_sigterm_in_a_build_is_ctrl_c_keeping_the_last_site_and_then_the_handler
     finally:
         signal.signal(signal.SIGTERM, kept)
     assert snapshot(project / "site") == before
-    assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+    assert staged_left(project) == []
 
 
 def terminating(*args: object, **kwargs: object) -> None:
@@ -1292,7 +1297,7 @@ def test_what_a_pages_code_writes_into_a_site_folder_reaches_neither_the_kept_si
     [said] = [unprefixed(r.getMessage()) for r in caplog.records]
     assert said.startswith(where) and "site" in said
     assert snapshot(project / "site") == before
-    assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+    assert staged_left(project) == []
 
 
 def test_a_new_site_a_pages_code_changed_is_not_moved_in_even_by_a_build_that_is_not_strict(
@@ -1305,7 +1310,7 @@ def test_a_new_site_a_pages_code_changed_is_not_moved_in_even_by_a_build_that_is
     write(project / "docs" / "index.md", page_of(REACHES["a shell into the new site"][0]))
     build_command(project, project / "site")  # the page's failure is an error, which only --strict stops on
     assert snapshot(project / "site") == before
-    assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+    assert staged_left(project) == []
 
 
 @pytest.mark.parametrize(
@@ -1331,7 +1336,7 @@ def test_what_a_workbench_cell_writes_into_the_site_reaches_neither_the_kept_sit
     [said] = [unprefixed(r.getMessage()) for r in caplog.records if r.levelno >= logging.ERROR]
     assert said.startswith("docs/workbench.py:") and planted in said
     assert snapshot(project / "site") == before
-    assert [p.name for p in project.iterdir() if p.name.startswith(".site")] == []
+    assert staged_left(project) == []
 
 
 # --- every output bounded, and the build linear in its size -----------------------------------------

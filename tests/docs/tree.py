@@ -22,18 +22,13 @@ def pages() -> list[Path]:
     return sorted(DOCS.rglob("*.md"))
 
 
-class _Nav(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-    """mkdocs.yml read by libyaml, its `!` tags (a variable of the environment) as nothing: the
-    nav holds none, and mkdocs' own loader, pure Python, costs `nox -s docs` a tenth of a second."""
-
-
-_Nav.add_multi_constructor("!", lambda _loader, _suffix, _node: None)
-
-
 def nav_pages() -> list[str]:
     """Every page the book's nav lists, by the name of its folder in the site ("index" for the
     home page), in the nav's order."""
-    listed = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Nav)["nav"]
+    # YAML's base loader (libyaml's, where installed) reads the `!ENV` tags as plain values, which
+    # the nav holds none of; mkdocs' own loader, pure Python, costs `nox -s docs` a tenth of a second.
+    loader = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+    listed = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=loader)["nav"]
 
     def walked(items: list[Any]) -> list[str]:
         found = []
