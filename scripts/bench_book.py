@@ -120,9 +120,9 @@ def serve_edits(repo: Path, runs: int, edited: str = PAGE) -> list[float]:
             # without the word. An edit saved while that rebuild still ran would be read by it,
             # if the page comes after the slow one in its order, and shown sooner than any
             # rebuild of its own could show it (0.4 s against 1.9 s for score-square.md, whose
-            # source the contributors' page reads and runs again for). Then a pause: mkdocs
-            # serve looks for changes every 0.5 s, and a pause drawn at random lands the next
-            # edit anywhere in that cycle, as a writer's do.
+            # source the contributors' page reads and runs again for). Then a pause: polling
+            # (attend-book's `watch: polling`) looks for changes every 0.5 s, and a pause drawn
+            # at random lands the next edit anywhere in that cycle, as a writer's do.
             wait_for(url, marker, shown=False)
             time.sleep(0.5 + random.uniform(0.0, 0.5))
     finally:

@@ -19,7 +19,8 @@ good site. While a command runs, SIGTERM (`kill`, a cancelled CI job, a stopped 
 as Ctrl-C does (`on_startup`), so that it too goes through that cleaning up, and a page's code
 may change neither site folder (`guard`, `files.Staged.watched`). Each problem of the book the
 plugin finds is said through bound-numbers' `Log`, so that a strict build fails on it even where
-`-q` or a logging configuration kept the line from mkdocs' count.
+`-q` or a logging configuration kept the line from mkdocs' count. Under `serve`, a save is
+noticed through the operating system's change events, not the server's polling (`watching`).
 The plugin keeps no more than the build's cache and the page it renders.
 """
 
@@ -43,6 +44,7 @@ from mkdocs.config import Config
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation
@@ -50,7 +52,7 @@ from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.utils.templates import TemplateContext
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
-from attend_book import guard, mathml, notebooks, printed, rules, run, searched, snippets, workbench
+from attend_book import guard, mathml, notebooks, printed, rules, run, searched, snippets, watching, workbench
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged
 from attend_book.page import LANGUAGES, TIME_LIMIT, Block, PageRun, commands
@@ -69,6 +71,9 @@ class BookConfig(Config):
     workbench = c.Type(str, default="workbench.py")  # the notebook page, under docs/
     time_limit = c.Type((int, float), default=TIME_LIMIT)  # seconds one fence may run
     first_import = c.Type(str, default="")  # what a page's first python fence imports from; "": anything
+    # How `serve` learns of a save: the operating system's change events, or ProperDocs' polling
+    # where none arrive (a network drive, some containers, WSL's /mnt). See `watching`.
+    watch = c.Choice(("native", "polling"), default="native")
 
 
 # Where the book's reader and SuperFences read a page's fences differently: said at the fence.
@@ -140,6 +145,15 @@ class BookPlugin(BasePlugin[BookConfig]):
         after `on_post_build` (as the strict check counts warnings)."""
         self.whole = False
         raise KeyboardInterrupt
+
+    # First of every plugin's: serve() has watched the docs, mkdocs.yml and (--watch-theme) the
+    # theme by now, and watches what later plugins and `--watch` ask for after this; moved here,
+    # every one of them is watched the same way.
+    @event_priority(100)
+    def on_serve(
+        self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Callable[..., Any]
+    ) -> LiveReloadServer:
+        return watching.natively(server) if self.config.watch == "native" else server
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         # In full: mkdocs names the file as the command line did (`-f mkdocs.yml`) or in full (a
