@@ -35,7 +35,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import FrameType
-from typing import Any, NoReturn, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TypeVar
 
 from jinja2 import Environment, FileSystemBytecodeCache
 from markdown import Markdown
@@ -44,7 +44,6 @@ from mkdocs.config import Config
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
-from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation
@@ -52,11 +51,14 @@ from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.utils.templates import TemplateContext
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
-from attend_book import guard, mathml, notebooks, printed, rules, run, searched, snippets, watching, workbench
+from attend_book import guard, mathml, notebooks, printed, rules, run, searched, snippets, workbench
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged
 from attend_book.page import LANGUAGES, TIME_LIMIT, Block, PageRun, commands
 from bound_numbers import Asked, Log, Page, Problem, Sources, Unavailable, Value
+
+if TYPE_CHECKING:
+    from mkdocs.livereload import LiveReloadServer
 
 log = get_plugin_logger(__name__)
 # mkdocs-jupyter says at INFO level where it converts, caches and copies the workbench: three
@@ -146,14 +148,19 @@ class BookPlugin(BasePlugin[BookConfig]):
         self.whole = False
         raise KeyboardInterrupt
 
-    # First of every plugin's: serve() has watched the docs, mkdocs.yml and (--watch-theme) the
-    # theme by now, and watches what later plugins and `--watch` ask for after this; moved here,
-    # every one of them is watched the same way.
+    # First of every plugin's, so that another's `on_serve` finds the observer that will serve.
+    # serve() has watched the docs, mkdocs.yml and (--watch-theme) the theme by now, which
+    # `watching` moves; what the other plugins and `--watch` ask for goes to it directly.
     @event_priority(100)
     def on_serve(
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Callable[..., Any]
     ) -> LiveReloadServer:
-        return watching.natively(server) if self.config.watch == "native" else server
+        if self.config.watch == "polling":
+            return server
+        # Only `serve` needs watchdog: imported with the plugin, it cost every build 10 ms.
+        from attend_book import watching
+
+        return watching.natively(server)
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         # In full: mkdocs names the file as the command line did (`-f mkdocs.yml`) or in full (a
