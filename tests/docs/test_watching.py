@@ -55,15 +55,9 @@ class Watching(BasePlugin[NoOptions]):  # type: ignore[no-untyped-call]  # mkdoc
 
 
 @contextmanager
-def server_of(project: Path, built: queue.Queue[str] | None = None) -> Iterator[LiveReloadServer]:
-    """A server whose builder puts the saved page's text in `built` as each rebuild begins; its
-    observer stopped at the end (a native one holds a file descriptor and a thread until then)."""
-    page = project / "docs" / "page.md"
-
-    def builder() -> None:
-        if built is not None:
-            built.put(page.read_text(encoding="utf-8"))
-
+def server_of(project: Path, builder: Callable[[], None] = lambda: None) -> Iterator[LiveReloadServer]:
+    """A server of the site `project` builds, its observer stopped at the end (a native one holds
+    a file descriptor and a thread until then)."""
     server = LiveReloadServer(builder=builder, host="127.0.0.1", port=0, root=str(project / "site"))
     try:
         yield server
@@ -177,28 +171,36 @@ def test_a_watch_setting_neither_native_nor_polling_is_refused_naming_both() -> 
     ]
 
 
-def test_a_page_saved_in_a_watched_folder_rebuilds_the_site(project: Path) -> None:
+def first_rebuild(project: Path, edit: Callable[[Path], object]) -> str:
+    """The page's text as the first rebuild after `edit` began, `edit` done to the page while the
+    server serves, watching docs/ as attend-book leaves it."""
     built: queue.Queue[str] = queue.Queue()
-    with server_of(project, built) as server:
+    page = project / "docs" / "page.md"
+    with server_of(project, lambda: built.put(page.read_text(encoding="utf-8"))) as server:
         server.watch(str(project / "docs"))
         served(plugin_of(), server)
         assert not isinstance(server.observer, PollingObserver)
         with serving(server):
-            (project / "docs" / "page.md").write_text("# A page, saved\n", encoding="utf-8")
-            assert built.get(timeout=LIMIT) == "# A page, saved\n"
+            edit(page)
+            return built.get(timeout=LIMIT)
+
+
+def saved(page: Path) -> None:
+    page.write_text("# A page, saved\n", encoding="utf-8")
+
+
+def test_a_page_saved_in_a_watched_folder_rebuilds_the_site(project: Path) -> None:
+    assert first_rebuild(project, saved) == "# A page, saved\n"
 
 
 def test_a_page_read_in_a_watched_folder_rebuilds_nothing(project: Path) -> None:
     """Each build reads every page, and the native observer, left to itself, tells of each file
     opened: the server would rebuild for ever. The first rebuild here is the save's, which
     comes a second after the read: a rebuild for the read would have begun in a tenth."""
-    built: queue.Queue[str] = queue.Queue()
-    with server_of(project, built) as server:
-        server.watch(str(project / "docs"))
-        served(plugin_of(), server)
-        assert not isinstance(server.observer, PollingObserver)
-        with serving(server):
-            (project / "docs" / "page.md").read_text(encoding="utf-8")
-            time.sleep(1.0)
-            (project / "docs" / "page.md").write_text("# A page, saved\n", encoding="utf-8")
-            assert built.get(timeout=LIMIT) == "# A page, saved\n"
+
+    def read_then_saved(page: Path) -> None:
+        page.read_text(encoding="utf-8")
+        time.sleep(1.0)
+        saved(page)
+
+    assert first_rebuild(project, read_then_saved) == "# A page, saved\n"
