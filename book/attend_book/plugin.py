@@ -2,22 +2,23 @@
 
 Before a page is rendered, its blocks and the values of the expressions its numbers are bound to
 come from the execution cache or, when its code or anything that code runs on changed, from
-running it in a process of its own (`run.run_plan`). It is the number check's provider
-(`values: attend-book` under bound-numbers, listed before it): the check hands it each page and
-the expressions its numbers are bound to (`bound_values`), and the run that gives their values
-is kept for the page's rendering, so a page runs once. The plugin owns the executed fences: it
+running it in a process of its own (`run.run_plan`). It is the number check's provider (`values:
+attend-book` under bound-numbers, listed before it): the check hands it each page and the
+expressions its numbers are bound to (`bound_values`), and the run that gives their values is
+kept for the page's rendering, so a page runs once. The plugin owns the executed fences: it
 registers them with SuperFences itself (`custom_fences`, the public way markdown-exec's plugin
 uses too) and renders each through markdown-exec's public `base_format`, handed the block
 already made for the fence with that source, so a fence runs once per change and nothing in
-another package is replaced. Each page is held to the book's fence rules (`rules`) and include
-lines (`snippets`); math becomes MathML (`mathml`), and a button offers the page's code as a
-notebook, written beside it as it is made. Search reads each page without its figures' drawing
-or its listings' highlighting (`searched`). The workbench, which mkdocs-jupyter shows, is run
-and put in place by `workbench`. A `build` writes the site beside its folder and moves it in
-only once the build got through (`files.Staged`), so a failed or interrupted one leaves the last
-good site. While a command runs, SIGTERM (`kill`, a cancelled CI job, a stopped container) ends it
-as Ctrl-C does (`on_startup`), so that it too goes through that cleaning up, and a page's code
-may change neither site folder (`guard`, `files.Staged.watched`). Each problem of the book the
+another package is replaced; an output a code block shows is converted once and kept
+(`outputs`). Each page is held to the book's fence rules (`rules`) and include lines
+(`snippets`); math becomes MathML (`mathml`), and a button offers the page's code as a notebook,
+written beside it as it is made. Search reads each page without its figures' drawing or its
+listings' highlighting (`searched`). The workbench, which mkdocs-jupyter shows, is run and put
+in place by `workbench`. A `build` writes the site beside its folder and moves it in only once
+the build got through (`files.Staged`), so a failed or interrupted one leaves the last good
+site. While a command runs, SIGTERM (`kill`, a cancelled CI job, a stopped container) ends it as
+Ctrl-C does (`on_startup`), so that it too goes through that cleaning up, and a page's code may
+change neither site folder (`guard`, `files.Staged.watched`). Each problem of the book the
 plugin finds is said through bound-numbers' `Log`, so that a strict build fails on it even where
 `-q` or a logging configuration kept the line from mkdocs' count.
 The plugin keeps no more than the build's cache and the page it renders.
@@ -50,7 +51,7 @@ from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.utils.templates import TemplateContext
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
-from attend_book import guard, mathml, notebooks, printed, rules, run, searched, snippets, workbench
+from attend_book import guard, mathml, notebooks, outputs, printed, rules, run, searched, snippets, workbench
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged
 from attend_book.page import LANGUAGES, TIME_LIMIT, Block, PageRun, commands
@@ -103,6 +104,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         self._html = self._printed = ""  # its HTML as its reader gets it, and as print-site does
         self._printing = False  # whether print-site makes the whole-book page in this build
         self._set_aside = searched.SetAside()  # its figures and listings, while search reads it
+        self._settings = ""  # the site's Markdown settings, which shape every output's HTML (`outputs`)
         # What every page's process starts with: the environment as the build found it.
         self.environment = dict(os.environ)
         self.command = ""  # `build`, `serve`, ... as mkdocs was started
@@ -179,6 +181,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             )
         folder = self.root / self.config.cache_dir
         self.cache = Cache(folder, fingerprint(source_roots(), build_versions(kept=folder / "versions.json")))
+        self._settings = outputs.settings_of(config)
         self._kept = None
         self.problems.begin(strict=self.strict)
         shown = os.path.relpath(self.docs / self.config.workbench, self.root)
@@ -312,21 +315,29 @@ class BookPlugin(BasePlugin[BookConfig]):
         **_: Any,
     ) -> Any:
         """SuperFences' formatter for an executed fence of `kind`: the block the page's run made
-        for the first fence not shown yet with this source, shown by markdown-exec's `base_format`."""
+        for the first fence not shown yet with this source, shown by markdown-exec's `base_format`
+        (its HTML kept in the cache where only a code block shows it, `outputs`)."""
         code = source.rstrip("\n")
-        shown = next((b for b in self._unshown or [] if b.fence.body.rstrip("\n") == code), None)
+        block = next((b for b in self._unshown or [] if b.fence.body.rstrip("\n") == code), None)
         if self._unshown is None:
             text = "(not shown: this page's code failed)"
-        elif shown is None:
+        elif block is None:
             line = self._shown.line_of(source) if self._shown else 1
             raise UnreadFenceError(f"{self._page}:{line}: {UNREAD}")
         else:
-            self._unshown.remove(shown)
-            text = shown.text
-            if kind == "console":
-                options["source"] = options.get("source") or "console"
-                options["transform_source"] = _prompted
-        return base_format(language=kind, run=lambda *_, **__: text, code=source, md=md, **options)
+            self._unshown.remove(block)
+            text = block.text
+        parts = outputs.key_of(self._page, kind, source, text, options, self._settings)
+        if kind == "console":
+            options["source"] = options.get("source") or "console"
+            options["transform_source"] = _prompted
+
+        def html() -> str:
+            return str(base_format(language=kind, run=lambda *_, **__: text, code=source, md=md, **options))
+
+        if block is None or not outputs.kept_whole(kind, options):
+            return html()
+        return self.cache.kept(parts, html)
 
     # Ahead of every other plugin (priority 0): print-site keeps each page's HTML for the whole-book
     # page as its own on_page_content sees it, so the math must be MathML by then; and the copy it
