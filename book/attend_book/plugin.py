@@ -51,11 +51,23 @@ from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.utils.templates import TemplateContext
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
-from attend_book import guard, mathml, notebooks, outputs, printed, rules, run, searched, snippets, workbench
+from attend_book import (
+    ahead,
+    guard,
+    mathml,
+    notebooks,
+    outputs,
+    printed,
+    rules,
+    run,
+    searched,
+    snippets,
+    workbench,
+)
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged
 from attend_book.page import LANGUAGES, TIME_LIMIT, Block, PageRun, commands
-from bound_numbers import Asked, Log, Page, Problem, Sources, Unavailable, Value
+from bound_numbers import Asked, Log, Page, Plan, Problem, Sources, Unavailable, Value
 
 log = get_plugin_logger(__name__)
 # mkdocs-jupyter says at INFO level where it converts, caches and copies the workbench: three
@@ -104,6 +116,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         self._html = self._printed = ""  # its HTML as its reader gets it, and as print-site does
         self._printing = False  # whether print-site makes the whole-book page in this build
         self._set_aside = searched.SetAside()  # its figures and listings, while search reads it
+        self._ahead = ahead.Ahead()  # pages run ahead of a rebuild under `serve`
         self._settings = ""  # the site's Markdown settings, which shape every output's HTML (`outputs`)
         # What every page's process starts with: the environment as the build found it.
         self.environment = dict(os.environ)
@@ -186,6 +199,13 @@ class BookPlugin(BasePlugin[BookConfig]):
         self.problems.begin(strict=self.strict)
         shown = os.path.relpath(self.docs / self.config.workbench, self.root)
         self.workbench.start(self._environment, functools.partial(self._watched, shown))
+        if self.command == "serve":  # a rebuild: the pages it will run are known (`ahead`)
+            self._ahead.start(
+                self.root,
+                self.cache.entry_of,
+                functools.partial(self.cache.holds_page, environment=self._environment),
+                lambda plan: self._watched(plan.page, self._runner)(plan),
+            )
 
     def bound_sources(self) -> Sources:
         """For the number check: the workbench, a script whose Markdown cells are prose."""
@@ -237,18 +257,24 @@ class BookPlugin(BasePlugin[BookConfig]):
 
         return watched
 
+    @property
+    def _runner(self) -> Callable[[Plan], PageRun]:
+        """What runs a page: in a process of its own, with the build's environment, from the
+        folder of mkdocs.yml."""
+        return functools.partial(
+            run.run_plan, limit=self._limit, environment=self._environment, folder=str(self.root)
+        )
+
     def _run(self, page: Page, asked: Sequence[Asked]) -> PageRun | Unavailable:
         """The page run in a process of its own, or taken from the cache, and kept."""
         for fence in page.fences:
             if fence.unread:
                 self.problems.error(f"{page.path}:{fence.line}: {fence.unread}")
-        folder = str(self.root)
-        runner = functools.partial(
-            run.run_plan, limit=self._limit, environment=self._environment, folder=folder
-        )
         ran: PageRun | Unavailable
         try:
             plan = run.plan_of(page, asked)
+            self._ahead.remember(page.text, plan)
+            runner = self._ahead.taken(self.cache.entry_of(plan)) or self._runner
             ran = self.cache.page(plan, self._watched(page.path, runner), self._environment)
         except Unavailable as error:
             ran = error
@@ -264,7 +290,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             if (failed := self.workbench.failed) is not None and not self.workbench.said:
                 self.problems.error(str(failed))  # unless the number check said it
             self.workbench.take_place(files, source, notebook, config)
-        return files
+        return self._ahead.later(files, self.root)
 
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
         # The theme's templates, compiled once and kept: compiling them is a third of a warm build.
