@@ -130,6 +130,15 @@ def fingerprint(roots: Iterable[Path], versions: Mapping[str, str]) -> str:
     return digest.hexdigest()
 
 
+def _page_of(plan: Plan, entry: Path) -> tuple[dict[str, Any], PageRun]:
+    """A page's kept entry, and the run it holds."""
+    kept = json.loads(entry.read_text(encoding="utf-8"))
+    blocks = blocks_of(plan.fences, kept["blocks"])
+    values = plan.values_of(dict(enumerate(kept["values"])))
+    read = Read(tuple(kept["read"]), kept["environment"], tuple(kept["programs"]))
+    return kept, PageRun(blocks, values, read)
+
+
 FOLDER = ".cache/attend-book"  # beside mkdocs.yml, unless the plugin is told otherwise
 Runner = Callable[[Plan], PageRun]  # what runs a page: `run.run_plan`, or a stand-in
 
@@ -198,21 +207,9 @@ class Cache:
         bindings at each stage of it, the build's versions and every file and variable it read
         stand, else run (by `run`, which gives the page `environment`: default, this process's)."""
         given = os.environ if environment is None else environment
-        # All a fence says, not only its code: an exercise's `answer=` runs too, and `html` is shown.
-        code = (repr((f.language, sorted(f.words), sorted(f.options.items()), f.body)) for f in plan.fences)
-        points = (f"{point.stage}\0{point.expression}" for point in plan.points)
-        key = _key(self.environment, *code, "\0bindings", *points)
-        entry = self.folder / "pages" / f"{key}.json"
+        entry = self.entry_of(plan)
         self.used.add(entry)
-
-        def stored(entry: Path) -> tuple[dict[str, Any], PageRun]:
-            kept = json.loads(entry.read_text(encoding="utf-8"))
-            blocks = blocks_of(plan.fences, kept["blocks"])
-            values = plan.values_of(dict(enumerate(kept["values"])))
-            read = Read(tuple(kept["read"]), kept["environment"], tuple(kept["programs"]))
-            return kept, PageRun(blocks, values, read)
-
-        if (found := self._stored(plan.page, entry, stored, given)) is not None:
+        if (found := self._stored(plan.page, entry, functools.partial(_page_of, plan), given)) is not None:
             return found
         self.runs += 1
         done = run(plan)
@@ -223,6 +220,24 @@ class Cache:
         kept = {"blocks": blocks, "values": values, **inputs_of(done.read, given)}
         self._write(entry, lambda target: target.write_text(json.dumps(kept), encoding="utf-8"))
         return done
+
+    def entry_of(self, plan: Plan) -> Path:
+        """Where the page's run is kept: under a key of its code, the bindings at each stage of
+        it and the build's versions."""
+        # All a fence says, not only its code: an exercise's `answer=` runs too, and `html` is shown.
+        code = (repr((f.language, sorted(f.words), sorted(f.options.items()), f.body)) for f in plan.fences)
+        points = (f"{point.stage}\0{point.expression}" for point in plan.points)
+        key = _key(self.environment, *code, "\0bindings", *points)
+        return self.folder / "pages" / f"{key}.json"
+
+    def holds_page(self, plan: Plan, environment: Mapping[str, str] | None = None) -> bool:
+        """Whether `page` would take the page's run from the cache, without running it; an entry
+        that cannot be read is not, and `page` says so."""
+        given = os.environ if environment is None else environment
+        with contextlib.suppress(OSError, ValueError, LookupError, TypeError, AttributeError):
+            kept, _ = _page_of(plan, self.entry_of(plan))
+            return holds(kept, given)
+        return False
 
     def notebook(
         self,

@@ -2,22 +2,23 @@
 
 Before a page is rendered, its blocks and the values of the expressions its numbers are bound to
 come from the execution cache or, when its code or anything that code runs on changed, from
-running it in a process of its own (`run.run_plan`). It is the number check's provider
-(`values: attend-book` under bound-numbers, listed before it): the check hands it each page and
-the expressions its numbers are bound to (`bound_values`), and the run that gives their values
-is kept for the page's rendering, so a page runs once. The plugin owns the executed fences: it
+running it in a process of its own (`run.run_plan`). It is the number check's provider (`values:
+attend-book` under bound-numbers, listed before it): the check hands it each page and the
+expressions its numbers are bound to (`bound_values`), and the run that gives their values is
+kept for the page's rendering, so a page runs once. The plugin owns the executed fences: it
 registers them with SuperFences itself (`custom_fences`, the public way markdown-exec's plugin
 uses too) and renders each through markdown-exec's public `base_format`, handed the block
 already made for the fence with that source, so a fence runs once per change and nothing in
-another package is replaced. Each page is held to the book's fence rules (`rules`) and include
-lines (`snippets`); math becomes MathML (`mathml`), and a button offers the page's code as a
-notebook, written beside it as it is made. Search reads each page without its figures' drawing
-or its listings' highlighting (`searched`). The workbench, which mkdocs-jupyter shows, is run
-and put in place by `workbench`. A `build` writes the site beside its folder and moves it in
-only once the build got through (`files.Staged`), so a failed or interrupted one leaves the last
-good site. While a command runs, SIGTERM (`kill`, a cancelled CI job, a stopped container) ends it
-as Ctrl-C does (`on_startup`), so that it too goes through that cleaning up, and a page's code
-may change neither site folder (`guard`, `files.Staged.watched`). Each problem of the book the
+another package is replaced; an output a code block shows is converted once and kept
+(`outputs`). Each page is held to the book's fence rules (`rules`) and include lines
+(`snippets`); math becomes MathML (`mathml`), and a button offers the page's code as a notebook,
+written beside it as it is made. Search reads each page without its figures' drawing or its
+listings' highlighting (`searched`). The workbench, which mkdocs-jupyter shows, is run and put
+in place by `workbench`. A `build` writes the site beside its folder and moves it in only once
+the build got through (`files.Staged`), so a failed or interrupted one leaves the last good
+site. While a command runs, SIGTERM (`kill`, a cancelled CI job, a stopped container) ends it as
+Ctrl-C does (`on_startup`), so that it too goes through that cleaning up, and a page's code may
+change neither site folder (`guard`, `files.Staged.watched`). Each problem of the book the
 plugin finds is said through bound-numbers' `Log`, so that a strict build fails on it even where
 `-q` or a logging configuration kept the line from mkdocs' count. Under `serve`, a save is
 noticed through the operating system's change events, not the server's polling (`watching`).
@@ -51,11 +52,23 @@ from mkdocs.structure.pages import Page as MkDocsPage
 from mkdocs.utils.templates import TemplateContext
 from pymdownx.superfences import SuperFencesException  # type: ignore[import-untyped]
 
-from attend_book import guard, mathml, notebooks, printed, rules, run, searched, snippets, workbench
+from attend_book import (
+    ahead,
+    guard,
+    mathml,
+    notebooks,
+    outputs,
+    printed,
+    rules,
+    run,
+    searched,
+    snippets,
+    workbench,
+)
 from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged
 from attend_book.page import LANGUAGES, TIME_LIMIT, Block, PageRun, commands
-from bound_numbers import Asked, Log, Page, Problem, Sources, Unavailable, Value
+from bound_numbers import Asked, Log, Page, Plan, Problem, Sources, Unavailable, Value
 
 if TYPE_CHECKING:
     from mkdocs.livereload import LiveReloadServer
@@ -110,6 +123,8 @@ class BookPlugin(BasePlugin[BookConfig]):
         self._html = self._printed = ""  # its HTML as its reader gets it, and as print-site does
         self._printing = False  # whether print-site makes the whole-book page in this build
         self._set_aside = searched.SetAside()  # its figures and listings, while search reads it
+        self._ahead = ahead.Ahead()  # pages run ahead of a rebuild under `serve`
+        self._settings = ""  # the site's Markdown settings, which shape every output's HTML (`outputs`)
         # What every page's process starts with: the environment as the build found it.
         self.environment = dict(os.environ)
         self.command = ""  # `build`, `serve`, ... as mkdocs was started
@@ -200,10 +215,18 @@ class BookPlugin(BasePlugin[BookConfig]):
             )
         folder = self.root / self.config.cache_dir
         self.cache = Cache(folder, fingerprint(source_roots(), build_versions(kept=folder / "versions.json")))
+        self._settings = outputs.settings_of(config)
         self._kept = None
         self.problems.begin(strict=self.strict)
         shown = os.path.relpath(self.docs / self.config.workbench, self.root)
         self.workbench.start(self._environment, functools.partial(self._watched, shown))
+        if self.command == "serve":  # a rebuild: the pages it will run are known (`ahead`)
+            self._ahead.start(
+                self.root,
+                self.cache.entry_of,
+                functools.partial(self.cache.holds_page, environment=self._environment),
+                lambda plan: self._watched(plan.page, self._runner)(plan),
+            )
 
     def bound_sources(self) -> Sources:
         """For the number check: the workbench, a script whose Markdown cells are prose."""
@@ -255,18 +278,24 @@ class BookPlugin(BasePlugin[BookConfig]):
 
         return watched
 
+    @property
+    def _runner(self) -> Callable[[Plan], PageRun]:
+        """What runs a page: in a process of its own, with the build's environment, from the
+        folder of mkdocs.yml."""
+        return functools.partial(
+            run.run_plan, limit=self._limit, environment=self._environment, folder=str(self.root)
+        )
+
     def _run(self, page: Page, asked: Sequence[Asked]) -> PageRun | Unavailable:
         """The page run in a process of its own, or taken from the cache, and kept."""
         for fence in page.fences:
             if fence.unread:
                 self.problems.error(f"{page.path}:{fence.line}: {fence.unread}")
-        folder = str(self.root)
-        runner = functools.partial(
-            run.run_plan, limit=self._limit, environment=self._environment, folder=folder
-        )
         ran: PageRun | Unavailable
         try:
             plan = run.plan_of(page, asked)
+            self._ahead.remember(page.text, plan)
+            runner = self._ahead.taken(self.cache.entry_of(plan)) or self._runner
             ran = self.cache.page(plan, self._watched(page.path, runner), self._environment)
         except Unavailable as error:
             ran = error
@@ -282,7 +311,7 @@ class BookPlugin(BasePlugin[BookConfig]):
             if (failed := self.workbench.failed) is not None and not self.workbench.said:
                 self.problems.error(str(failed))  # unless the number check said it
             self.workbench.take_place(files, source, notebook, config)
-        return files
+        return self._ahead.later(files, self.root)
 
     def on_env(self, env: Environment, *, config: MkDocsConfig, files: Files) -> Environment:
         # The theme's templates, compiled once and kept: compiling them is a third of a warm build.
@@ -333,21 +362,29 @@ class BookPlugin(BasePlugin[BookConfig]):
         **_: Any,
     ) -> Any:
         """SuperFences' formatter for an executed fence of `kind`: the block the page's run made
-        for the first fence not shown yet with this source, shown by markdown-exec's `base_format`."""
+        for the first fence not shown yet with this source, shown by markdown-exec's `base_format`
+        (its HTML kept in the cache where only a code block shows it, `outputs`)."""
         code = source.rstrip("\n")
-        shown = next((b for b in self._unshown or [] if b.fence.body.rstrip("\n") == code), None)
+        block = next((b for b in self._unshown or [] if b.fence.body.rstrip("\n") == code), None)
         if self._unshown is None:
             text = "(not shown: this page's code failed)"
-        elif shown is None:
+        elif block is None:
             line = self._shown.line_of(source) if self._shown else 1
             raise UnreadFenceError(f"{self._page}:{line}: {UNREAD}")
         else:
-            self._unshown.remove(shown)
-            text = shown.text
-            if kind == "console":
-                options["source"] = options.get("source") or "console"
-                options["transform_source"] = _prompted
-        return base_format(language=kind, run=lambda *_, **__: text, code=source, md=md, **options)
+            self._unshown.remove(block)
+            text = block.text
+        parts = outputs.key_of(self._page, kind, source, text, options, self._settings)
+        if kind == "console":
+            options["source"] = options.get("source") or "console"
+            options["transform_source"] = _prompted
+
+        def html() -> str:
+            return str(base_format(language=kind, run=lambda *_, **__: text, code=source, md=md, **options))
+
+        if block is None or not outputs.kept_whole(kind, options):
+            return html()
+        return self.cache.kept(parts, html)
 
     # Ahead of every other plugin (priority 0): print-site keeps each page's HTML for the whole-book
     # page as its own on_page_content sees it, so the math must be MathML by then; and the copy it

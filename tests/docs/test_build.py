@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import yaml
 from book_build import MINIMAL
+from markdown_exec import base_format
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
@@ -101,6 +102,11 @@ def test_an_include_that_is_not_there_is_one_line_under_the_books_own_settings(
     assert line.startswith("attend_book: docs/index.md:7: the include names src/gone.py, which is not there")
 
 
+def _undated(html: str) -> str:
+    """The page without the comment at its end that says when it was built."""
+    return html.rsplit("<!--", 1)[0]
+
+
 UNBOUND = "bind it {= …} (a given by its name) or make it a label"
 
 
@@ -126,6 +132,37 @@ def test_a_rebuild_runs_only_the_pages_whose_code_changed(project: Path) -> None
     (project / "docs" / "index.md").write_text(page.replace("3.125", "3.25"), encoding="utf-8")
     assert runs_of_a_build(project) == 1
     assert "3.25" in (project / "site" / "index.html").read_text(encoding="utf-8")
+
+
+def test_an_output_shown_as_a_code_block_is_converted_once_and_kept_while_its_text_and_settings_stand(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """markdown-exec's conversion of an output is kept where a code block shows it; an output
+    shown as Markdown, which may hold a heading or a link, is converted every build."""
+    converted: list[str] = []
+
+    def counting(**given: Any) -> Any:
+        converted.append(given["code"])
+        return base_format(**given)
+
+    monkeypatch.setattr("attend_book.plugin.base_format", counting)
+    as_text = '```python exec="1" result="text"\nprint(6 * 7)\n```\n'
+    as_markdown = '```python exec="1" continuation\nprint("**bold**")\n```\n'
+    page = project / "docs" / "index.md"
+    page.write_text(f"---\ntitle: t\ndescription: d\n---\n\n{as_text}\n{as_markdown}", encoding="utf-8")
+    html = project / "site" / "index.html"
+    runs_of_a_build(project)
+    first = _undated(html.read_text(encoding="utf-8"))
+    assert len(converted) == 2 and "<strong>bold</strong>" in first
+    runs_of_a_build(project)
+    assert converted[2:] == ['print("**bold**")'] and _undated(html.read_text(encoding="utf-8")) == first
+    page.write_text(page.read_text(encoding="utf-8").replace("6 * 7", "6 * 8"), encoding="utf-8")
+    runs_of_a_build(project)
+    assert len(converted) == 5 and "48" in html.read_text(encoding="utf-8")
+    settings = "  - pymdownx.highlight:\n      line_spans: __line\n"
+    (project / "mkdocs.yml").write_text(MINIMAL + settings, encoding="utf-8")
+    runs_of_a_build(project)
+    assert len(converted) == 7 and "__line" in html.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(("directory_urls", "folder"), [(True, "other/"), (False, "")])

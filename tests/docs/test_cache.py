@@ -292,6 +292,22 @@ def test_a_file_the_pages_code_read_reruns_it_when_changed_and_again_when_put_ba
     assert len(run.pages) == 3
 
 
+def test_the_cache_tells_without_running_whether_it_would_run_a_page(tmp_path: Path, run: Counting) -> None:
+    """What `ahead` asks before a rebuild under `serve`: the answer `page` would act on."""
+    read = tmp_path / "figures.py"
+    read.write_text("SMALLEST = 11.0\n", encoding="utf-8")
+    plan = plan_of(Page("docs/p.md", page_reading(f"print(open({str(read)!r}).read())")))
+    cache = Cache(tmp_path / "cache", "env")
+    assert not cache.holds_page(plan)  # never run
+    cache.page(plan, run=run)
+    assert cache.holds_page(plan)
+    read.write_text("SMALLEST = 12.25\n", encoding="utf-8")
+    assert not cache.holds_page(plan)
+    cache.page(plan, run=run)
+    cache.entry_of(plan).write_text("{", encoding="utf-8")  # cut short
+    assert not cache.holds_page(plan) and len(run.pages) == 2
+
+
 def test_a_new_file_in_a_folder_the_page_listed_reruns_it_and_one_outside_the_book_does_not(
     tmp_path: Path,
 ) -> None:
