@@ -22,6 +22,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
@@ -147,38 +148,53 @@ def _key(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
 
-def digests(paths: Iterable[str]) -> dict[str, str]:
-    """Each file's contents (a folder's names), hashed; "" for one that is not there."""
-    found = {}
-    for path in paths:
+class Hashes:
+    """Each file's contents (a folder's names) hashed, "" for one that is not there; a hash kept
+    while the file's times, size and place stand, so that a rebuild under `nox -s serve` does not
+    read again every file every page read (a tenth of a rebuild). Its change time, which a write
+    moves and no program can set back, is among them. A file written in the last two seconds is
+    hashed every time: a file system whose clock ticks in seconds gives two writes in one tick
+    the same times."""
+
+    SETTLED = 2 * 10**9  # nanoseconds
+
+    def __init__(self) -> None:
+        self._known: dict[str, tuple[tuple[int, ...], str]] = {}
+
+    def __call__(self, paths: Iterable[str]) -> dict[str, str]:
+        return {path: self._hash(path) for path in paths}
+
+    def _hash(self, path: str) -> str:
         try:
-            found[path] = hashlib.sha256(inputs.contents(path)).hexdigest()
+            status = os.stat(path)
+            mark = (status.st_mtime_ns, status.st_ctime_ns, status.st_size, status.st_ino, status.st_dev)
+            if (known := self._known.get(path)) is not None and known[0] == mark:
+                return known[1]
+            now = time.time_ns()
+            hashed = hashlib.sha256(inputs.contents(path)).hexdigest()
         except OSError:
-            found[path] = ""
-    return found
+            return ""
+        if max(status.st_mtime_ns, status.st_ctime_ns) < now - self.SETTLED:
+            self._known[path] = (mark, hashed)
+        return hashed
 
 
-def unchanged(read: Mapping[str, str]) -> bool:
-    """Whether every file an entry's code read still holds what it held then."""
-    return digests(read) == dict(read)
-
-
-def inputs_of(read: Read, environment: Mapping[str, str]) -> dict[str, Any]:
+def inputs_of(read: Read, environment: Mapping[str, str], hashes: Hashes) -> dict[str, Any]:
     """What an entry keeps of a run's `read`: each file hashed, each variable of `environment`
     (what the run was given) that the code read as it was given, and the programs nothing
     records. A variable the code set itself, or a process it started was handed, is its code's."""
     given = {
         name: hashed for name, hashed in read.variables.items() if hashed == digest(environment.get(name))
     }
-    return {"read": digests(read.files), "environment": given, "programs": [*read.programs]}
+    return {"read": hashes(read.files), "environment": given, "programs": [*read.programs]}
 
 
-def holds(kept: Mapping[str, Any], environment: Mapping[str, str]) -> bool:
+def holds(kept: Mapping[str, Any], environment: Mapping[str, str], hashes: Hashes) -> bool:
     """Whether a run whose inputs are `kept` (`inputs_of`) would read the same now, given
     `environment`: no program nothing records, every file and variable as it was."""
     variables = kept["environment"].items()
     same = all(digest(environment.get(name)) == hashed for name, hashed in variables)
-    return not kept["programs"] and same and unchanged(kept["read"])
+    return not kept["programs"] and same and hashes(kept["read"]) == dict(kept["read"])
 
 
 class Cache:
@@ -193,8 +209,9 @@ class Cache:
 
     KEEP = 3
 
-    def __init__(self, root: Path, environment: str) -> None:
+    def __init__(self, root: Path, environment: str, hashes: Hashes | None = None) -> None:
         self.root, self.environment = root, environment
+        self.hashes = hashes or Hashes()  # one kept from build to build under `serve`
         self.folder = root / "outputs" / environment[:16]
         self.used: set[Path] = set()
         self.runs = 0  # how many pages and notebooks really ran: what the tests watch
@@ -217,7 +234,7 @@ class Cache:
             started = ", ".join(f"`{program}`" for program in done.read.programs)
             log.info(f"{plan.page}: its code started {started}, whose reads nothing follows: run every build")
         blocks, values = [b.text for b in done.blocks], list(plan.point_values(done.values).values())
-        kept = {"blocks": blocks, "values": values, **inputs_of(done.read, given)}
+        kept = {"blocks": blocks, "values": values, **inputs_of(done.read, given, self.hashes)}
         self._write(entry, lambda target: target.write_text(json.dumps(kept), encoding="utf-8"))
         return done
 
@@ -236,7 +253,7 @@ class Cache:
         given = os.environ if environment is None else environment
         with contextlib.suppress(OSError, ValueError, LookupError, TypeError, AttributeError):
             kept, _ = _page_of(plan, self.entry_of(plan))
-            return holds(kept, given)
+            return holds(kept, given, self.hashes)
         return False
 
     def notebook(
@@ -264,7 +281,7 @@ class Cache:
         self.runs += 1
         read: list[Read] = []
         made = self._write(entry, lambda target: read.append(execute(source, target)))
-        kept = json.dumps(inputs_of(read[0], given))
+        kept = json.dumps(inputs_of(read[0], given, self.hashes))
         self._write(entry.with_name("read.json"), lambda t: t.write_text(kept, encoding="utf-8"))
         return made, load(made)
 
@@ -294,7 +311,7 @@ class Cache:
             return None
         try:
             kept, loaded = load(entry)
-            return loaded if holds(kept, environment) else None
+            return loaded if holds(kept, environment, self.hashes) else None
         except (OSError, ValueError, LookupError, TypeError, AttributeError) as error:
             reason = f"{type(error).__name__}: {error}".splitlines()[0][:100]
             log.info(f"{name}: its cache entry {entry} cannot be read ({reason}); running it again")

@@ -268,15 +268,18 @@ def _admonitions(page: Page, skip: Iterable[tuple[int, int]] = ()) -> list[str]:
 Kept = Callable[[Sequence[str], Callable[[], str]], str]  # what keeps a notebook made: `Cache.kept`
 
 
-def written(shown: MkDocsPage, page: Page, root: Path, config: MkDocsConfig, kept: Kept | None = None) -> str:
+def written(
+    shown: MkDocsPage, page: Page, root: Path, config: MkDocsConfig, release: str, kept: Kept | None = None
+) -> str:
     """The notebook of the page mkdocs `shown` (its source `page`) written beside it in the site,
     if it offers one (`offered`): its name, else "". It is made once and `kept` (by the build's
-    cache) while the page, the files it includes, the options and the release stand."""
+    cache) while the page, the files it includes, the options and the `release` (the package's
+    version, which the build knows) stand."""
     stem = PurePosixPath(shown.file.src_uri).stem
     options = json.dumps(config.mdx_configs.get("pymdownx.snippets"), sort_keys=True, default=str)
     title, offers = str(shown.title or stem), bool(shown.meta.get("notebook", True))
     parts = [page.path, page.text, str(root), *_included(page.text, root), options, title, shown.file.src_uri]
-    parts += [str(offers), version(DISTRIBUTION)]
+    parts += [str(offers), release]
 
     def made() -> str:  # "" for a page that offers none
         cells = cells_of(page, root, json.loads(options))

@@ -65,7 +65,7 @@ from attend_book import (
     snippets,
     workbench,
 )
-from attend_book.cache import FOLDER, Cache, build_versions, fingerprint, source_roots
+from attend_book.cache import FOLDER, Cache, Hashes, build_versions, fingerprint, source_roots
 from attend_book.files import SiteError, Staged
 from attend_book.page import LANGUAGES, TIME_LIMIT, Block, PageRun, commands
 from bound_numbers import Asked, Log, Page, Plan, Problem, Sources, Unavailable, Value
@@ -122,8 +122,11 @@ class BookPlugin(BasePlugin[BookConfig]):
         self._offered = ""  # the name of the notebook it offers, beside it in the site; "": none
         self._html = self._printed = ""  # its HTML as its reader gets it, and as print-site does
         self._printing = False  # whether print-site makes the whole-book page in this build
+        self._searching = False  # whether search indexes the pages in this build
         self._set_aside = searched.SetAside()  # its figures and listings, while search reads it
         self._ahead = ahead.Ahead()  # pages run ahead of a rebuild under `serve`
+        self._hashes = Hashes()  # of the files pages read, kept from one rebuild to the next
+        self._release = ""  # the package's version, which a page's notebook installs
         self._settings = ""  # the site's Markdown settings, which shape every output's HTML (`outputs`)
         # What every page's process starts with: the environment as the build found it.
         self.environment = dict(os.environ)
@@ -202,8 +205,8 @@ class BookPlugin(BasePlugin[BookConfig]):
         return config
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
-        printing = config.plugins.get("print-site")  # off under `nox -s serve`
-        self._printing = printing is not None and bool(getattr(printing, "config", {}).get("enabled", True))
+        self._printing = _enabled(config, "print-site")  # both off under `nox -s serve`
+        self._searching = _enabled(config, "search") or _enabled(config, "material/search")
         # Every plugin's on_config has run: had another registered the same fences after ours,
         # SuperFences would hand it the fences and the build would run them a second time.
         fences = config.mdx_configs["pymdownx.superfences"]["custom_fences"]
@@ -214,7 +217,9 @@ class BookPlugin(BasePlugin[BookConfig]):
                 "set `languages: []` under markdown-exec in mkdocs.yml"
             )
         folder = self.root / self.config.cache_dir
-        self.cache = Cache(folder, fingerprint(source_roots(), build_versions(kept=folder / "versions.json")))
+        versions = build_versions(kept=folder / "versions.json")
+        self.cache = Cache(folder, fingerprint(source_roots(), versions), self._hashes)
+        self._release = versions[notebooks.DISTRIBUTION]
         self._settings = outputs.settings_of(config)
         self._kept = None
         self.problems.begin(strict=self.strict)
@@ -348,7 +353,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         for problem in self.check_page(shown):
             self.problems.warning(problem.render(self._page))
         if self._unshown is not None:  # else its notebook would fail as its page did
-            self._offered = notebooks.written(page, shown, self.root, config, self.cache.kept)
+            self._offered = notebooks.written(page, shown, self.root, config, self._release, self.cache.kept)
         return markdown
 
     def _format(
@@ -419,13 +424,15 @@ class BookPlugin(BasePlugin[BookConfig]):
         self, context: TemplateContext, *, page: MkDocsPage, config: MkDocsConfig, nav: Navigation
     ) -> None:
         self._set_aside = searched.SetAside()
-        page.content = self._set_aside.set_aside(page.content or "")
+        if self._searching:
+            page.content = self._set_aside.set_aside(page.content or "")
 
     @event_priority(-100)
     def _on_page_context_last(
         self, context: TemplateContext, *, page: MkDocsPage, config: MkDocsConfig, nav: Navigation
     ) -> None:
-        page.content = self._set_aside.put_back(page.content or "")
+        if self._searching:
+            page.content = self._set_aside.put_back(page.content or "")
 
     on_page_context = CombinedEvent(_on_page_context_first, _on_page_context_last)
 
@@ -465,6 +472,12 @@ class BookPlugin(BasePlugin[BookConfig]):
             self._untrap()
             self._untrap = lambda: None
             self.command = ""  # mkdocs may hand this object to a build no command started
+
+
+def _enabled(config: MkDocsConfig, name: str) -> bool:
+    """Whether the plugin `name` is listed and not switched off (`enabled: false`)."""
+    plugin = config.plugins.get(name)
+    return plugin is not None and bool(getattr(plugin, "config", {}).get("enabled", True))
 
 
 def _prompted(code: str) -> tuple[str, str]:

@@ -17,7 +17,7 @@ from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 from mkdocs.utils.yaml import yaml_load
 
-from attend_book import notebooks
+from attend_book import notebooks, searched
 from attend_book.plugin import BookPlugin
 from bound_numbers import Page
 
@@ -163,6 +163,27 @@ def test_an_output_shown_as_a_code_block_is_converted_once_and_kept_while_its_te
     (project / "mkdocs.yml").write_text(MINIMAL + settings, encoding="utf-8")
     runs_of_a_build(project)
     assert len(converted) == 7 and "__line" in html.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("search", [True, False])
+def test_figures_and_listings_are_set_aside_only_for_a_search_that_runs(
+    project: Path, monkeypatch: pytest.MonkeyPatch, search: bool
+) -> None:
+    """`nox -s serve` switches search off: nothing is then set aside for it, in every rebuild."""
+    asked: list[str] = []
+    set_aside = searched.SetAside.set_aside
+
+    def noted(self: searched.SetAside, html: str) -> str:
+        asked.append(html)
+        return set_aside(self, html)
+
+    monkeypatch.setattr(searched.SetAside, "set_aside", noted)
+    plugins = "plugins:\n  - search:\n      enabled: " + str(search).lower() + "\n"
+    (project / "mkdocs.yml").write_text(MINIMAL.replace("plugins:\n", plugins), encoding="utf-8")
+    page = '---\ntitle: t\ndescription: d\n---\n\n```python exec="1" result="text"\nprint(6 * 7)\n```\n'
+    (project / "docs" / "index.md").write_text(page, encoding="utf-8")
+    runs_of_a_build(project)
+    assert len(asked) == int(search) and "42" in (project / "site" / "index.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(("directory_urls", "folder"), [(True, "other/"), (False, "")])

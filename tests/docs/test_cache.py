@@ -13,8 +13,8 @@ import pytest
 from tree import DOCS, ROOT
 
 import attend.core.head
-from attend_book import workbench
-from attend_book.cache import Cache, Runner, build_versions, fingerprint, source_roots
+from attend_book import inputs, workbench
+from attend_book.cache import Cache, Hashes, Runner, build_versions, fingerprint, source_roots
 from attend_book.inputs import Read
 from attend_book.page import PageRun
 from attend_book.run import plan_of, run_page, run_plan
@@ -306,6 +306,42 @@ def test_the_cache_tells_without_running_whether_it_would_run_a_page(tmp_path: P
     cache.page(plan, run=run)
     cache.entry_of(plan).write_text("{", encoding="utf-8")  # cut short
     assert not cache.holds_page(plan) and len(run.pages) == 2
+
+
+@pytest.fixture
+def hashed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Each path whose contents are read from now on."""
+    paths: list[str] = []
+    contents = inputs.contents
+
+    def reading(path: str) -> bytes:
+        paths.append(path)
+        return contents(path)
+
+    monkeypatch.setattr(inputs, "contents", reading)
+    return paths
+
+
+def test_a_file_is_hashed_once_while_it_stands_and_again_once_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hashed: list[str]
+) -> None:
+    monkeypatch.setattr(Hashes, "SETTLED", 0)  # as if written long ago
+    figures, gone = tmp_path / "figures.py", str(tmp_path / "gone.py")
+    figures.write_text("SMALLEST = 11.0\n", encoding="utf-8")
+    hashes = Hashes()
+    first = hashes([str(figures), gone])
+    assert hashes([str(figures), gone]) == first and first[gone] == "" and len(hashed) == 1
+    kept = figures.stat().st_mtime_ns
+    figures.write_text("SMALLEST = 12.0\n", encoding="utf-8")  # the same size,
+    os.utime(figures, ns=(kept, kept))  # and its time put back: its change time still moved
+    assert hashes([str(figures)])[str(figures)] != first[str(figures)] and len(hashed) == 2
+
+
+def test_a_file_written_in_the_last_seconds_is_hashed_every_time(tmp_path: Path, hashed: list[str]) -> None:
+    figures = tmp_path / "figures.py"
+    figures.write_text("SMALLEST = 11.0\n", encoding="utf-8")
+    hashes = Hashes()
+    assert hashes([str(figures)]) == hashes([str(figures)]) and len(hashed) == 2
 
 
 def test_a_new_file_in_a_folder_the_page_listed_reruns_it_and_one_outside_the_book_does_not(

@@ -372,8 +372,12 @@ def test_a_weight_changed_moves_numbers_the_check_names_and_renumber_brings_back
             return f"{node.rpartition('::')[2]} FAILED"
 
     monkeypatch.setattr(chapter_tests, "run_test", shown)
+    # The contributors' page runs every pinned test itself and fails on the first that breaks:
+    # its numbers count tests and lines, which no weight moves.
     with weights({matrix: changed}):
         for page in book.values():
+            if page.name == "docs/contributing.md":
+                continue
             values = run(page.name, page.markdown, page.reading)  # a page that fails here fails the test
             problems = page.problems(values=values)
             named[page.name] = {int(p.split(":")[1]) for p in problems}
@@ -392,6 +396,18 @@ def test_a_weight_changed_moves_numbers_the_check_names_and_renumber_brings_back
     assert left == []
     assert still == []  # renumbered, every page passes the check under the new weight
     assert rewritten == named  # renumber rewrote exactly the lines the check named
+
+
+def test_the_contributors_page_fails_under_a_changed_weight_naming_each_broken_pin_and_its_values() -> None:
+    """It runs the pinned tests in its own process, the package's weights as they are there."""
+    matrix, index = WEIGHT
+    changed = tuple(w + 1.0 if i == index else w for i, w in enumerate(getattr(attend, matrix)))
+    markdown = (DOCS / "contributing.md").read_text(encoding="utf-8")
+    with weights({matrix: changed}), pytest.raises(Unavailable) as failed:
+        run("docs/contributing.md", markdown, reading.read(markdown, BOOK))
+    said = str(failed.value)
+    assert said.startswith("docs/contributing.md:") and "a python fence failed at `assert pins" in said
+    assert "tests/test_chapter.py:" in said and "\n  expected " in said and "\n  obtained " in said
 
 
 def test_a_page_whose_code_fails_under_a_changed_weight_fails_the_weight_test() -> None:
