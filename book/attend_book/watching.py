@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mkdocs.plugins import get_plugin_logger
 from watchdog.events import (
     FileAttribEvent,
     FileCreatedEvent,
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from mkdocs.livereload import LiveReloadServer
+
+log = get_plugin_logger(__name__)
 
 # What changes a file. Left to itself the native observer also says when a file is opened and
 # closed unwritten, and the server rebuilds on any file's event: each build reads the pages, the
@@ -66,8 +69,15 @@ def natively(server: LiveReloadServer) -> LiveReloadServer:
     everything watched after (the server starts its observer only as it begins serving).
 
     Each path is moved as the server was asked for it (a file as a file: watchdog watches a
-    file through its folder, which `watch.path` names), as many times as it was asked."""
+    file through its folder, which `watch.path` names), as many times as it was asked. Where the
+    system gives no more watchers (Linux's inotify limits, reached by editors and other tools
+    watching too), the server keeps polling, said in one line, rather than stopping with a
+    traceback when it starts."""
     polling = server.observer
+    watched = [(emitter.watch.raw_path, emitter.watch.is_recursive) for emitter in polling.emitters]
+    if (refused := _refused(watched)) is not None:
+        log.info(f"serve polls for changes: the system's change events are not available ({refused})")
+        return server
     moved: list[tuple[str, bool]] = []
     for emitter in list(polling.emitters):
         watch = emitter.watch
@@ -78,3 +88,19 @@ def natively(server: LiveReloadServer) -> LiveReloadServer:
     for path, recursive in moved:
         server.watch(path, recursive=recursive)
     return server
+
+
+def _refused(paths: list[tuple[str, bool]]) -> str | None:
+    """Why a native observer of `paths` cannot start, tried and stopped at once; None if it can."""
+    probe = NativeObserver()
+    try:
+        for path, recursive in paths:
+            probe.schedule(FileSystemEventHandler(), path, recursive=recursive)
+        probe.start()
+    except OSError as error:
+        return error.strerror or str(error)
+    finally:
+        if probe.is_alive():
+            probe.stop()
+            probe.join()
+    return None

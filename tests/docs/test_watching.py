@@ -7,6 +7,8 @@ server serves (on a free port, in a thread) only where a rebuild is awaited."""
 
 from __future__ import annotations
 
+import errno
+import logging
 import queue
 import threading
 import time
@@ -23,6 +25,7 @@ from mkdocs.plugins import BasePlugin, PluginCollection
 from properdocs.livereload import LiveReloadServer
 from watchdog.observers.polling import PollingObserver
 
+from attend_book import watching
 from attend_book.plugin import BookPlugin
 
 LIMIT = 30.0  # seconds a rebuild may take to begin on a loaded machine; it takes a fraction of one
@@ -204,3 +207,25 @@ def test_a_page_read_in_a_watched_folder_rebuilds_nothing(project: Path) -> None
         saved(page)
 
     assert first_rebuild(project, read_then_saved) == "# A page, saved\n"
+
+
+def test_a_system_out_of_watchers_leaves_serve_polling_said_in_one_line(
+    project: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Linux refuses a new inotify instance past its limit (`fs.inotify.max_user_instances`),
+    which editors reach: serve would have stopped with a traceback as its observer started."""
+
+    def refused(self: object) -> None:
+        raise OSError(errno.EMFILE, "inotify instance limit reached")
+
+    monkeypatch.setattr(watching.NativeObserver, "start", refused)
+    with server_of(project) as server, caplog.at_level(logging.INFO):
+        server.watch(str(project / "docs"))
+        polling = server.observer
+        served(plugin_of(), server)
+        assert server.observer is polling and len(list(polling.emitters)) == 1
+    said = [record.getMessage() for record in caplog.records if "serve polls" in record.getMessage()]
+    assert said == [
+        "attend_book: serve polls for changes: the system's change events are not available "
+        "(inotify instance limit reached)"
+    ]
