@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from attend_book.execution import BookExecutor
 from attend_book.inputs import Read
 from attend_book.page import OUTPUT_LIMIT, TIME_LIMIT, PageRun, blocks_of, executed
-from bound_numbers import Asked, Page, Plan, run
+from bound_numbers import Asked, Page, Plan, run, run_here
 
 EXECUTOR = "attend_book.execution:BookExecutor"
 
@@ -53,12 +54,19 @@ def run_page(
     markdown: str,
     asked: Iterable[Asked] = (),
     *,
+    here: bool = False,
     limit: float = TIME_LIMIT,
     most: int = OUTPUT_LIMIT,
     environment: Mapping[str, str] | None = None,
     folder: str | None = None,
 ) -> PageRun:
     """The page `markdown` (`path` names it in errors) run as the build runs it: its blocks, the
-    values asked, and what it read."""
+    values asked, and what it read. With `here`, in this process by the same executor
+    (`bound_numbers.run_here`: no time limit, nothing recorded of what it read, nothing guarded),
+    for a page that runs a small page of its own: the process a run of its own starts and the
+    imports it makes again were most of the contributors' page's run."""
     plan = plan_of(Page(path, markdown), asked)
+    if here:
+        ran = run_here(plan, BookExecutor(path))
+        return PageRun(blocks_of(plan.fences, ran.printed), plan.values_of(ran.values), Read((), {}, ()))
     return run_plan(plan, limit=limit, most=most, environment=environment, folder=folder)

@@ -37,6 +37,9 @@ SHOWN = 60  # the most characters of a failing line a message quotes
 MORE = 3  # the most lines of an exception's message said under the first
 
 
+MODULE = "__bound_page__"  # the module a page's fences run in, as `sys.modules` names it
+
+
 class Executor:
     """One page's fences, run in its process in one namespace: a module of its own, so that a
     class a fence defines knows its module. `page` names the page in messages."""
@@ -44,9 +47,19 @@ class Executor:
     def __init__(self, page: str) -> None:
         self.page = page
         self.pid = os.getpid()  # a copy of this process a fence forks has another
-        module = types.ModuleType("__bound_page__")
-        sys.modules[module.__name__] = module
+        module = types.ModuleType(MODULE)
+        self._displaced = sys.modules.get(MODULE)  # the page running this one, if one is
+        sys.modules[MODULE] = module
         self.namespace: dict[str, Any] = module.__dict__
+
+    def close(self) -> None:
+        """The page's module leaves `sys.modules`, and the one it displaced (a page that runs
+        this one in its own process) comes back: for a run in a process that goes on."""
+        if sys.modules.get(MODULE) is not None and sys.modules[MODULE].__dict__ is self.namespace:
+            if self._displaced is None:
+                del sys.modules[MODULE]
+            else:
+                sys.modules[MODULE] = self._displaced
 
     def start(self) -> None:
         """Before the first fence runs (a subclass records what the page reads, say)."""

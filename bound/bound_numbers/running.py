@@ -110,8 +110,10 @@ def run(
 
 def run_here(plan: Plan, executor: Executor) -> Ran:
     """The plan run in this process by `executor`, with no time limit and nothing guarded: for a
-    test that changes the package in its own process on purpose and runs a page under the change.
-    A fence that fails is `Unavailable`, with the values of the bindings above it."""
+    test that changes the package in its own process on purpose and runs a page under the change,
+    or a page that runs a small page of its own as an example. The process's modules are left as
+    they were (`Executor.close`). A fence that fails is `Unavailable`, with the values of the
+    bindings above it."""
     heard = Heard(plan)
     given = plan.given()
     try:
@@ -119,6 +121,8 @@ def run_here(plan: Plan, executor: Executor) -> Ran:
         printed = steps(executor, plan.fences, points, evaluated=heard.value, fell=heard.fall, places=places)
     except Unavailable as error:
         raise heard.unavailable(str(error)) from None
+    finally:
+        executor.close()
     heard.done()
     return Ran(tuple(printed), heard.values)
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import decimal
 import fractions
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from bound_numbers import Asked, Page, Unavailable
+from bound_numbers import Asked, Executor, Page, Plan, Unavailable, run_here
 from bound_numbers.evaluation import plain
 from bound_numbers.fences import FenceValues, runs
 
@@ -336,3 +337,21 @@ def test_a_pages_process_loads_neither_mkdocs_nor_the_markdown_reader() -> None:
     loaded = "[m for m in sys.modules if m.startswith(('mkdocs', 'properdocs', 'markdown_it', 'yaml'))]"
     markdown = page(f"import sys\nfound = len({loaded})")
     assert values(markdown, "found", f"len({loaded})") == {"found": 0, f"len({loaded})": 0}
+
+
+def test_a_page_run_here_inside_another_gives_back_the_module_the_outer_page_runs_in() -> None:
+    """A page may run a small page of its own in its process (`run_here`): once that is done, a
+    class the outer page defines still finds its module, and a test's run leaves none behind."""
+    inner = page("ratio = 3.125")
+    outer = page(
+        "import sys\nfrom bound_numbers import Executor, Plan, Page, run_here",
+        f"inner = Page('docs/inner.md', {inner!r})\n"
+        "plan = Plan.of(inner, [], inner.fences)\n"
+        "run_here(plan, Executor('docs/inner.md'))",
+        "class Kept:\n    pass\nfound = int(sys.modules[Kept.__module__].Kept is Kept)",
+    )
+    assert values(outer, "found") == {"found": 1}
+    before = set(sys.modules)
+    plan = Plan.of(Page("docs/inner.md", inner), [Asked("ratio", END)], Page("docs/inner.md", inner).fences)
+    assert run_here(plan, Executor("docs/inner.md")).values == {0: 3.125}
+    assert set(sys.modules) == before

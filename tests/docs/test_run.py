@@ -28,6 +28,19 @@ def test_each_executed_fence_becomes_a_block_with_its_fence_and_printed_text() -
     assert console.text == run_transcript("$ attend weights") and console.text.strip()
 
 
+def test_a_page_run_here_gives_the_blocks_and_values_of_its_own_process_and_fails_alike() -> None:
+    page = (
+        f'{F}python exec="1"\nratio = 3.125\nprint(ratio * 2)\n{F}\n\n'
+        f'{F}console exec="1"\n$ attend weights\n{F}\n\nIt is 3.125.\n'
+    )
+    asked = [Asked("ratio", 10**6)]
+    here, own = run_page("docs/p.md", page, asked, here=True), run_page("docs/p.md", page, asked)
+    assert (here.blocks, here.values) == (own.blocks, own.values) == (own.blocks, {asked[0]: 3.125})
+    broken = f'{F}python exec="1"\nassert 1 == 2, "not so"\n{F}\n'
+    with pytest.raises(Unavailable, match=r"^docs/p.md:2: a python fence failed at .*not so"):
+        run_page("docs/p.md", broken, here=True)
+
+
 def test_a_page_shares_one_namespace_and_pages_share_none() -> None:
     first = f'{F}python exec="1"\nshared = 5\n{F}\n\n{F}python exec="1"\nprint(shared)\n{F}\n'
     assert [b.text for b in run_page("docs/a.md", first).blocks] == ["", "5\n"]
