@@ -14,12 +14,15 @@ pytest runs the test in the page's own process, with the repository's conftest a
 what is printed is what `pytest -v tests/test_chapter.py::test_name` says of it. Anything but a pass
 raises, which fails the build naming the page, the line and pytest's reason. The word
 `book_only` keeps the fence out of the page's notebook, which runs far from the repository.
+`ran` is pytest's run in the page's process itself, which the contributors' page also calls for
+every pinned test at once.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -53,18 +56,25 @@ def run_test(node: str) -> str:
         raise ChapterTestError(
             f"{node!r} names no test: write `file.py::test_name`, the file from {Path.cwd()}"
         )
-    outcomes = _Outcomes()
-    with contextlib.redirect_stdout(io.StringIO()) as said:
-        status = pytest.main([*_QUIET, f"{Path(path).absolute()}::{name}"], plugins=[outcomes])
-    calls = [report for report in outcomes.reports if report.when == "call"]
-    failed = [report for report in outcomes.reports if not report.passed]
+    status, reports, said = ran([f"{Path(path).absolute()}::{name}"])
+    calls = [report for report in reports if report.when == "call"]
+    failed = [report for report in reports if not report.passed]
     if status != 0 or len(calls) != 1 or failed:
         reason = (
             next((_said(r) for r in failed), None)
-            or (said.getvalue().strip().splitlines() or ["pytest said why on its error output"])[-1]
+            or (said.strip().splitlines() or ["pytest said why on its error output"])[-1]
         )
         raise ChapterTestError(f"{node} did not pass (pytest exit status {int(status)}): {reason}")
     return f"{name} PASSED"
+
+
+def ran(arguments: Sequence[str]) -> tuple[int, list[pytest.TestReport], str]:
+    """pytest run in this process on `arguments`, with nothing from the command line's settings:
+    its exit status, every report it made (each phase of each test) and what it printed."""
+    outcomes = _Outcomes()
+    with contextlib.redirect_stdout(io.StringIO()) as said:
+        status = pytest.main([*_QUIET, *arguments], plugins=[outcomes])
+    return int(status), outcomes.reports, said.getvalue()
 
 
 def _said(report: pytest.TestReport) -> str:

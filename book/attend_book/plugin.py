@@ -22,7 +22,9 @@ change neither site folder (`guard`, `files.Staged.watched`). Each problem of th
 plugin finds is said through bound-numbers' `Log`, so that a strict build fails on it even where
 `-q` or a logging configuration kept the line from mkdocs' count. Under `serve`, a save is
 noticed through the operating system's change events, not the server's polling (`watching`).
-The plugin keeps no more than the build's cache and the page it renders.
+Within a build, the plugin keeps no more than the build's cache and the page it renders; from
+one rebuild to the next under `serve`, each page's last plan (`ahead`) and the hashes of the
+files pages read (`cache.Hashes`).
 """
 
 from __future__ import annotations
@@ -110,7 +112,8 @@ class UnreadFenceError(SuperFencesException, PluginError):  # type: ignore[misc]
 
 class BookPlugin(BasePlugin[BookConfig]):
     """One build's state: the cache, the runs kept for rendering, and what the page being
-    rendered shows."""
+    rendered shows; and what a rebuild under `serve` takes from the one before (`_ahead`,
+    `_hashes`)."""
 
     cache: Cache  # made by on_pre_build, before any page is read
 
@@ -379,7 +382,9 @@ class BookPlugin(BasePlugin[BookConfig]):
         else:
             self._unshown.remove(block)
             text = block.text
-        parts = outputs.key_of(self._page, kind, source, text, options, self._settings)
+        # keyed by the options as written, before a transcript's are added (a function among them)
+        kept = block is not None and outputs.kept_whole(kind, options)
+        parts = outputs.key_of(self._page, kind, source, text, options, self._settings) if kept else []
         if kind == "console":
             options["source"] = options.get("source") or "console"
             options["transform_source"] = _prompted
@@ -387,9 +392,7 @@ class BookPlugin(BasePlugin[BookConfig]):
         def html() -> str:
             return str(base_format(language=kind, run=lambda *_, **__: text, code=source, md=md, **options))
 
-        if block is None or not outputs.kept_whole(kind, options):
-            return html()
-        return self.cache.kept(parts, html)
+        return self.cache.kept(parts, html) if kept else html()
 
     # Ahead of every other plugin (priority 0): print-site keeps each page's HTML for the whole-book
     # page as its own on_page_content sees it, so the math must be MathML by then; and the copy it
@@ -423,8 +426,8 @@ class BookPlugin(BasePlugin[BookConfig]):
     def _on_page_context_first(
         self, context: TemplateContext, *, page: MkDocsPage, config: MkDocsConfig, nav: Navigation
     ) -> None:
-        self._set_aside = searched.SetAside()
         if self._searching:
+            self._set_aside = searched.SetAside()
             page.content = self._set_aside.set_aside(page.content or "")
 
     @event_priority(-100)

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from attend_book.execution import BookExecutor
 from attend_book.inputs import Read
 from attend_book.page import OUTPUT_LIMIT, TIME_LIMIT, PageRun, blocks_of, executed
-from bound_numbers import Asked, Page, Plan, run, run_here
+from bound_numbers import Asked, Page, Plan, Ran, run, run_here
 
 EXECUTOR = "attend_book.execution:BookExecutor"
 
@@ -46,7 +46,12 @@ def run_plan(
         folder=folder,
         setting="`time_limit` under attend-book in mkdocs.yml",
     )
-    return PageRun(blocks_of(plan.fences, ran.printed), plan.values_of(ran.values), Read.of(ran.kept["read"]))
+    return _page_run(plan, ran, Read.of(ran.kept["read"]))
+
+
+def _page_run(plan: Plan, ran: Ran, read: Read) -> PageRun:
+    """The plan's run as the book keeps it: each fence's block, each asked value, what it read."""
+    return PageRun(blocks_of(plan.fences, ran.printed), plan.values_of(ran.values), read)
 
 
 def run_page(
@@ -67,6 +72,5 @@ def run_page(
     imports it makes again were most of the contributors' page's run."""
     plan = plan_of(Page(path, markdown), asked)
     if here:
-        ran = run_here(plan, BookExecutor(path))
-        return PageRun(blocks_of(plan.fences, ran.printed), plan.values_of(ran.values), Read((), {}, ()))
+        return _page_run(plan, run_here(plan, BookExecutor(path)), Read((), {}, ()))
     return run_plan(plan, limit=limit, most=most, environment=environment, folder=folder)

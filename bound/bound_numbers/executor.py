@@ -47,19 +47,20 @@ class Executor:
     def __init__(self, page: str) -> None:
         self.page = page
         self.pid = os.getpid()  # a copy of this process a fence forks has another
-        module = types.ModuleType(MODULE)
+        self._module = types.ModuleType(MODULE)
         self._displaced = sys.modules.get(MODULE)  # the page running this one, if one is
-        sys.modules[MODULE] = module
-        self.namespace: dict[str, Any] = module.__dict__
+        sys.modules[MODULE] = self._module
+        self.namespace: dict[str, Any] = self._module.__dict__
 
     def close(self) -> None:
         """The page's module leaves `sys.modules`, and the one it displaced (a page that runs
         this one in its own process) comes back: for a run in a process that goes on."""
-        if sys.modules.get(MODULE) is not None and sys.modules[MODULE].__dict__ is self.namespace:
-            if self._displaced is None:
-                del sys.modules[MODULE]
-            else:
-                sys.modules[MODULE] = self._displaced
+        if sys.modules.get(MODULE) is not self._module:
+            return  # another page's executor took the name since
+        if self._displaced is None:
+            del sys.modules[MODULE]
+        else:
+            sys.modules[MODULE] = self._displaced
 
     def start(self) -> None:
         """Before the first fence runs (a subclass records what the page reads, say)."""
